@@ -1,0 +1,62 @@
+#include "error.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int
+vfail (struct sbx_error *err, int code, int with_errno, const char *fmt,
+       va_list ap)
+{
+  /* A positive or zero code is a caller bug; never let it read as success. */
+  if (code >= 0)
+    code = -EINVAL;
+  if (err == NULL || err->code != 0)
+    return code;
+  err->code = code;
+  int n = vsnprintf (err->msg, sizeof err->msg, fmt, ap);
+  if (with_errno && n >= 0 && (size_t) n < sizeof err->msg)
+    snprintf (err->msg + n, sizeof err->msg - n, ": %s", strerror (-code));
+  return code;
+}
+
+int
+sbx_fail (struct sbx_error *err, int code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  code = vfail (err, code, 0, fmt, ap);
+  va_end (ap);
+  return code;
+}
+
+int
+sbx_fail_errno (struct sbx_error *err, int code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  code = vfail (err, code, 1, fmt, ap);
+  va_end (ap);
+  return code;
+}
+
+int
+sbx_error_prefix (struct sbx_error *err, const char *fmt, ...)
+{
+  char prefix[SBX_ERROR_MSG_MAX], joined[SBX_ERROR_MSG_MAX];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (prefix, sizeof prefix, fmt, ap);
+  va_end (ap);
+  snprintf (joined, sizeof joined, "%s: %s", prefix, err->msg);
+  memcpy (err->msg, joined, sizeof err->msg);
+  return err->code;
+}
+
+void
+sbx_error_clear (struct sbx_error *err)
+{
+  err->code = 0;
+  err->msg[0] = '\0';
+}

@@ -1,0 +1,36 @@
+/* The one error convention of sbx-oci.
+ *
+ * Functions return 0 (or a non-negative value) on success and a negative
+ * errno-style code on failure, after filling a caller-owned struct sbx_error
+ * exactly once, where the failure happened.  Only main() prints it.  Messages
+ * are one line, lower-case, name the thing that is wrong and, where possible,
+ * the fix.  */
+#ifndef SBX_ERROR_H
+#define SBX_ERROR_H
+
+#include <stddef.h>
+
+#define SBX_ERROR_MSG_MAX 1024
+
+struct sbx_error
+{
+  int code;                    /* negative errno-style value, 0 when unset */
+  char msg[SBX_ERROR_MSG_MAX]; /* the whole line, without a trailing newline */
+};
+
+/* Fill ERR (if not already filled) and return CODE, which must be negative. */
+int sbx_fail (struct sbx_error *err, int code, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+
+/* Like sbx_fail, with ": strerror(-code)" appended.  */
+int sbx_fail_errno (struct sbx_error *err, int code, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+
+/* Put CONTEXT and ": " in front of an error already filled (e.g. a bundle
+   path in front of a JSON path).  Returns err->code.  */
+int sbx_error_prefix (struct sbx_error *err, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+
+void sbx_error_clear (struct sbx_error *err);
+
+#endif

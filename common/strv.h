@@ -1,0 +1,33 @@
+/* NULL-terminated string vectors: argv, env, path lists.  */
+#ifndef SBX_STRV_H
+#define SBX_STRV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strv
+{
+  char **v; /* always NULL-terminated once anything was added */
+  size_t n;
+  size_t cap;
+};
+
+/* Append a copy of S.  Returns 0 or -ENOMEM.  */
+int strv_push (struct strv *sv, const char *s);
+/* Append S without copying; SV takes ownership.  */
+int strv_push_owned (struct strv *sv, char *s);
+int strv_pushf (struct strv *sv, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+bool strv_contains (const struct strv *sv, const char *s);
+void strv_free (struct strv *sv);
+/* Give up ownership of the vector (NULL-terminated); SV becomes empty.  */
+char **strv_steal (struct strv *sv);
+
+static inline void
+strv_cleanup (struct strv *sv)
+{
+  strv_free (sv);
+}
+#define cleanup_strv __attribute__ ((cleanup (strv_cleanup)))
+
+#endif

@@ -1,0 +1,36 @@
+/* What the translation needs to know about the host, gathered by the probe
+   (runtime/linux/probe.c) so that policy resolution and the backends stay
+   pure functions of (spec, host facts).  Tests fill this by hand.  */
+#ifndef SBX_HOST_FACTS_H
+#define SBX_HOST_FACTS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+enum sbx_path_kind
+{
+  SBX_PATH_ABSENT = 0,
+  SBX_PATH_DIR,
+  SBX_PATH_FILE, /* regular file, device, fifo: anything /dev/null can cover */
+  SBX_PATH_SOCKET,
+  SBX_PATH_SYMLINK,
+};
+
+struct sbx_host_facts
+{
+  const char *runner_path; /* absolute path of bwrap */
+  int runner_version[3];   /* {0, 8, 0}; zeros when unknown */
+  bool runner_named;       /* named by the operator: trusted, not probed */
+  bool is_root;            /* euid 0 in the initial user namespace */
+  uid_t uid;
+  gid_t gid;
+  const char *home; /* the caller's home directory, or NULL */
+  bool userns_ok;       /* an unprivileged user namespace can be created */
+  bool private_proc_ok; /* a fresh /proc mounts inside the sandbox */
+  char *const *environ; /* the caller's environment */
+  /* How PATH looks on the host (lstat, not following the last link).  */
+  enum sbx_path_kind (*path_kind) (const char *path, void *ctx);
+  void *path_ctx;
+};
+
+#endif
