@@ -70,6 +70,7 @@ struct sbx_plan
   struct sbx_plan_mount *mounts; /* in order; seals come last */
   size_t n_mounts;
   bool unshare[SBX_NS_COUNT];
+  char *netns_path;      /* join this network namespace; NULL: none */
   char *hostname;        /* NULL: keep */
   struct strv argv;      /* the command, never a shell string */
   struct strv env;       /* exactly the child's environment */
@@ -91,6 +92,10 @@ int sbx_policy_resolve (const struct sbx_spec *spec,
                         struct sbx_plan **out, struct sbx_error *err);
 
 void sbx_plan_free (struct sbx_plan *plan);
+
+/* Whether an environment variable name (LEN bytes) looks like it carries a
+   credential: such names never reach an agent sandbox.  */
+bool sbx_env_name_is_secret (const char *name, size_t len);
 
 static inline void
 sbx_plan_freep (struct sbx_plan **p)

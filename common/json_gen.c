@@ -1,0 +1,101 @@
+#include "common/json_gen.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+status (yajl_gen_status s)
+{
+  return s == yajl_gen_status_ok ? 0 : -EINVAL;
+}
+
+yajl_gen
+sbx_json_new (bool pretty)
+{
+  yajl_gen g = yajl_gen_alloc (NULL);
+  if (g && pretty)
+    {
+      yajl_gen_config (g, yajl_gen_beautify, 1);
+      yajl_gen_config (g, yajl_gen_indent_string, "  ");
+    }
+  return g;
+}
+
+int
+sbx_json_str (yajl_gen g, const char *s)
+{
+  if (s == NULL)
+    return status (yajl_gen_null (g));
+  return status (yajl_gen_string (g, (const unsigned char *) s, strlen (s)));
+}
+
+int
+sbx_json_key (yajl_gen g, const char *key)
+{
+  return sbx_json_str (g, key);
+}
+
+int
+sbx_json_key_str (yajl_gen g, const char *key, const char *value)
+{
+  int r = sbx_json_key (g, key);
+  return r < 0 ? r : sbx_json_str (g, value);
+}
+
+int
+sbx_json_key_int (yajl_gen g, const char *key, long long value)
+{
+  int r = sbx_json_key (g, key);
+  return r < 0 ? r : status (yajl_gen_integer (g, value));
+}
+
+int
+sbx_json_key_bool (yajl_gen g, const char *key, bool value)
+{
+  int r = sbx_json_key (g, key);
+  return r < 0 ? r : status (yajl_gen_bool (g, value));
+}
+
+int
+sbx_json_open (yajl_gen g, bool array)
+{
+  return status (array ? yajl_gen_array_open (g) : yajl_gen_map_open (g));
+}
+
+int
+sbx_json_close (yajl_gen g, bool array)
+{
+  return status (array ? yajl_gen_array_close (g) : yajl_gen_map_close (g));
+}
+
+int
+sbx_json_key_strv (yajl_gen g, const char *key, const struct strv *v)
+{
+  int r = sbx_json_key (g, key);
+  if (r == 0)
+    r = sbx_json_open (g, true);
+  for (size_t i = 0; r == 0 && i < v->n; i++)
+    r = sbx_json_str (g, v->v[i]);
+  return r < 0 ? r : sbx_json_close (g, true);
+}
+
+int
+sbx_json_finish (yajl_gen g, char **out, size_t *len)
+{
+  const unsigned char *buf;
+  size_t n;
+  if (yajl_gen_get_buf (g, &buf, &n) != yajl_gen_status_ok)
+    return -EINVAL;
+  char *copy = malloc (n + 2);
+  if (copy == NULL)
+    return -ENOMEM;
+  memcpy (copy, buf, n);
+  if (n == 0 || copy[n - 1] != '\n')
+    copy[n++] = '\n';
+  copy[n] = '\0';
+  *out = copy;
+  if (len)
+    *len = n;
+  return 0;
+}

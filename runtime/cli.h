@@ -1,0 +1,46 @@
+/* The command line: global options (runc's spelling) and the table of
+   commands, one file each under runtime/commands/.  */
+#ifndef SBX_CLI_H
+#define SBX_CLI_H
+
+#include <stdbool.h>
+
+#include "common/error.h"
+
+enum sbx_log_format
+{
+  SBX_LOG_TEXT,
+  SBX_LOG_JSON,
+};
+
+struct sbx_globals
+{
+  const char *root;   /* --root: the state store; NULL = default */
+  const char *log_path;
+  enum sbx_log_format log_format;
+  bool debug;
+  bool systemd_cgroup;
+  const char *runner; /* --runner: a bwrap named by the operator */
+};
+
+/* Every command: returns the process exit status (>= 0) or a negative
+   errno-style value with ERR filled, which main prints.  ARGV[0] is the
+   command's name.  */
+typedef int (*sbx_command_fn) (struct sbx_globals *g, int argc, char **argv,
+                               struct sbx_error *err);
+
+int sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
+                 struct sbx_error *err);
+int sbx_cmd_spec (struct sbx_globals *g, int argc, char **argv,
+                  struct sbx_error *err);
+
+/* The state root: --root, else /run/sbx-oci for root, else
+   $XDG_RUNTIME_DIR/sbx-oci (or /tmp/sbx-oci-UID without one).  */
+const char *sbx_state_root (const struct sbx_globals *g);
+
+/* Warnings go where errors go (stderr or --log), in the chosen format.  */
+void sbx_log_warning (const struct sbx_globals *g, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+void sbx_log_error (const struct sbx_globals *g, const char *msg);
+
+#endif

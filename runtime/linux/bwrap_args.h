@@ -1,0 +1,35 @@
+/* The bwrap argument builder: a pure function from a resolved plan to the
+   runner's argv.  The environment is not in the argv (it would be visible
+   to every user in /proc/PID/cmdline): the runner is exec'd with the plan's
+   environment and passes it on.  */
+#ifndef SBX_BWRAP_ARGS_H
+#define SBX_BWRAP_ARGS_H
+
+#include "spec/policy.h"
+
+/* Descriptors the runner is told about; -1 = not passed.  */
+struct sbx_bwrap_fds
+{
+  int json_status; /* --json-status-fd: child pid, then exit code */
+  int info;        /* --info-fd */
+  int block;       /* --block-fd: hold before exec until a byte arrives */
+  int seccomp;     /* --seccomp: a compiled BPF program */
+};
+
+#define SBX_BWRAP_NO_FDS                                                      \
+  (struct sbx_bwrap_fds) { -1, -1, -1, -1 }
+
+struct sbx_bwrap_opts
+{
+  bool as_pid_1;        /* the command is pid 1 of its namespace (create) */
+  bool die_with_parent; /* the sandbox dies with its launcher (run) */
+  const struct strv *cap_keep; /* privileged runs: the only caps kept */
+};
+
+int sbx_bwrap_args (const struct sbx_plan *plan,
+                    const struct sbx_host_facts *host,
+                    const struct sbx_bwrap_fds *fds,
+                    const struct sbx_bwrap_opts *opts, struct strv *argv,
+                    struct sbx_error *err);
+
+#endif

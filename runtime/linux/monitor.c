@@ -1,0 +1,217 @@
+#include "runtime/linux/monitor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "runtime/linux/pidfd.h"
+#include "runtime/linux/runner_status.h"
+
+static const int forwarded[]
+    = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
+void
+sbx_monitor_signals (sigset_t *set)
+{
+  sigemptyset (set);
+  sigaddset (set, SIGCHLD);
+  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+    sigaddset (set, forwarded[i]);
+}
+
+struct monitor
+{
+  struct sbx_runner_status st;
+  pid_t runner;
+  bool runner_done;
+  int runner_status;
+  int sandbox_pidfd;
+  int delivered; /* the last signal sbx itself sent */
+  enum sbx_limit_kind breach;
+};
+
+static uint64_t
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
+}
+
+static void
+learn_sandbox (struct monitor *m)
+{
+  if (m->sandbox_pidfd < 0 && m->st.child_pid > 0)
+    m->sandbox_pidfd = sbx_pidfd_open (m->st.child_pid);
+}
+
+/* The sandbox's first process and its whole process group; its pid 1
+   (bwrap's reaper) only dies of SIGKILL, which ends the namespace.  */
+static void
+forward (struct monitor *m, int sig)
+{
+  learn_sandbox (m);
+  m->delivered = sig;
+  if (m->st.child_pid > 0)
+    kill (-m->st.child_pid, sig);
+  else
+    kill (m->runner, SIGKILL); /* not started yet: abandon the setup */
+}
+
+static void
+teardown (struct monitor *m, enum sbx_limit_kind why)
+{
+  learn_sandbox (m);
+  m->breach = why;
+  m->delivered = SIGKILL;
+  if (m->sandbox_pidfd >= 0)
+    sbx_pidfd_signal (m->sandbox_pidfd, SIGKILL);
+  kill (m->runner, SIGKILL);
+}
+
+static void
+reap (struct monitor *m)
+{
+  int status;
+  pid_t pid;
+  while ((pid = waitpid (-1, &status, WNOHANG)) > 0)
+    if (pid == m->runner)
+      {
+        m->runner_done = true;
+        m->runner_status = status;
+      }
+}
+
+static void
+on_signal (struct monitor *m, int signal_fd)
+{
+  struct signalfd_siginfo si;
+  while (read (signal_fd, &si, sizeof si) == (ssize_t) sizeof si)
+    {
+      if (si.ssi_signo == SIGCHLD)
+        reap (m);
+      else
+        forward (m, (int) si.ssi_signo);
+    }
+}
+
+static int
+arm_wall_clock (uint64_t ms)
+{
+  if (ms == 0)
+    return -1;
+  int fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  struct itimerspec its = { .it_value = { (time_t) (ms / 1000),
+                                          (long) (ms % 1000) * 1000000 } };
+  if (fd >= 0)
+    timerfd_settime (fd, 0, &its, NULL);
+  return fd;
+}
+
+static int
+loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd)
+{
+  while (!m->runner_done || !m->st.eof)
+    {
+      struct pollfd fds[3] = {
+        { signal_fd, POLLIN, 0 },
+        { m->st.eof ? -1 : status_fd, POLLIN, 0 },
+        { timer_fd, POLLIN, 0 },
+      };
+      /* Once bwrap is gone its pipe ends soon; never wait forever on a
+         write end some stray process might still hold.  */
+      int timeout = m->runner_done ? 100 : -1;
+      int n = poll (fds, 3, timeout);
+      if (n < 0 && errno != EINTR)
+        return -errno;
+      if (n == 0)
+        break;
+      if (fds[0].revents & POLLIN)
+        on_signal (m, signal_fd);
+      if (fds[1].revents)
+        sbx_runner_status_read (&m->st, status_fd);
+      learn_sandbox (m);
+      if (fds[2].revents & POLLIN)
+        {
+          uint64_t ticks;
+          if (read (timer_fd, &ticks, sizeof ticks) > 0)
+            teardown (m, SBX_LIMIT_WALL_CLOCK);
+        }
+    }
+  return 0;
+}
+
+void
+sbx_sweep_children (void)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/self/task/%d/children", (int) getpid ());
+  for (int round = 0; round < 100; round++)
+    {
+      FILE *f = fopen (path, "re");
+      if (f == NULL)
+        return;
+      int pid, found = 0;
+      while (fscanf (f, "%d", &pid) == 1)
+        {
+          int pfd = sbx_pidfd_open (pid);
+          if (pfd >= 0)
+            {
+              sbx_pidfd_signal (pfd, SIGKILL);
+              close (pfd);
+            }
+          found++;
+        }
+      fclose (f);
+      while (waitpid (-1, NULL, WNOHANG) > 0)
+        ;
+      if (found == 0)
+        return;
+      usleep (1000);
+    }
+}
+
+int
+sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
+                 int signal_fd, struct sbx_outcome *out,
+                 struct sbx_error *err)
+{
+  struct monitor m = { .runner = sp->runner_pid, .sandbox_pidfd = -1 };
+  uint64_t start = now_ms ();
+  fcntl (sp->status_fd, F_SETFL, O_NONBLOCK);
+  cleanup_close int timer_fd = arm_wall_clock (plan->wall_clock_ms);
+  int r = loop (&m, signal_fd, sp->status_fd, timer_fd);
+  if (!m.runner_done)
+    {
+      teardown (&m, m.breach);
+      waitpid (m.runner, &m.runner_status, 0);
+    }
+  sbx_sweep_children ();
+  if (m.sandbox_pidfd >= 0)
+    close (m.sandbox_pidfd);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "supervising the sandbox");
+  out->wall_ms = now_ms () - start;
+  sbx_outcome_from_runner (out, m.st.have_exit_code, m.st.exit_code,
+                           m.runner_status, m.delivered);
+  if (m.breach != SBX_LIMIT_NONE)
+    {
+      out->kind = SBX_OUTCOME_LIMIT;
+      out->limit = m.breach;
+      out->signal = SIGKILL;
+      snprintf (out->reason, sizeof out->reason,
+                "the %s limit was reached: the sandbox was killed",
+                sbx_limit_name (m.breach));
+    }
+  return 0;
+}

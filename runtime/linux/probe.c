@@ -1,0 +1,229 @@
+#include "runtime/linux/probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/file_io.h"
+
+extern char **environ;
+
+static const char *const runner_places[] = {
+  "/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap", NULL,
+};
+
+enum sbx_path_kind
+sbx_probe_path_kind (const char *path, void *ctx)
+{
+  (void) ctx;
+  struct stat st;
+  if (lstat (path, &st) < 0)
+    return SBX_PATH_ABSENT;
+  if (S_ISDIR (st.st_mode))
+    return SBX_PATH_DIR;
+  if (S_ISLNK (st.st_mode))
+    return SBX_PATH_SYMLINK;
+  if (S_ISSOCK (st.st_mode))
+    return SBX_PATH_SOCKET;
+  return SBX_PATH_FILE;
+}
+
+/* Run the runner with ARGS, output discarded (or captured into OUT), and
+   return its exit status, or a negative errno when it could not start.  */
+static int
+run_runner (const char *const *args, char *out, size_t out_len)
+{
+  int pipefd[2];
+  if (pipe2 (pipefd, O_CLOEXEC) < 0)
+    return -errno;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init (&fa);
+  posix_spawn_file_actions_addopen (&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2 (&fa, pipefd[1], 1);
+  posix_spawn_file_actions_addopen (&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid;
+  int r = posix_spawn (&pid, args[0], &fa, NULL, (char *const *) args,
+                       environ);
+  posix_spawn_file_actions_destroy (&fa);
+  close (pipefd[1]);
+  if (r != 0)
+    {
+      close (pipefd[0]);
+      return -r;
+    }
+  size_t n = 0;
+  ssize_t got;
+  while (out && n + 1 < out_len
+         && (got = read (pipefd[0], out + n, out_len - n - 1)) > 0)
+    n += (size_t) got;
+  if (out)
+    out[n] = '\0';
+  close (pipefd[0]);
+  int status;
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -errno;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+static void
+probe_runner (struct sbx_probe *p)
+{
+  struct sbx_host_facts *f = &p->facts;
+  char out[256];
+  const char *version[] = { p->runner_path, "--version", NULL };
+  if (run_runner (version, out, sizeof out) == 0)
+    sscanf (out, "bubblewrap %d.%d.%d", &f->runner_version[0],
+            &f->runner_version[1], &f->runner_version[2]);
+  const char *userns[] = { p->runner_path, "--unshare-user", "--ro-bind",
+                           "/", "/", "true", NULL };
+  f->userns_ok = run_runner (userns, NULL, 0) == 0;
+  const char *proc[] = { p->runner_path, f->is_root ? "--unshare-pid"
+                                                    : "--unshare-user",
+                         "--unshare-pid", "--ro-bind", "/", "/", "--proc",
+                         "/proc", "true", NULL };
+  f->private_proc_ok = run_runner (proc, NULL, 0) == 0;
+}
+
+static int
+cache_key (const char *runner, char *key, size_t len)
+{
+  struct stat st;
+  struct utsname u;
+  if (stat (runner, &st) < 0 || uname (&u) < 0)
+    return -errno;
+  snprintf (key, len, "%s %lld %lld.%09ld %s %d", runner,
+            (long long) st.st_size, (long long) st.st_mtim.tv_sec,
+            st.st_mtim.tv_nsec, u.release, (int) geteuid ());
+  return 0;
+}
+
+static bool
+load_cache (const char *path, const char *key, struct sbx_host_facts *f)
+{
+  cleanup_free char *text = NULL;
+  struct sbx_error ignored = { 0 };
+  if (sbx_read_file (path, 8192, &text, NULL, &ignored) < 0)
+    return false;
+  char *nl = strchr (text, '\n');
+  if (nl == NULL || (size_t) (nl - text) != strlen (key)
+      || strncmp (text, key, strlen (key)) != 0)
+    return false;
+  int userns, proc;
+  if (sscanf (nl + 1, "%d.%d.%d %d %d", &f->runner_version[0],
+              &f->runner_version[1], &f->runner_version[2], &userns, &proc)
+      != 5)
+    return false;
+  f->userns_ok = userns;
+  f->private_proc_ok = proc;
+  return true;
+}
+
+static void
+store_cache (const char *path, const char *key,
+             const struct sbx_host_facts *f)
+{
+  char text[8192];
+  int n = snprintf (text, sizeof text, "%s\n%d.%d.%d %d %d\n", key,
+                    f->runner_version[0], f->runner_version[1],
+                    f->runner_version[2], f->userns_ok, f->private_proc_ok);
+  struct sbx_error ignored = { 0 };
+  /* A cache that cannot be written only costs the next run a probe.  */
+  if (n > 0 && (size_t) n < sizeof text)
+    sbx_write_file_atomic (path, text, (size_t) n, 0644, &ignored);
+}
+
+static int
+find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
+{
+  if (runner == NULL)
+    runner = getenv ("SBX_OCI_RUNNER");
+  p->facts.runner_named = runner != NULL && runner[0] != '\0';
+  for (size_t i = 0; !p->facts.runner_named && runner_places[i]; i++)
+    if (access (runner_places[i], X_OK) == 0)
+      runner = runner_places[i];
+  if (runner == NULL || runner[0] == '\0')
+    return sbx_fail (err, -ENOENT,
+                     "bubblewrap (bwrap) is not installed: install it "
+                     "(apt-get install bubblewrap) or name one with "
+                     "--runner PATH");
+  if (runner[0] != '/' || access (runner, X_OK) < 0)
+    return sbx_fail (err, -ENOENT,
+                     "runner %s: not an absolute path to an executable",
+                     runner);
+  snprintf (p->runner_path, sizeof p->runner_path, "%s", runner);
+  p->facts.runner_path = p->runner_path;
+  return 0;
+}
+
+static bool
+initial_user_namespace (void)
+{
+  char line[128] = "";
+  FILE *f = fopen ("/proc/self/uid_map", "re");
+  if (f == NULL)
+    return true;
+  bool full = fgets (line, sizeof line, f) != NULL
+              && strstr (line, "4294967295") != NULL;
+  fclose (f);
+  return full;
+}
+
+static void
+probe_identity (struct sbx_probe *p)
+{
+  struct sbx_host_facts *f = &p->facts;
+  f->uid = geteuid ();
+  f->gid = getegid ();
+  f->is_root = f->uid == 0 && initial_user_namespace ();
+  const char *home = getenv ("HOME");
+  struct passwd *pw = home ? NULL : getpwuid (f->uid);
+  if (pw)
+    home = pw->pw_dir;
+  if (home && home[0] == '/')
+    {
+      snprintf (p->home, sizeof p->home, "%s", home);
+      f->home = p->home;
+    }
+  f->environ = environ;
+  f->path_kind = sbx_probe_path_kind;
+}
+
+int
+sbx_probe_host (const char *runner, const char *cache_dir,
+                struct sbx_probe *out, struct sbx_error *err)
+{
+  memset (out, 0, sizeof *out);
+  int r = find_runner (runner, out, err);
+  if (r < 0)
+    return r;
+  probe_identity (out);
+  if (out->facts.runner_named)
+    {
+      /* Trusted as named: nothing is launched to test it.  */
+      out->facts.userns_ok = out->facts.private_proc_ok = true;
+      return 0;
+    }
+  char key[4096 + 256];
+  cleanup_free char *path = NULL;
+  if (cache_dir && cache_key (out->runner_path, key, sizeof key) == 0
+      && asprintf (&path, "%s/probe.cache", cache_dir) >= 0
+      && load_cache (path, key, &out->facts))
+    {
+      out->from_cache = true;
+      return 0;
+    }
+  probe_runner (out);
+  if (path)
+    store_cache (path, key, &out->facts);
+  return 0;
+}

@@ -1,0 +1,28 @@
+/* The host probe: finds the runner and learns what this host lets a
+   sandbox have, once.  The answer is cached in the state root, keyed by
+   what would change it (runner path, size and mtime; kernel release), so
+   later runs pay for a stat, not for launching test sandboxes.  */
+#ifndef SBX_PROBE_H
+#define SBX_PROBE_H
+
+#include "spec/host_facts.h"
+
+struct sbx_probe
+{
+  struct sbx_host_facts facts;
+  char runner_path[4096];
+  char home[4096];
+  bool from_cache;
+};
+
+/* RUNNER: a path named by the operator (--runner or SBX_OCI_RUNNER), or
+   NULL to look for bwrap in the usual absolute places (PATH may be unset:
+   podman calls `kill` and `delete` with an empty environment).
+   CACHE_DIR: where to keep the cache, or NULL for no cache.  */
+int sbx_probe_host (const char *runner, const char *cache_dir,
+                    struct sbx_probe *out, struct sbx_error *err);
+
+/* lstat-based path kinds, the callback for host facts.  */
+enum sbx_path_kind sbx_probe_path_kind (const char *path, void *ctx);
+
+#endif

@@ -1,0 +1,26 @@
+/* Reading bwrap's --json-status-fd: one JSON document per line, first
+   {"child-pid": N, ...}, at the end {"exit-code": N} if the command ran. */
+#ifndef SBX_RUNNER_STATUS_H
+#define SBX_RUNNER_STATUS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct sbx_runner_status
+{
+  char buf[8192];
+  size_t len;
+  pid_t child_pid; /* 0 until reported */
+  bool have_exit_code;
+  int exit_code;
+  bool eof;
+};
+
+/* Read what is available from FD (non-blocking or after poll) and parse
+   complete lines.  Returns 0, or -errno on a read error.  */
+int sbx_runner_status_read (struct sbx_runner_status *st, int fd);
+
+/* Block until the child pid is known or the channel closes.  */
+int sbx_runner_status_wait_child (struct sbx_runner_status *st, int fd);
+
+#endif

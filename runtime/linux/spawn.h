@@ -1,0 +1,36 @@
+/* Starting the runner: fork, put exactly the intended descriptors in
+   place, apply what must be inherited (rlimits, network namespace), exec
+   bwrap with the plan's environment.  */
+#ifndef SBX_SPAWN_H
+#define SBX_SPAWN_H
+
+#include <sys/types.h>
+
+#include "runtime/linux/bwrap_args.h"
+
+struct sbx_spawn_request
+{
+  const struct sbx_plan *plan;
+  const struct sbx_host_facts *host;
+  struct sbx_bwrap_opts opts;
+  const struct sbx_spec *spec; /* rlimits */
+  int seccomp_fd;              /* -1: none */
+  bool hold;                   /* start held on --block-fd until released */
+  int preserve_fds;            /* fds 3 .. 3+N-1 pass through unchanged */
+  bool own_process_group;      /* terminal signals reach sbx, not bwrap */
+};
+
+struct sbx_spawned
+{
+  pid_t runner_pid;
+  int status_fd;  /* read end of --json-status-fd */
+  int release_fd; /* write end of --block-fd, or -1 */
+};
+
+int sbx_spawn_runner (const struct sbx_spawn_request *req,
+                      struct sbx_spawned *out, struct sbx_error *err);
+
+/* Let a held sandbox exec its command.  */
+int sbx_spawn_release (struct sbx_spawned *sp, struct sbx_error *err);
+
+#endif

@@ -1,0 +1,158 @@
+#include "runtime/outcome.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "common/json_gen.h"
+
+int
+sbx_outcome_exit_status (const struct sbx_outcome *o)
+{
+  switch (o->kind)
+    {
+    case SBX_OUTCOME_EXITED:
+      return o->exit_code;
+    case SBX_OUTCOME_SIGNALED:
+    case SBX_OUTCOME_LIMIT:
+      return 128 + o->signal;
+    case SBX_OUTCOME_SANDBOX_FAILURE:
+      break;
+    }
+  return SBX_EXIT_SANDBOX_FAILURE;
+}
+
+void
+sbx_outcome_from_runner (struct sbx_outcome *o, bool have_code, int code,
+                         int runner_status, int delivered)
+{
+  if (!have_code)
+    {
+      /* bwrap writes "exit-code" only once the command was exec'd: without
+         it, the sandbox itself failed, whatever bwrap's own status.  */
+      o->kind = SBX_OUTCOME_SANDBOX_FAILURE;
+      if (WIFSIGNALED (runner_status))
+        snprintf (o->reason, sizeof o->reason,
+                  "the runner was killed by signal %d before the command "
+                  "started",
+                  WTERMSIG (runner_status));
+      else
+        snprintf (o->reason, sizeof o->reason,
+                  "the sandbox could not be set up (runner exited with "
+                  "status %d before the command started; its message is "
+                  "above)",
+                  WEXITSTATUS (runner_status));
+      return;
+    }
+  /* bubblewrap reports a signal death as 128+N, like a shell.  */
+  if (code > 128 && code < 128 + NSIG)
+    {
+      o->kind = SBX_OUTCOME_SIGNALED;
+      o->signal = code - 128;
+      o->signal_certain = delivered == o->signal;
+      return;
+    }
+  o->kind = SBX_OUTCOME_EXITED;
+  o->exit_code = code;
+}
+
+const char *
+sbx_outcome_kind_name (enum sbx_outcome_kind kind)
+{
+  switch (kind)
+    {
+    case SBX_OUTCOME_EXITED:
+      return "exited";
+    case SBX_OUTCOME_SIGNALED:
+      return "signaled";
+    case SBX_OUTCOME_LIMIT:
+      return "limit";
+    case SBX_OUTCOME_SANDBOX_FAILURE:
+      return "sandbox-failure";
+    }
+  return "unknown";
+}
+
+const char *
+sbx_limit_name (enum sbx_limit_kind limit)
+{
+  static const char *const names[] = {
+    [SBX_LIMIT_NONE] = "none",
+    [SBX_LIMIT_WALL_CLOCK] = "wall-clock",
+    [SBX_LIMIT_MEMORY] = "memory",
+    [SBX_LIMIT_PIDS] = "pids",
+  };
+  return names[limit];
+}
+
+int
+sbx_enforcement_json (yajl_gen g, const struct sbx_plan *plan)
+{
+  const struct sbx_enforcement *e = &plan->enforcement;
+  int r = sbx_json_open (g, false);
+  if (r == 0)
+    r = sbx_json_key_str (g, "level", sbx_level_name (e->level));
+  if (r == 0)
+    r = sbx_json_key_str (g, "filesystem", sbx_level_name (e->filesystem));
+  if (r == 0)
+    r = sbx_json_key_str (g, "network", sbx_level_name (e->network));
+  if (r == 0)
+    r = sbx_json_key_str (g, "mode", plan->agent ? sbx_mode_name (plan->mode)
+                                                 : "container");
+  if (r == 0)
+    r = sbx_json_key_str (g, "networkReach", sbx_net_name (plan->network));
+  if (r == 0)
+    r = sbx_json_key_bool (g, "noNewPrivileges", true);
+  if (r == 0)
+    r = sbx_json_key_strv (g, "reasons", &e->reasons);
+  return r < 0 ? r : sbx_json_close (g, false);
+}
+
+static int
+limits_json (yajl_gen g, const struct sbx_outcome *o)
+{
+  int r = sbx_json_key (g, "limits");
+  if (r == 0)
+    r = sbx_json_open (g, false);
+  if (r == 0)
+    r = sbx_json_key_str (g, "mechanism", o->limits_mechanism
+                                              ? o->limits_mechanism
+                                              : "none");
+  if (r == 0)
+    r = sbx_json_key_str (g, "breach", sbx_limit_name (o->limit));
+  if (r == 0 && o->peak_memory)
+    r = sbx_json_key_int (g, "peakMemoryBytes", (long long) o->peak_memory);
+  if (r == 0 && o->peak_pids)
+    r = sbx_json_key_int (g, "peakProcesses", (long long) o->peak_pids);
+  return r < 0 ? r : sbx_json_close (g, false);
+}
+
+int
+sbx_outcome_json (yajl_gen g, const struct sbx_outcome *o,
+                  const struct sbx_plan *plan)
+{
+  int r = sbx_json_open (g, false);
+  if (r == 0)
+    r = sbx_json_key_str (g, "outcome", sbx_outcome_kind_name (o->kind));
+  if (r == 0 && o->kind == SBX_OUTCOME_EXITED)
+    r = sbx_json_key_int (g, "exitCode", o->exit_code);
+  if (r == 0 && (o->kind == SBX_OUTCOME_SIGNALED
+                 || o->kind == SBX_OUTCOME_LIMIT))
+    r = sbx_json_key_int (g, "signal", o->signal);
+  if (r == 0 && o->kind == SBX_OUTCOME_SIGNALED)
+    r = sbx_json_key_bool (g, "signalCertain", o->signal_certain);
+  if (r == 0 && o->reason[0])
+    r = sbx_json_key_str (g, "reason", o->reason);
+  if (r == 0)
+    r = sbx_json_key_int (g, "status", sbx_outcome_exit_status (o));
+  if (r == 0)
+    r = sbx_json_key_int (g, "wallTimeMs", (long long) o->wall_ms);
+  if (r == 0)
+    r = limits_json (g, o);
+  if (r == 0 && plan)
+    r = sbx_json_key (g, "enforcement");
+  if (r == 0 && plan)
+    r = sbx_enforcement_json (g, plan);
+  return r < 0 ? r : sbx_json_close (g, false);
+}

@@ -1,0 +1,66 @@
+/* How a sandbox ended, as orchestrators need to read it: the command's
+   exit, its death by a signal, a limit breach, or a sandbox that never
+   ran the command.  Never confused with each other.  */
+#ifndef SBX_OUTCOME_H
+#define SBX_OUTCOME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <yajl/yajl_gen.h>
+
+#include "spec/policy.h"
+
+enum sbx_outcome_kind
+{
+  SBX_OUTCOME_EXITED,
+  SBX_OUTCOME_SIGNALED,
+  SBX_OUTCOME_LIMIT,
+  SBX_OUTCOME_SANDBOX_FAILURE,
+};
+
+enum sbx_limit_kind
+{
+  SBX_LIMIT_NONE,
+  SBX_LIMIT_WALL_CLOCK,
+  SBX_LIMIT_MEMORY,
+  SBX_LIMIT_PIDS,
+};
+
+/* sbx-oci's own exit status when the sandbox could not be set up; the
+   command's statuses are passed through unchanged.  */
+#define SBX_EXIT_SANDBOX_FAILURE 125
+
+struct sbx_outcome
+{
+  enum sbx_outcome_kind kind;
+  int exit_code;        /* EXITED: the command's status */
+  int signal;           /* SIGNALED, LIMIT: the fatal signal */
+  bool signal_certain;  /* sbx delivered it, so it is not an exit of 128+N */
+  enum sbx_limit_kind limit;
+  char reason[512];     /* SANDBOX_FAILURE and LIMIT: one line */
+  uint64_t wall_ms;
+  uint64_t peak_memory; /* bytes, 0 = not measured */
+  uint64_t peak_pids;
+  const char *limits_mechanism; /* "quota", "monitor" or "none" */
+};
+
+/* The status `sbx-oci run` exits with: the command's, 128+N for a signal,
+   SBX_EXIT_SANDBOX_FAILURE when the command never ran.  */
+int sbx_outcome_exit_status (const struct sbx_outcome *o);
+
+/* From bwrap's report: its "exit-code" (HAVE_CODE) or, without one, its
+   own exit status.  DELIVERED is the signal sbx itself sent (0 = none).  */
+void sbx_outcome_from_runner (struct sbx_outcome *o, bool have_code, int code,
+                              int runner_status, int delivered);
+
+const char *sbx_outcome_kind_name (enum sbx_outcome_kind kind);
+const char *sbx_limit_name (enum sbx_limit_kind limit);
+
+/* The outcome as one JSON object, with the plan's enforcement facts.  */
+int sbx_outcome_json (yajl_gen g, const struct sbx_outcome *o,
+                      const struct sbx_plan *plan);
+
+/* The enforcement facts as a JSON object value (shared with `state`).  */
+int sbx_enforcement_json (yajl_gen g, const struct sbx_plan *plan);
+
+#endif

@@ -1,0 +1,262 @@
+/* Policy resolution: the entry point and the parts that are neither mounts
+   nor environment (namespaces, identity, command, limits).  */
+#include "spec/policy.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/path.h"
+#include "spec/policy_build.h"
+
+struct sbx_plan_mount *
+plan_add (struct sbx_plan *plan, enum sbx_plan_op op, enum sbx_plan_why why,
+          const char *source, const char *dest)
+{
+  struct sbx_plan_mount *v
+      = realloc (plan->mounts, (plan->n_mounts + 1) * sizeof *v);
+  if (v == NULL)
+    return NULL;
+  plan->mounts = v;
+  struct sbx_plan_mount *m = &v[plan->n_mounts];
+  *m = (struct sbx_plan_mount){ .op = op, .why = why, .perms = -1 };
+  m->dest = strdup (dest);
+  m->source = source ? strdup (source) : NULL;
+  if (m->dest == NULL || (source && m->source == NULL))
+    {
+      free (m->dest);
+      free (m->source);
+      return NULL;
+    }
+  plan->n_mounts++;
+  return m;
+}
+
+int
+plan_gap (struct sbx_plan *plan, bool network, enum sbx_level level,
+          const char *fmt, ...)
+{
+  enum sbx_level *l
+      = network ? &plan->enforcement.network : &plan->enforcement.filesystem;
+  if (level < *l)
+    *l = level;
+  char *reason = NULL;
+  va_list ap;
+  va_start (ap, fmt);
+  int r = vasprintf (&reason, fmt, ap);
+  va_end (ap);
+  if (r < 0)
+    return -ENOMEM;
+  return strv_push_owned (&plan->enforcement.reasons, reason);
+}
+
+bool
+plan_dest_inside_tmpfs (const struct sbx_plan *plan, const char *dest)
+{
+  for (size_t i = plan->n_mounts; i-- > 0;)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      bool fresh = m->op == SBX_PLAN_HIDE_DIR || m->op == SBX_PLAN_TMPFS
+                   || m->op == SBX_PLAN_DIR;
+      if (sbx_path_is_under (dest, m->dest) && strcmp (dest, m->dest) != 0)
+        return fresh;
+    }
+  return false;
+}
+
+enum sbx_path_kind
+host_path_kind (const struct sbx_host_facts *host, const char *path)
+{
+  return host->path_kind ? host->path_kind (path, host->path_ctx)
+                         : SBX_PATH_ABSENT;
+}
+
+/* A PID namespace is always used unless the spec lists its namespaces and
+   leaves "pid" out: that is the explicit way OCI says "share the host's".  */
+static int
+resolve_namespaces (const struct sbx_spec *spec, struct sbx_plan *plan)
+{
+  const struct sbx_linux *lx = &spec->linux_;
+  bool listed = spec->has_linux && lx->n_namespaces > 0;
+  for (size_t i = 0; i < lx->n_namespaces; i++)
+    if (lx->namespaces[i].path == NULL)
+      plan->unshare[lx->namespaces[i].type] = true;
+    else if (lx->namespaces[i].type == SBX_NS_NETWORK)
+      {
+        free (plan->netns_path);
+        if ((plan->netns_path = strdup (lx->namespaces[i].path)) == NULL)
+          return -ENOMEM;
+      }
+  if (!listed)
+    plan->unshare[SBX_NS_PID] = true;
+  plan->unshare[SBX_NS_MOUNT] = true;
+  if (plan->agent)
+    {
+      plan->unshare[SBX_NS_IPC] = true;
+      plan->unshare[SBX_NS_UTS] = true;
+    }
+  if (spec->ext.network != SBX_NET_UNSET)
+    plan->unshare[SBX_NS_NETWORK] = spec->ext.network != SBX_NET_ALLOW;
+  plan->network = spec->ext.network;
+  if (plan->network == SBX_NET_UNSET)
+    plan->network = plan->unshare[SBX_NS_NETWORK] || plan->netns_path
+                        ? SBX_NET_LOOPBACK
+                        : SBX_NET_ALLOW;
+  return 0;
+}
+
+static int
+resolve_namespace_paths (const struct sbx_spec *spec, struct sbx_error *err)
+{
+  const struct sbx_linux *lx = &spec->linux_;
+  for (size_t i = 0; i < lx->n_namespaces; i++)
+    if (lx->namespaces[i].path != NULL
+        && lx->namespaces[i].type != SBX_NS_NETWORK)
+      return sbx_fail (err, -ENOTSUP,
+                       "linux.namespaces[%zu].path: joining an existing "
+                       "namespace is supported for \"network\" only "
+                       "(bubblewrap creates the others itself)",
+                       i);
+  return 0;
+}
+
+/* bubblewrap maps exactly one uid and one gid: the caller's, to the
+   sandbox's.  A mapping of anything else cannot be expressed.  */
+static int
+resolve_identity (const struct sbx_spec *spec,
+                  const struct sbx_host_facts *host, struct sbx_plan *plan,
+                  struct sbx_error *err)
+{
+  const struct sbx_linux *lx = &spec->linux_;
+  const struct sbx_id_mapping *maps[2] = { lx->uid_mappings, lx->gid_mappings };
+  size_t counts[2] = { lx->n_uid_mappings, lx->n_gid_mappings };
+  const char *names[2] = { "linux.uidMappings", "linux.gidMappings" };
+  unsigned long hosts[2] = { host->uid, host->gid };
+  for (int k = 0; k < 2; k++)
+    {
+      if (counts[k] > 1 || (counts[k] == 1
+                            && (maps[k][0].size != 1
+                                || maps[k][0].host_id != hosts[k])))
+        return sbx_fail (err, -ENOTSUP,
+                         "%s: bubblewrap maps only the caller's own id "
+                         "(%lu) to one id in the sandbox; use a single "
+                         "mapping {\"hostID\": %lu, \"size\": 1}",
+                         names[k], hosts[k], hosts[k]);
+    }
+  if (!spec->has_process)
+    return 0;
+  const struct sbx_user *u = &spec->process.user;
+  bool differs = u->uid != host->uid || u->gid != host->gid;
+  if (counts[0] == 1)
+    differs = differs || lx->uid_mappings[0].container_id != u->uid;
+  if (differs || plan->unshare[SBX_NS_USER])
+    {
+      plan->unshare[SBX_NS_USER] = true;
+      plan->set_ids = true;
+      plan->uid = u->uid;
+      plan->gid = u->gid;
+    }
+  return 0;
+}
+
+static int
+resolve_process (const struct sbx_spec *spec, struct sbx_plan *plan,
+                 struct sbx_error *err)
+{
+  if (!spec->has_process)
+    return sbx_fail (err, -EINVAL, "process: required to run a container");
+  for (size_t i = 0; i < spec->process.args.n; i++)
+    if (strv_push (&plan->argv, spec->process.args.v[i]) < 0)
+      return -ENOMEM;
+  plan->cwd = strdup (spec->process.cwd);
+  if (spec->hostname && plan->unshare[SBX_NS_UTS])
+    plan->hostname = strdup (spec->hostname);
+  plan->root = strdup (spec->root_path);
+  if (plan->cwd == NULL || plan->root == NULL
+      || (spec->hostname && plan->unshare[SBX_NS_UTS] && !plan->hostname))
+    return -ENOMEM;
+  (void) err;
+  return 0;
+}
+
+static void
+resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
+{
+  const struct sbx_resources *res = &spec->linux_.resources;
+  plan->memory_limit = res->has_memory_limit && res->memory_limit > 0
+                           ? res->memory_limit
+                           : -1;
+  plan->pids_limit
+      = res->has_pids_limit && res->pids_limit > 0 ? res->pids_limit : -1;
+  plan->wall_clock_ms = spec->ext.wall_clock_ms;
+  plan->sample_interval_ms = spec->ext.sample_interval_ms
+                                 ? spec->ext.sample_interval_ms
+                                 : SBX_SAMPLE_INTERVAL_MS_DEFAULT;
+}
+
+int
+sbx_policy_resolve (const struct sbx_spec *spec,
+                    const struct sbx_host_facts *host, struct sbx_plan **out,
+                    struct sbx_error *err)
+{
+  struct sbx_plan *plan = calloc (1, sizeof *plan);
+  if (plan == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  plan->agent = sbx_spec_is_agent (spec);
+  plan->mode = spec->ext.mode;
+  if (plan->agent && plan->mode == SBX_MODE_UNSET)
+    plan->mode = spec->root_readonly ? SBX_MODE_READ_ONLY
+                                     : SBX_MODE_DANGER_FULL_ACCESS;
+  plan->enforcement.filesystem = SBX_LEVEL_FULL;
+  plan->enforcement.network = SBX_LEVEL_FULL;
+  plan->new_session = true;
+  plan->die_with_parent = true;
+  resolve_limits (spec, plan);
+
+  int r = resolve_namespaces (spec, plan);
+  if (r == 0)
+    r = resolve_namespace_paths (spec, err);
+  if (r == 0)
+    r = resolve_process (spec, plan, err);
+  if (r == 0)
+    r = resolve_identity (spec, host, plan, err);
+  if (r == 0)
+    r = plan->agent ? policy_agent_mounts (spec, host, plan, err)
+                    : policy_container_mounts (spec, host, plan, err);
+  if (r == 0)
+    r = policy_seal_hidden (plan);
+  if (r == 0)
+    r = policy_env (spec, host, plan, err);
+  if (r == 0)
+    r = policy_enforcement (spec, host, plan, err);
+  if (r < 0)
+    {
+      sbx_plan_free (plan);
+      return r == -ENOMEM ? sbx_fail (err, r, "out of memory") : r;
+    }
+  *out = plan;
+  return 0;
+}
+
+void
+sbx_plan_free (struct sbx_plan *plan)
+{
+  if (plan == NULL)
+    return;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      free (plan->mounts[i].source);
+      free (plan->mounts[i].dest);
+    }
+  free (plan->mounts);
+  free (plan->root);
+  free (plan->hostname);
+  free (plan->netns_path);
+  free (plan->cwd);
+  strv_free (&plan->argv);
+  strv_free (&plan->env);
+  strv_free (&plan->enforcement.reasons);
+  free (plan);
+}

@@ -1,0 +1,249 @@
+/* The agent case: the host's "/" read-only, then grant layers in order.
+ *
+ * Order is semantics (DESIGN.md): the mode's writable roots, then the
+ * config's mounts exactly as written (so a deny can sit inside a grant and a
+ * grant inside a deny), then what hardening adds on top, which no config
+ * layer may re-open.  Seals of hidden directories come last of all.  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cleanup.h"
+#include "common/path.h"
+#include "spec/policy_build.h"
+
+/* Protected metadata inside every writable root, read-only by default:
+   what would let a sandboxed tool run code outside the sandbox later.  */
+static const char *const default_protected[] = {
+  ".git/hooks", ".git/config", ".bashrc",  ".bash_profile", ".bash_login",
+  ".profile",   ".zshrc",      ".zshenv",  ".zprofile",     ".zlogin",
+  NULL,
+};
+
+/* Credential stores below $HOME, hidden (unreadable) by hardened defaults. */
+static const char *const credential_stores[] = {
+  ".ssh",         ".aws",           ".gnupg",      ".kube",
+  ".docker/config.json", ".npmrc",  ".netrc",      ".config/gcloud",
+  ".azure",       ".git-credentials", ".pypirc",   ".config/gh",
+  NULL,
+};
+
+/* Host daemon sockets, and the caller's own below /run/user/UID.  */
+static const char *const daemon_sockets[] = {
+  "/run/docker.sock",
+  "/run/podman/podman.sock",
+  "/run/containerd/containerd.sock",
+  "/run/dbus/system_bus_socket",
+  NULL,
+};
+static const char *const user_sockets[] = {
+  "bus", "docker.sock", "podman/podman.sock", NULL,
+};
+
+static int
+grant_root (const struct sbx_host_facts *host, const char *path,
+            enum sbx_plan_why why, const char *field, struct sbx_plan *plan,
+            struct sbx_error *err)
+{
+  if (host_path_kind (host, path) != SBX_PATH_DIR)
+    return sbx_fail (err, -ENOENT, "%s: %s is not an existing directory",
+                     field, path);
+  return plan_add (plan, SBX_PLAN_BIND_RW, why, path, path) ? 0 : -ENOMEM;
+}
+
+static bool
+tmp_is_granted (const struct sbx_spec *spec)
+{
+  const struct sbx_ext *x = &spec->ext;
+  if (strv_contains (&x->temp_roots, "/tmp"))
+    return true;
+  if (x->mode == SBX_MODE_WORKSPACE_WRITE
+      && ((x->workspace && strcmp (x->workspace, "/tmp") == 0)
+          || strv_contains (&x->writable_roots, "/tmp")))
+    return true;
+  return false;
+}
+
+static int
+system_mounts (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+               struct sbx_plan *plan)
+{
+  bool rw_root = plan->mode == SBX_MODE_DANGER_FULL_ACCESS;
+  if (!plan_add (plan, rw_root ? SBX_PLAN_BIND_RW : SBX_PLAN_BIND_RO,
+                 SBX_WHY_ROOT, "/", "/")
+      || !plan_add (plan, SBX_PLAN_DEV, SBX_WHY_SYSTEM, NULL, "/dev"))
+    return -ENOMEM;
+  if (plan->unshare[SBX_NS_PID] && host->private_proc_ok)
+    {
+      if (!plan_add (plan, SBX_PLAN_PROC, SBX_WHY_SYSTEM, NULL, "/proc"))
+        return -ENOMEM;
+    }
+  else
+    {
+      /* The restricted rung: every other layer stays, but processes
+         outside the sandbox are visible through the host's /proc.  */
+      if (!plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_SYSTEM, "/proc", "/proc"))
+        return -ENOMEM;
+      int r = plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                        plan->unshare[SBX_NS_PID]
+                            ? "a private /proc could not be mounted on this "
+                              "host: the host's /proc is visible read-only"
+                            : "the host's PID namespace is shared: host "
+                              "processes are visible");
+      if (r < 0)
+        return r;
+    }
+  if (!rw_root && !tmp_is_granted (spec)
+      && !plan_add (plan, SBX_PLAN_TMPFS, SBX_WHY_TEMP, NULL, "/tmp"))
+    return -ENOMEM;
+  return 0;
+}
+
+static int
+mode_grants (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+             struct sbx_plan *plan, struct sbx_error *err)
+{
+  const struct sbx_ext *x = &spec->ext;
+  int r = 0;
+  if (plan->mode == SBX_MODE_WORKSPACE_WRITE)
+    {
+      r = grant_root (host, x->workspace, SBX_WHY_WORKSPACE, "sbx.workspace",
+                      plan, err);
+      for (size_t i = 0; r == 0 && i < x->writable_roots.n; i++)
+        {
+          char field[64];
+          snprintf (field, sizeof field, "sbx.writableRoots[%zu]", i);
+          r = grant_root (host, x->writable_roots.v[i], SBX_WHY_WORKSPACE,
+                          field, plan, err);
+        }
+    }
+  for (size_t i = 0; r == 0 && i < x->temp_roots.n; i++)
+    {
+      char field[64];
+      snprintf (field, sizeof field, "sbx.tempRoots[%zu]", i);
+      r = grant_root (host, x->temp_roots.v[i], SBX_WHY_TEMP, field, plan,
+                      err);
+    }
+  return r;
+}
+
+static int
+protect_in_root (const struct sbx_spec *spec,
+                 const struct sbx_host_facts *host, const char *root,
+                 struct sbx_plan *plan)
+{
+  const struct sbx_ext *x = &spec->ext;
+  const char *const *list = x->protected_paths_set
+                                ? (const char *const *) x->protected_paths.v
+                                : default_protected;
+  for (size_t i = 0; list && list[i]; i++)
+    {
+      cleanup_free char *path = sbx_path_join (root, list[i]);
+      if (path == NULL)
+        return -ENOMEM;
+      /* Only what exists: creating a placeholder would litter the
+         workspace, and bwrap would create it on the host through the
+         writable bind.  */
+      enum sbx_path_kind kind = host_path_kind (host, path);
+      if (kind != SBX_PATH_DIR && kind != SBX_PATH_FILE)
+        continue;
+      if (!plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_PROTECTED, path, path))
+        return -ENOMEM;
+    }
+  return 0;
+}
+
+static int
+protect_metadata (const struct sbx_spec *spec,
+                  const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  int r = 0;
+  if (plan->mode != SBX_MODE_WORKSPACE_WRITE)
+    return 0;
+  r = protect_in_root (spec, host, spec->ext.workspace, plan);
+  for (size_t i = 0; r == 0 && i < spec->ext.writable_roots.n; i++)
+    r = protect_in_root (spec, host, spec->ext.writable_roots.v[i], plan);
+  return r;
+}
+
+static int
+hide_path (const struct sbx_host_facts *host, const char *path,
+           enum sbx_plan_why why, struct sbx_plan *plan)
+{
+  enum sbx_path_kind kind = host_path_kind (host, path);
+  if (kind == SBX_PATH_ABSENT)
+    return 0;
+  if (kind == SBX_PATH_SYMLINK)
+    return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                     "%s is a symbolic link: not hidden (hide its target "
+                     "with a deny mount)",
+                     path);
+  enum sbx_plan_op op
+      = kind == SBX_PATH_DIR ? SBX_PLAN_HIDE_DIR : SBX_PLAN_HIDE_FILE;
+  return plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
+}
+
+static const char *
+env_value (const struct sbx_host_facts *host, const char *name)
+{
+  size_t len = strlen (name);
+  for (char *const *e = host->environ; e && *e; e++)
+    if (strncmp (*e, name, len) == 0 && (*e)[len] == '=')
+      return *e + len + 1;
+  return NULL;
+}
+
+static int
+hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  int r = 0;
+  for (size_t i = 0; r == 0 && daemon_sockets[i]; i++)
+    r = hide_path (host, daemon_sockets[i], SBX_WHY_SOCKET, plan);
+  for (size_t i = 0; r == 0 && user_sockets[i]; i++)
+    {
+      char path[256];
+      snprintf (path, sizeof path, "/run/user/%u/%s", (unsigned) host->uid,
+                user_sockets[i]);
+      r = hide_path (host, path, SBX_WHY_SOCKET, plan);
+    }
+  const char *ssh = env_value (host, "SSH_AUTH_SOCK");
+  if (r == 0 && ssh && ssh[0] == '/')
+    r = hide_path (host, ssh, SBX_WHY_SOCKET, plan);
+  const char *bus = env_value (host, "DBUS_SESSION_BUS_ADDRESS");
+  if (r == 0 && bus && strncmp (bus, "unix:path=", 10) == 0)
+    {
+      cleanup_free char *p = strndup (bus + 10, strcspn (bus + 10, ",;"));
+      r = p ? hide_path (host, p, SBX_WHY_SOCKET, plan) : -ENOMEM;
+    }
+  return r;
+}
+
+static int
+hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  int r = 0;
+  for (size_t i = 0; r == 0 && host->home && credential_stores[i]; i++)
+    {
+      cleanup_free char *p = sbx_path_join (host->home, credential_stores[i]);
+      r = p ? hide_path (host, p, SBX_WHY_CREDENTIAL, plan) : -ENOMEM;
+    }
+  return r == 0 ? hide_sockets (host, plan) : r;
+}
+
+int
+policy_agent_mounts (const struct sbx_spec *spec,
+                     const struct sbx_host_facts *host, struct sbx_plan *plan,
+                     struct sbx_error *err)
+{
+  int r = system_mounts (spec, host, plan);
+  if (r == 0)
+    r = mode_grants (spec, host, plan, err);
+  for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)
+    r = policy_oci_mount (spec, host, i, plan, err);
+  if (r == 0)
+    r = protect_metadata (spec, host, plan);
+  if (r == 0 && spec->ext.hardened_defaults)
+    r = hardened_defaults (host, plan);
+  return r;
+}

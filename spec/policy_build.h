@@ -1,0 +1,44 @@
+/* Internal to policy resolution: appending to a plan under construction.  */
+#ifndef SBX_POLICY_BUILD_H
+#define SBX_POLICY_BUILD_H
+
+#include "spec/policy.h"
+
+/* Append a mount.  SOURCE may be NULL.  Returns the new entry or NULL on
+   ENOMEM.  */
+struct sbx_plan_mount *plan_add (struct sbx_plan *plan, enum sbx_plan_op op,
+                                 enum sbx_plan_why why, const char *source,
+                                 const char *dest);
+
+/* Record a gap in enforcement: lowers the filesystem or network level to at
+   most LEVEL and keeps REASON (printf-style) for `state` and `check`.  */
+int plan_gap (struct sbx_plan *plan, bool network, enum sbx_level level,
+              const char *fmt, ...) __attribute__ ((format (printf, 4, 5)));
+
+/* The dest of the last HIDE_DIR/TMPFS/DIR mount that DEST lies under, so a
+   grant below it can be created inside the sandbox's own tmpfs.  */
+bool plan_dest_inside_tmpfs (const struct sbx_plan *plan, const char *dest);
+
+enum sbx_path_kind host_path_kind (const struct sbx_host_facts *host,
+                                   const char *path);
+
+int policy_agent_mounts (const struct sbx_spec *spec,
+                         const struct sbx_host_facts *host,
+                         struct sbx_plan *plan, struct sbx_error *err);
+int policy_container_mounts (const struct sbx_spec *spec,
+                             const struct sbx_host_facts *host,
+                             struct sbx_plan *plan, struct sbx_error *err);
+int policy_oci_mount (const struct sbx_spec *spec,
+                      const struct sbx_host_facts *host, size_t index,
+                      struct sbx_plan *plan, struct sbx_error *err);
+int policy_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+                struct sbx_plan *plan, struct sbx_error *err);
+int policy_enforcement (const struct sbx_spec *spec,
+                        const struct sbx_host_facts *host,
+                        struct sbx_plan *plan, struct sbx_error *err);
+
+/* Append the read-only seals of every hidden directory: last, so that
+   grants nested inside a hidden directory could still be mounted.  */
+int policy_seal_hidden (struct sbx_plan *plan);
+
+#endif

@@ -1,0 +1,160 @@
+/* What the plan can honestly claim, and the refusal when the config
+   requires more than that.  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cleanup.h"
+#include "common/path.h"
+#include "spec/policy_build.h"
+
+/* bubblewrap 0.12.0 fixes GHSA-pxhw-h44j-8pfx (CVE-2026-87766).  */
+static const int fixed_runner[3] = { 0, 12, 0 };
+
+static bool
+runner_older (const int v[3], const int than[3])
+{
+  for (int i = 0; i < 3; i++)
+    if (v[i] != than[i])
+      return v[i] < than[i];
+  return false;
+}
+
+/* Where DEST (a sandbox path below the writable bind W) lives on the host. */
+static char *
+host_path_below (const struct sbx_plan_mount *w, const char *dest)
+{
+  const char *rest = dest + strlen (w->dest);
+  return sbx_path_join (w->source, rest[0] == '/' ? rest + 1 : rest);
+}
+
+/* The mitigation for old runners: no later mount may land below a
+   symbolic link inside a writable root, since a runner < 0.12.0 could
+   follow it outside while creating the mount point.  */
+static int
+refuse_symlinked_dest (const struct sbx_host_facts *host,
+                       const struct sbx_plan *plan, size_t wi, size_t mi,
+                       struct sbx_error *err)
+{
+  const struct sbx_plan_mount *w = &plan->mounts[wi], *m = &plan->mounts[mi];
+  cleanup_free char *target = host_path_below (w, m->dest);
+  if (target == NULL)
+    return -ENOMEM;
+  /* Every component below the root, the last one included.  */
+  for (char *p = target + strlen (w->source);; p = strchr (p + 1, '/'))
+    {
+      char saved = p ? *p : '\0';
+      if (p)
+        *p = '\0';
+      bool link = host_path_kind (host, target) == SBX_PATH_SYMLINK;
+      if (p)
+        *p = saved;
+      if (link)
+        return sbx_fail (err, -ELOOP,
+                         "mount destination %s has a symbolic link "
+                         "component inside the writable root %s: refused "
+                         "(bubblewrap older than 0.12.0 could follow it out "
+                         "of the sandbox)",
+                         m->dest, w->dest);
+      if (p == NULL)
+        break;
+    }
+  return 0;
+}
+
+static int
+check_symlinked_dests (const struct sbx_host_facts *host,
+                       const struct sbx_plan *plan, struct sbx_error *err)
+{
+  for (size_t wi = 0; wi < plan->n_mounts; wi++)
+    {
+      const struct sbx_plan_mount *w = &plan->mounts[wi];
+      if (w->op != SBX_PLAN_BIND_RW || w->source == NULL)
+        continue;
+      for (size_t mi = wi + 1; mi < plan->n_mounts; mi++)
+        {
+          const char *d = plan->mounts[mi].dest;
+          if (strcmp (d, w->dest) == 0 || !sbx_path_is_under (d, w->dest))
+            continue;
+          int r = refuse_symlinked_dest (host, plan, wi, mi, err);
+          if (r < 0)
+            return r;
+        }
+    }
+  return 0;
+}
+
+static int
+runner_gaps (const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  const int *v = host->runner_version;
+  if (host->runner_named)
+    return plan_gap (plan, false, SBX_LEVEL_FULL,
+                     "runner %s was named by the operator: trusted, not "
+                     "probed",
+                     host->runner_path);
+  if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+    return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                     "the version of %s is unknown", host->runner_path);
+  if (runner_older (v, fixed_runner))
+    return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                     "bubblewrap %d.%d.%d is older than 0.12.0, which fixes "
+                     "GHSA-pxhw-h44j-8pfx (CVE-2026-87766: setup-time "
+                     "creation below a parent symlink could write outside "
+                     "via /oldroot); mitigated: mount destinations with a "
+                     "symlink component inside a writable root are refused",
+                     v[0], v[1], v[2]);
+  return 0;
+}
+
+static int
+network_gaps (struct sbx_plan *plan)
+{
+  if (plan->network == SBX_NET_ALLOW)
+    return plan_gap (plan, true, SBX_LEVEL_NONE,
+                     "network: the host's network is shared");
+  return 0;
+}
+
+static int
+require_level (const struct sbx_spec *spec, const struct sbx_plan *plan,
+               struct sbx_error *err)
+{
+  enum sbx_level want = spec->ext.require_enforcement;
+  if (plan->enforcement.level >= want)
+    return 0;
+  const struct strv *why = &plan->enforcement.reasons;
+  return sbx_fail (err, -EPERM,
+                   "sbx.requireEnforcement: \"%s\" is required but this host "
+                   "gives \"%s\" (%s); run `sbx-oci check` for the fix",
+                   sbx_level_name (want),
+                   sbx_level_name (plan->enforcement.level),
+                   why->n ? why->v[0] : "no reason recorded");
+}
+
+int
+policy_enforcement (const struct sbx_spec *spec,
+                    const struct sbx_host_facts *host, struct sbx_plan *plan,
+                    struct sbx_error *err)
+{
+  int r = 0;
+  if (plan->agent && plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
+    r = plan_gap (plan, false, SBX_LEVEL_NONE,
+                  "mode danger-full-access: no filesystem confinement");
+  if (r == 0)
+    r = runner_gaps (host, plan);
+  if (r == 0)
+    r = network_gaps (plan);
+  if (r < 0)
+    return r;
+  struct sbx_enforcement *e = &plan->enforcement;
+  e->level = e->filesystem < e->network ? e->filesystem : e->network;
+  /* Only an old runner needs the mitigation, and only a sandbox that
+     confines the filesystem has something to protect.  */
+  bool old = host->runner_named || runner_older (host->runner_version,
+                                                 fixed_runner);
+  if (old && plan->mode != SBX_MODE_DANGER_FULL_ACCESS)
+    r = check_symlinked_dests (host, plan, err);
+  return r < 0 ? r : require_level (spec, plan, err);
+}

@@ -1,0 +1,166 @@
+/* The child's environment.  Containers get exactly process.env, as OCI
+   says.  Agents get an allow-list (or the caller's whole environment when
+   the config asks to inherit), the config's own entries on top, and never
+   anything shaped like a credential.  */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "spec/policy_build.h"
+
+#define SBX_DEFAULT_PATH "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin"
+
+static const char *const agent_allow[] = {
+  "PATH", "HOME", "LANG", "LANGUAGE", "TERM", "COLORTERM", "TZ",
+  "USER", "LOGNAME", "SHELL", "NO_COLOR", NULL,
+};
+
+static const char *const secret_suffixes[] = {
+  "_TOKEN", "_SECRET", "_PASSWORD", "_PASSWD", "_API_KEY", "_APIKEY",
+  "_CREDENTIALS", "_CREDENTIAL", "_PRIVATE_KEY", "_SECRET_KEY",
+  "_ACCESS_KEY", "_ACCESS_KEY_ID", "_SESSION_KEY", "_AUTH_TOKEN", NULL,
+};
+
+static const char *const secret_names[] = {
+  "TOKEN", "SECRET", "PASSWORD", "API_KEY", "SSH_AUTH_SOCK",
+  "GPG_AGENT_INFO", NULL,
+};
+
+static bool
+name_in (const char *name, size_t len, const char *const *list)
+{
+  for (size_t i = 0; list[i]; i++)
+    if (strlen (list[i]) == len && strncasecmp (name, list[i], len) == 0)
+      return true;
+  return false;
+}
+
+bool
+sbx_env_name_is_secret (const char *name, size_t len)
+{
+  if (name_in (name, len, secret_names))
+    return true;
+  for (size_t i = 0; secret_suffixes[i]; i++)
+    {
+      size_t sl = strlen (secret_suffixes[i]);
+      if (len >= sl
+          && strncasecmp (name + len - sl, secret_suffixes[i], sl) == 0)
+        return true;
+    }
+  return false;
+}
+
+static size_t
+name_len (const char *entry)
+{
+  const char *eq = strchr (entry, '=');
+  return eq ? (size_t) (eq - entry) : strlen (entry);
+}
+
+/* Set ENTRY ("NAME=value"), replacing an earlier entry of the same name. */
+static int
+env_put (struct strv *env, const char *entry)
+{
+  size_t len = name_len (entry);
+  for (size_t i = 0; i < env->n; i++)
+    if (name_len (env->v[i]) == len && strncmp (env->v[i], entry, len) == 0)
+      {
+        char *copy = strdup (entry);
+        if (copy == NULL)
+          return -ENOMEM;
+        free (env->v[i]);
+        env->v[i] = copy;
+        return 0;
+      }
+  return strv_push (env, entry);
+}
+
+static bool
+env_has (const struct strv *env, const char *name)
+{
+  size_t len = strlen (name);
+  for (size_t i = 0; i < env->n; i++)
+    if (name_len (env->v[i]) == len && strncmp (env->v[i], name, len) == 0)
+      return true;
+  return false;
+}
+
+static int
+env_putf (struct strv *env, const char *name, const char *value)
+{
+  char *entry = NULL;
+  if (asprintf (&entry, "%s=%s", name, value) < 0)
+    return -ENOMEM;
+  int r = env_put (env, entry);
+  free (entry);
+  return r;
+}
+
+static bool
+allowed_from_host (const struct sbx_spec *spec, const char *entry)
+{
+  size_t len = name_len (entry);
+  if (spec->ext.env_mode == SBX_ENV_INHERIT)
+    return true;
+  if (strncmp (entry, "LC_", 3) == 0 || name_in (entry, len, agent_allow))
+    return true;
+  const struct strv *extra = &spec->ext.env_allow;
+  for (size_t i = 0; i < extra->n; i++)
+    if (strlen (extra->v[i]) == len && strncmp (entry, extra->v[i], len) == 0)
+      return true;
+  return false;
+}
+
+static const char *
+tmpdir_for (const struct sbx_spec *spec, const struct sbx_plan *plan)
+{
+  if (spec->ext.temp_roots.n > 0)
+    return spec->ext.temp_roots.v[0];
+  if (plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
+    return NULL; /* the host's own TMPDIR is writable there */
+  return "/tmp";
+}
+
+static int
+agent_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+           struct sbx_plan *plan)
+{
+  struct strv env = { 0 };
+  int r = 0;
+  for (char *const *e = host->environ; r == 0 && e && *e; e++)
+    if (strchr (*e, '=') && allowed_from_host (spec, *e))
+      r = env_put (&env, *e);
+  for (size_t i = 0; r == 0 && i < spec->process.env.n; i++)
+    r = env_put (&env, spec->process.env.v[i]);
+  const char *tmpdir = tmpdir_for (spec, plan);
+  if (r == 0 && tmpdir)
+    r = env_putf (&env, "TMPDIR", tmpdir);
+  if (r == 0 && !env_has (&env, "PATH"))
+    r = env_put (&env, "PATH=" SBX_DEFAULT_PATH);
+  for (size_t i = 0; r == 0 && i < env.n; i++)
+    if (!sbx_env_name_is_secret (env.v[i], name_len (env.v[i])))
+      r = strv_push (&plan->env, env.v[i]);
+  if (r == 0)
+    r = strv_push (&plan->env, "SBX_OCI_SANDBOX=bwrap");
+  if (r == 0)
+    r = strv_pushf (&plan->env, "SBX_OCI_SANDBOX_MODE=%s",
+                    sbx_mode_name (plan->mode));
+  strv_free (&env);
+  return r;
+}
+
+int
+policy_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+            struct sbx_plan *plan, struct sbx_error *err)
+{
+  (void) err;
+  if (plan->agent || spec->ext.env_mode != SBX_ENV_UNSET)
+    return agent_env (spec, host, plan);
+  for (size_t i = 0; i < spec->process.env.n; i++)
+    if (strv_push (&plan->env, spec->process.env.v[i]) < 0)
+      return -ENOMEM;
+  return 0;
+}

@@ -1,0 +1,270 @@
+/* OCI "mounts" entries as grant layers, the container case (a real rootfs
+   as "/"), masked and read-only paths, and the final seals.  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cleanup.h"
+#include "common/path.h"
+#include "spec/policy_build.h"
+
+static bool
+has_option (const struct sbx_mount *m, const char *opt)
+{
+  return strv_contains (&m->options, opt);
+}
+
+static bool
+is_bind (const struct sbx_mount *m)
+{
+  return (m->type && strcmp (m->type, "bind") == 0) || has_option (m, "bind")
+         || has_option (m, "rbind");
+}
+
+/* "size=64m" and "mode=1777" as the kernel's tmpfs reads them.  */
+static int
+tmpfs_options (const struct sbx_mount *m, size_t index,
+               struct sbx_plan_mount *pm, struct sbx_error *err)
+{
+  for (size_t i = 0; i < m->options.n; i++)
+    {
+      const char *o = m->options.v[i];
+      char *end = NULL;
+      if (strncmp (o, "size=", 5) == 0)
+        {
+          unsigned long long v = strtoull (o + 5, &end, 10);
+          int shift = 0;
+          switch (*end)
+            {
+            case 'k': case 'K': shift = 10; end++; break;
+            case 'm': case 'M': shift = 20; end++; break;
+            case 'g': case 'G': shift = 30; end++; break;
+            }
+          if (end == o + 5 || *end != '\0' || v > (1ULL << (62 - shift)))
+            return sbx_fail (err, -EINVAL,
+                             "mounts[%zu].options[%zu]: invalid size \"%s\"",
+                             index, i, o + 5);
+          pm->size = (int64_t) (v << shift);
+        }
+      else if (strncmp (o, "mode=", 5) == 0)
+        {
+          unsigned long v = strtoul (o + 5, &end, 8);
+          if (end == o + 5 || *end != '\0' || v > 07777)
+            return sbx_fail (err, -EINVAL,
+                             "mounts[%zu].options[%zu]: invalid mode \"%s\"",
+                             index, i, o + 5);
+          pm->perms = (int) v;
+        }
+    }
+  return 0;
+}
+
+/* In the agent case "/" is the host's, read-only: bwrap cannot create a
+   missing mount point there, so say which one is missing before it fails. */
+static int
+check_agent_dest (const struct sbx_host_facts *host,
+                  const struct sbx_plan *plan, const char *dest, size_t index,
+                  struct sbx_error *err)
+{
+  if (!plan->agent || host_path_kind (host, dest) != SBX_PATH_ABSENT
+      || plan_dest_inside_tmpfs (plan, dest))
+    return 0;
+  return sbx_fail (err, -ENOENT,
+                   "mounts[%zu].destination: %s does not exist on the host "
+                   "(the sandbox's / is the host's, read-only: create it "
+                   "first)",
+                   index, dest);
+}
+
+static int
+bind_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
+            size_t index, struct sbx_plan *plan, struct sbx_error *err)
+{
+  if (m->source == NULL)
+    return sbx_fail (err, -EINVAL,
+                     "mounts[%zu].source: required for a bind mount", index);
+  if (host_path_kind (host, m->source) == SBX_PATH_ABSENT)
+    return sbx_fail (err, -ENOENT, "mounts[%zu].source: %s does not exist",
+                     index, m->source);
+  int r = check_agent_dest (host, plan, m->destination, index, err);
+  if (r < 0)
+    return r;
+  enum sbx_plan_op op = has_option (m, "ro") ? SBX_PLAN_BIND_RO
+                                             : SBX_PLAN_BIND_RW;
+  if (op == SBX_PLAN_BIND_RW && !plan->agent && has_option (m, "dev"))
+    op = SBX_PLAN_BIND_DEV;
+  return plan_add (plan, op, SBX_WHY_OCI_MOUNT, m->source, m->destination)
+             ? 0
+             : -ENOMEM;
+}
+
+/* A read-only tmpfs is how OCI says "hidden": an empty, unwritable layer. */
+static int
+tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
+             size_t index, struct sbx_plan *plan, struct sbx_error *err)
+{
+  const char *dest = m->destination;
+  if (!plan->agent && strcmp (dest, "/dev") == 0)
+    return 0; /* the container's minimal /dev is already there */
+  if (has_option (m, "ro"))
+    {
+      enum sbx_path_kind kind = plan->agent ? host_path_kind (host, dest)
+                                            : SBX_PATH_DIR;
+      if (kind == SBX_PATH_ABSENT && !plan_dest_inside_tmpfs (plan, dest))
+        return 0; /* nothing to hide */
+      enum sbx_plan_op op = kind == SBX_PATH_DIR || kind == SBX_PATH_ABSENT
+                                ? SBX_PLAN_HIDE_DIR
+                                : SBX_PLAN_HIDE_FILE;
+      return plan_add (plan, op, SBX_WHY_OCI_MOUNT, NULL, dest) ? 0 : -ENOMEM;
+    }
+  int r = check_agent_dest (host, plan, dest, index, err);
+  if (r < 0)
+    return r;
+  struct sbx_plan_mount *pm
+      = plan_add (plan, SBX_PLAN_TMPFS, SBX_WHY_OCI_MOUNT, NULL, dest);
+  return pm ? tmpfs_options (m, index, pm, err) : -ENOMEM;
+}
+
+static int
+special_layer (const struct sbx_mount *m, size_t index,
+               struct sbx_plan *plan, struct sbx_error *err)
+{
+  const char *t = m->type, *dest = m->destination;
+  enum sbx_plan_op op;
+  const char *source = NULL;
+  if (strcmp (t, "proc") == 0)
+    op = SBX_PLAN_PROC;
+  else if (strcmp (t, "mqueue") == 0)
+    op = SBX_PLAN_MQUEUE;
+  else if (strcmp (t, "devpts") == 0)
+    return 0; /* bwrap's /dev carries its own devpts instance */
+  else if (strcmp (t, "sysfs") == 0)
+    op = SBX_PLAN_BIND_RO, source = "/sys";
+  else if (strcmp (t, "cgroup") == 0 || strcmp (t, "cgroup2") == 0)
+    op = SBX_PLAN_BIND_RO, source = "/sys/fs/cgroup";
+  else
+    return sbx_fail (err, -ENOTSUP,
+                     "mounts[%zu].type: unsupported mount type \"%s\" "
+                     "(supported: bind, tmpfs, proc, sysfs, devpts, mqueue, "
+                     "cgroup)",
+                     index, t);
+  return plan_add (plan, op, SBX_WHY_OCI_MOUNT, source, dest) ? 0 : -ENOMEM;
+}
+
+int
+policy_oci_mount (const struct sbx_spec *spec,
+                  const struct sbx_host_facts *host, size_t index,
+                  struct sbx_plan *plan, struct sbx_error *err)
+{
+  const struct sbx_mount *m = &spec->mounts[index];
+  if (is_bind (m))
+    return bind_layer (m, host, index, plan, err);
+  if (m->type == NULL)
+    return sbx_fail (err, -EINVAL,
+                     "mounts[%zu].type: required unless options say \"bind\"",
+                     index);
+  if (strcmp (m->type, "tmpfs") == 0)
+    return tmpfs_layer (m, host, index, plan, err);
+  return special_layer (m, index, plan, err);
+}
+
+/* Paths below /proc and /sys are the kernel's; the rest live in the
+   container's rootfs.  */
+static enum sbx_path_kind
+container_path_kind (const struct sbx_spec *spec,
+                     const struct sbx_host_facts *host, const char *path)
+{
+  if (sbx_path_is_under (path, "/proc") || sbx_path_is_under (path, "/sys"))
+    return host_path_kind (host, path);
+  cleanup_free char *p = sbx_path_join (spec->root_path, path);
+  return p ? host_path_kind (host, p) : SBX_PATH_ABSENT;
+}
+
+static int
+mask_path (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+           const char *path, enum sbx_plan_why why, struct sbx_plan *plan)
+{
+  enum sbx_path_kind kind = container_path_kind (spec, host, path);
+  if (kind == SBX_PATH_ABSENT || kind == SBX_PATH_SYMLINK)
+    return 0; /* OCI: a path that does not exist is not masked */
+  enum sbx_plan_op op
+      = kind == SBX_PATH_DIR ? SBX_PLAN_HIDE_DIR : SBX_PLAN_HIDE_FILE;
+  return plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
+}
+
+/* bwrap's own /proc already makes these read-only.  */
+static bool
+proc_already_readonly (const char *path)
+{
+  static const char *const ro[]
+      = { "/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus" };
+  for (size_t i = 0; i < sizeof ro / sizeof *ro; i++)
+    if (sbx_path_is_under (path, ro[i]))
+      return true;
+  return false;
+}
+
+static int
+readonly_path (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+               const char *path, struct sbx_plan *plan)
+{
+  if (proc_already_readonly (path))
+    return 0;
+  /* Binding the host's /proc or /sys entry would show the host's, not the
+     sandbox's (bwrap-oci's mistake); hiding it is the honest subset.  */
+  if (sbx_path_is_under (path, "/proc") || sbx_path_is_under (path, "/sys"))
+    return mask_path (spec, host, path, SBX_WHY_READONLY, plan);
+  if (container_path_kind (spec, host, path) == SBX_PATH_ABSENT)
+    return 0;
+  cleanup_free char *src = sbx_path_join (spec->root_path, path);
+  if (src == NULL)
+    return -ENOMEM;
+  return plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_READONLY, src, path)
+             ? 0
+             : -ENOMEM;
+}
+
+int
+policy_container_mounts (const struct sbx_spec *spec,
+                         const struct sbx_host_facts *host,
+                         struct sbx_plan *plan, struct sbx_error *err)
+{
+  if (host_path_kind (host, spec->root_path) != SBX_PATH_DIR)
+    return sbx_fail (err, -ENOENT, "root.path: %s is not a directory",
+                     spec->root_path);
+  /* Writable first so bwrap can create mount points; sealed at the end
+     when root.readonly asks for it, as runc does.  */
+  if (!plan_add (plan, SBX_PLAN_BIND_RW, SBX_WHY_ROOT, spec->root_path, "/")
+      || !plan_add (plan, SBX_PLAN_DEV, SBX_WHY_SYSTEM, NULL, "/dev"))
+    return -ENOMEM;
+  plan->root_readonly = spec->root_readonly;
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)
+    r = policy_oci_mount (spec, host, i, plan, err);
+  const struct sbx_linux *lx = &spec->linux_;
+  for (size_t i = 0; r == 0 && i < lx->masked_paths.n; i++)
+    r = mask_path (spec, host, lx->masked_paths.v[i], SBX_WHY_MASKED, plan);
+  for (size_t i = 0; r == 0 && i < lx->readonly_paths.n; i++)
+    r = readonly_path (spec, host, lx->readonly_paths.v[i], plan);
+  return r;
+}
+
+int
+policy_seal_hidden (struct sbx_plan *plan)
+{
+  size_t n = plan->n_mounts;
+  for (size_t i = 0; i < n; i++)
+    if (plan->mounts[i].op == SBX_PLAN_HIDE_DIR)
+      {
+        /* The dest string survives plan_add's realloc of the array.  */
+        const struct sbx_plan_mount *hidden = &plan->mounts[i];
+        if (!plan_add (plan, SBX_PLAN_REMOUNT_RO, hidden->why, NULL,
+                       hidden->dest))
+          return -ENOMEM;
+      }
+  if (!plan->agent && plan->root_readonly
+      && !plan_add (plan, SBX_PLAN_REMOUNT_RO, SBX_WHY_ROOT, NULL, "/"))
+    return -ENOMEM;
+  return 0;
+}
