@@ -296,8 +296,9 @@ emit_entry (struct profile *pr, size_t index)
     case SBX_PLAN_REMOUNT_RO:
       return emit_seal (pr, index, q);
     default:
-      return sbx_fail (pr->err, -EINVAL, "plan mount %zu: unknown operation %d",
-                       index, (int) m->op);
+      return sbx_fail (pr->err, -EINVAL,
+                       "plan mount %zu: unknown operation %d", index,
+                       (int) m->op);
     }
   return 0;
 }
