@@ -43,7 +43,7 @@ struct hook_proc
   size_t len, off;
 };
 
-/* ---- in the child -------------------------------------------------------- */
+/* ---- in the child ---- */
 
 /* A hook must not inherit sbx's signal state: a blocked or ignored SIGPIPE
    (or anything else) would change how the hook behaves.  */
@@ -93,12 +93,14 @@ close_fds_except (int keep)
   closedir (dir);
 }
 
-static void __attribute__ ((noreturn))
+static _Noreturn void
 exec_child (const struct hook_exec *x)
 {
   int e = 0;
   reset_signals ();
-  /* Its own process group, so a timeout kills what the hook started too.  */
+  /* Its own process group, so a timeout kills what the hook started too.
+     The cost: a hook that reads the terminal (or writes to it under TOSTOP)
+     is stopped as a background job; hooks get a pipe on stdin anyway.  */
   setpgid (0, 0);
   /* dup2 clears CLOEXEC on fd 0; if the pipe already is fd 0, clear it.  */
   if (x->stdin_fd == STDIN_FILENO)
@@ -117,7 +119,7 @@ exec_child (const struct hook_exec *x)
   _exit (127);
 }
 
-/* ---- in the parent ------------------------------------------------------- */
+/* ---- in the parent ---- */
 
 /* Writing the state to a hook that exits without reading stdin raises
    SIGPIPE; sbx must get EPIPE instead and not die.  Block SIGPIPE while a
@@ -327,11 +329,11 @@ run_one (const struct sbx_hook *hook, const char *label, const char *state,
       if (p.pidfd >= 0)
         close (p.pidfd);
       if (r == -ETIMEDOUT)
-        r = sbx_fail (err, r, "%s: %s timed out after %ds", label,
-                      hook->path, hook->timeout);
+        r = sbx_fail (err, r, "%s: %s timed out after %ds", label, hook->path,
+                      hook->timeout);
       else if (r < 0)
-        r = sbx_fail_errno (err, r, "%s: %s: cannot wait for the hook",
-                            label, hook->path);
+        r = sbx_fail_errno (err, r, "%s: %s: cannot wait for the hook", label,
+                            hook->path);
       else
         r = check_outcome (status, status_rd, label, hook->path, err);
     }
@@ -361,9 +363,8 @@ sbx_hooks_run (const struct sbx_hook_list *list, const char *phase,
 }
 
 int
-sbx_hooks_run_all_logged (const struct sbx_hook_list *list,
-                          const char *phase, const char *state_json,
-                          struct strv *messages)
+sbx_hooks_run_all_logged (const struct sbx_hook_list *list, const char *phase,
+                          const char *state_json, struct strv *messages)
 {
   int failures = 0;
   for (size_t i = 0; list && i < list->n; i++)

@@ -19,7 +19,9 @@
                  process group);
      -EIO        it exited non-zero or was killed by a signal;
      -errno      it could not be executed (execve's errno), or sbx could not
-                 start it (pipe, fork).  */
+                 start it (pipe, fork).
+   Expects sbx's own fds 0-2 to be open (main ensures it) and no SIGCHLD
+   handler that reaps children.  */
 int sbx_hooks_run (const struct sbx_hook_list *list, const char *phase,
                    const char *state_json, struct sbx_error *err);
 

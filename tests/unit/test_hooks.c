@@ -26,7 +26,7 @@ static const char *const script_env[] = { "PATH=/usr/bin:/bin", NULL };
 static const char *const state = "{\"ociVersion\":\"1.2.0\",\"id\":\"c1\","
                                  "\"status\":\"creating\",\"pid\":42}";
 
-/* ---- the recording hook ---------------------------------------------------- */
+/* ---- the recording hook ---- */
 
 static void
 print_joined (FILE *f, const char *key, char **v, int n)
@@ -64,7 +64,7 @@ act_as_hook (int argc, char **argv)
   return fclose (log) == 0 ? 0 : 99;
 }
 
-/* ---- helpers --------------------------------------------------------------- */
+/* ---- helpers ---- */
 
 static void
 add_hook (struct sbx_hook_list *list, const char *path,
@@ -155,7 +155,7 @@ expected_record (const char *argv, const char *env, const char *in)
   return s;
 }
 
-/* ---- tests ----------------------------------------------------------------- */
+/* ---- tests ---- */
 
 static void
 test_order_stdin_argv0 (void)
@@ -208,8 +208,8 @@ test_timeout (void)
 {
   struct sbx_hook_list list = { 0 };
   struct sbx_error err = { 0 };
-  const char *p = script ("sleeper",
-                          "sleep 30 & echo $! > sleeper.pid\nwait", 0755);
+  const char *p
+      = script ("sleeper", "sleep 30 & echo $! > sleeper.pid\nwait", 0755);
   add_hook (&list, p, NULL, script_env, 1);
   double t0 = now_s ();
   int r = sbx_hooks_run (&list, "prestart", state, &err);
@@ -320,7 +320,8 @@ test_large_state_and_sigpipe (void)
   tap_ok (r == 0, "hooks that do not read a 1 MiB state succeed (%s)",
           err.msg);
   tap_ok (!sigismember (&after, SIGPIPE) && !sigismember (&pending, SIGPIPE)
-              && sigismember (&before, SIGPIPE) == sigismember (&after, SIGPIPE),
+              && sigismember (&before, SIGPIPE)
+                     == sigismember (&after, SIGPIPE),
           "SIGPIPE is neither left blocked nor pending");
   free_hooks (&list);
   free (big);
