@@ -1,0 +1,158 @@
+/* Pseudo-terminals for process.terminal and --console-socket.  */
+#include "runtime/linux/console.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+
+/* Open the slave of MASTER.  TIOCGPTPEER (Linux 4.13) opens it through the
+   master itself, so a different devpts mounted on /dev/pts cannot hand us
+   someone else's terminal; older kernels go by ptsname.  */
+static int
+open_slave (int master, struct sbx_error *err)
+{
+  const int flags = O_RDWR | O_NOCTTY | O_CLOEXEC;
+  int fd = ioctl (master, TIOCGPTPEER, flags);
+  if (fd >= 0)
+    return fd;
+  if (errno != EINVAL && errno != ENOTTY)
+    return sbx_fail_errno (err, -errno,
+                           "console: cannot open the pseudo-terminal's slave");
+
+  char name[PATH_MAX];
+  int r = ptsname_r (master, name, sizeof name);
+  if (r != 0)
+    return sbx_fail_errno (err, -r,
+                           "console: cannot name the pseudo-terminal");
+  fd = open (name, flags);
+  if (fd < 0)
+    return sbx_fail_errno (err, -errno, "console: cannot open %s", name);
+  return fd;
+}
+
+int
+sbx_console_create (int *master_fd, int *slave_fd, struct sbx_error *err)
+{
+  cleanup_close int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (master < 0)
+    return sbx_fail_errno (
+        err, -errno, "console: cannot open a pseudo-terminal (/dev/ptmx)");
+  if (grantpt (master) < 0 || unlockpt (master) < 0)
+    return sbx_fail_errno (err, -errno,
+                           "console: cannot unlock the pseudo-terminal");
+  int slave = open_slave (master, err);
+  if (slave < 0)
+    return slave;
+  *master_fd = steal_fd (&master);
+  *slave_fd = slave;
+  return 0;
+}
+
+/* One message: the payload runc sends, with FD attached as SCM_RIGHTS.  */
+static int
+send_fd (int sock, int fd)
+{
+  union
+  {
+    char buf[CMSG_SPACE (sizeof (int))];
+    struct cmsghdr align;
+  } ctrl;
+  struct iovec iov = { .iov_base = (void *) SBX_CONSOLE_PAYLOAD,
+                       .iov_len = sizeof SBX_CONSOLE_PAYLOAD - 1 };
+  struct msghdr msg = { .msg_iov = &iov,
+                        .msg_iovlen = 1,
+                        .msg_control = ctrl.buf,
+                        .msg_controllen = sizeof ctrl.buf };
+  memset (&ctrl, 0, sizeof ctrl);
+  struct cmsghdr *cmsg = CMSG_FIRSTHDR (&msg);
+  cmsg->cmsg_level = SOL_SOCKET;
+  cmsg->cmsg_type = SCM_RIGHTS;
+  cmsg->cmsg_len = CMSG_LEN (sizeof (int));
+  memcpy (CMSG_DATA (cmsg), &fd, sizeof fd);
+
+  ssize_t n;
+  do
+    n = sendmsg (sock, &msg, MSG_NOSIGNAL); /* EPIPE, never SIGPIPE */
+  while (n < 0 && errno == EINTR);
+  return n < 0 ? -errno : 0;
+}
+
+int
+sbx_console_send (const char *socket_path, int master_fd,
+                  struct sbx_error *err)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  if (strlen (socket_path) >= sizeof addr.sun_path)
+    return sbx_fail (err, -ENAMETOOLONG,
+                     "console socket %s: path longer than %zu bytes; use a "
+                     "shorter path",
+                     socket_path, sizeof addr.sun_path - 1);
+  strcpy (addr.sun_path, socket_path);
+
+  cleanup_close int sock = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (sock < 0)
+    return sbx_fail_errno (err, -errno,
+                           "console socket %s: cannot create a "
+                           "socket",
+                           socket_path);
+  if (connect (sock, (struct sockaddr *) &addr, sizeof addr) < 0)
+    return sbx_fail_errno (err, -errno, "console socket %s: cannot connect",
+                           socket_path);
+  int r = send_fd (sock, master_fd);
+  if (r < 0)
+    return sbx_fail_errno (
+        err, r, "console socket %s: cannot send the console", socket_path);
+  return 0;
+}
+
+int
+sbx_console_make_controlling (int slave_fd, struct sbx_error *err)
+{
+  if (ioctl (slave_fd, TIOCSCTTY, 0) < 0)
+    {
+      int e = errno;
+      return sbx_fail (
+          err, -e,
+          "console: cannot make the pseudo-terminal the controlling "
+          "terminal: %s (the caller must be a session leader: call setsid "
+          "first)",
+          strerror (e));
+    }
+  for (int fd = 0; fd <= 2; fd++)
+    {
+      /* dup2 onto itself keeps O_CLOEXEC, which exec would then close.  */
+      int r = fd == slave_fd ? fcntl (fd, F_SETFD, 0) : dup2 (slave_fd, fd);
+      if (r < 0)
+        return sbx_fail_errno (
+            err, -errno, "console: cannot put the pseudo-terminal on fd %d",
+            fd);
+    }
+  return 0;
+}
+
+int
+sbx_console_set_size (int fd, unsigned rows, unsigned cols,
+                      struct sbx_error *err)
+{
+  if (rows > USHRT_MAX || cols > USHRT_MAX)
+    return sbx_fail (err, -EINVAL,
+                     "console: size %u rows x %u columns is too large "
+                     "(at most %u)",
+                     rows, cols, (unsigned) USHRT_MAX);
+  struct winsize ws = { .ws_row = rows, .ws_col = cols };
+  if (ioctl (fd, TIOCSWINSZ, &ws) < 0)
+    return sbx_fail_errno (err, -errno,
+                           "console: cannot set the size to %u rows x %u "
+                           "columns",
+                           rows, cols);
+  return 0;
+}

@@ -1,0 +1,34 @@
+/* process.terminal: a new pseudo-terminal for the container's process, its
+ * master handed to the caller over --console-socket (as runc does: the
+ * caller receives it with recvmsg and SCM_RIGHTS), its slave made the
+ * process's controlling terminal and stdio.  */
+#ifndef SBX_CONSOLE_H
+#define SBX_CONSOLE_H
+
+#include "common/error.h"
+
+/* The payload sent with the master, as runc sends it (the master's file
+   name); receivers such as conmon and containerd only look at the fd.  */
+#define SBX_CONSOLE_PAYLOAD "/dev/ptmx"
+
+/* Open a new pseudo-terminal pair.  Both descriptors are O_CLOEXEC and
+   O_NOCTTY; termios is left at the kernel's defaults (echo, canonical,
+   "\n" -> "\r\n" on output).  */
+int sbx_console_create (int *master_fd, int *slave_fd, struct sbx_error *err);
+
+/* Connect to the AF_UNIX stream socket at SOCKET_PATH and send MASTER_FD
+   with SCM_RIGHTS.  The caller keeps its MASTER_FD and should close it once
+   sent, so the receiver holds the only copy.  Errors name SOCKET_PATH.  */
+int sbx_console_send (const char *socket_path, int master_fd,
+                      struct sbx_error *err);
+
+/* In a child that has called setsid(): make SLAVE_FD the controlling
+   terminal and dup it onto 0, 1 and 2.  SLAVE_FD itself is left open (it is
+   O_CLOEXEC, so exec drops it).  */
+int sbx_console_make_controlling (int slave_fd, struct sbx_error *err);
+
+/* Set the window size of the terminal FD (master or slave) to ROWS x COLS. */
+int sbx_console_set_size (int fd, unsigned rows, unsigned cols,
+                          struct sbx_error *err);
+
+#endif
