@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-_Static_assert (CAP_LAST_CAP < 64, "capability sets are kept in a uint64_t");
+_Static_assert(CAP_LAST_CAP < 64, "capability sets are kept in a uint64_t");
 
 #define CAP_PREFIX "CAP_"
 /* "CAP_" + the longest libcap-ng name, with room to spare.  */
@@ -26,13 +26,13 @@ static bool
 cap_oci_name (int cap, char buf[CAP_NAME_MAX])
 {
   const char *name = cap >= 0 && cap <= CAP_LAST_CAP
-                         ? capng_capability_to_name ((unsigned) cap)
+                         ? capng_capability_to_name ((unsigned)cap)
                          : NULL;
   if (name == NULL)
     return false;
   int n = snprintf (buf, CAP_NAME_MAX, CAP_PREFIX "%s", name);
   for (int i = 0; i < n && i < CAP_NAME_MAX; i++)
-    buf[i] = (char) toupper ((unsigned char) buf[i]);
+    buf[i] = (char)toupper ((unsigned char)buf[i]);
   return true;
 }
 
@@ -79,9 +79,9 @@ format_caps (uint64_t set, char *buf, size_t len)
       char name[CAP_NAME_MAX];
       if (!(set & BIT (cap)) || !cap_oci_name (cap, name))
         continue;
-      int n = snprintf (buf + used, len - used, "%s%s", used ? ", " : "",
-                        name);
-      used += n > 0 ? (size_t) n : 0;
+      int n
+          = snprintf (buf + used, len - used, "%s%s", used ? ", " : "", name);
+      used += n > 0 ? (size_t)n : 0;
     }
 }
 
@@ -99,7 +99,15 @@ note_caps (struct strv *notes, const char *set, uint64_t caps,
 }
 
 /* The five OCI sets, in the order of set_names.  */
-enum { BND, EFF, INH, PRM, AMB, N_SETS };
+enum
+{
+  BND,
+  EFF,
+  INH,
+  PRM,
+  AMB,
+  N_SETS
+};
 static const char *const set_names[N_SETS] = {
   "bounding", "effective", "inheritable", "permitted", "ambient",
 };
@@ -123,9 +131,9 @@ note_differences (const uint64_t set[N_SETS], uint64_t keep,
     {
       int s = others[i];
       r = note_caps (notes, set_names[s], keep & ~set[s], one_set);
-      r = r < 0 ? r
-                : note_caps (notes, set_names[s], set[s] & ~keep,
-                             not_permitted);
+      r = r < 0
+              ? r
+              : note_caps (notes, set_names[s], set[s] & ~keep, not_permitted);
     }
   return r;
 }
@@ -147,9 +155,9 @@ int
 sbx_caps_plan (const struct sbx_capabilities *caps, bool privileged,
                struct strv *keep, struct strv *notes, struct sbx_error *err)
 {
-  const struct strv *sets[N_SETS] = { &caps->bounding, &caps->effective,
-                                      &caps->inheritable, &caps->permitted,
-                                      &caps->ambient };
+  const struct strv *sets[N_SETS]
+      = { &caps->bounding, &caps->effective, &caps->inheritable,
+          &caps->permitted, &caps->ambient };
   uint64_t mask[N_SETS], requested = 0;
   if (!caps->present)
     return 0;

@@ -16,8 +16,8 @@
 #define N_ELEMENTS(a) (sizeof (a) / sizeof ((a)[0]))
 /* A table of names ends with NULL; its value table has one entry less.  */
 #define SAME_LENGTH(names, values)                                            \
-  _Static_assert (N_ELEMENTS (names) == N_ELEMENTS (values) + 1,              \
-                  #names " and " #values " differ in length")
+  _Static_assert(N_ELEMENTS (names) == N_ELEMENTS (values) + 1,               \
+                 #names " and " #values " differ in length")
 
 /* The kernel caps a filter's errno at MAX_ERRNO; a larger errnoRet would be
    silently changed, so it is refused.  */
@@ -41,10 +41,10 @@ static const struct
   uint32_t base;
   bool takes_errno;
 } action_values[] = {
-  { SCMP_ACT_KILL, false },  { SCMP_ACT_KILL_PROCESS, false },
+  { SCMP_ACT_KILL, false },        { SCMP_ACT_KILL_PROCESS, false },
   { SCMP_ACT_KILL_THREAD, false }, { SCMP_ACT_TRAP, false },
-  { SCMP_ACT_ERRNO (0), true }, { SCMP_ACT_TRACE (0), true },
-  { SCMP_ACT_ALLOW, false }, { SCMP_ACT_LOG, false },
+  { SCMP_ACT_ERRNO (0), true },    { SCMP_ACT_TRACE (0), true },
+  { SCMP_ACT_ALLOW, false },       { SCMP_ACT_LOG, false },
 };
 SAME_LENGTH (sbx_seccomp_actions, action_values);
 
@@ -60,13 +60,16 @@ SAME_LENGTH (sbx_seccomp_operators, operator_values);
 
 /* The OCI names libseccomp 2.5.4 (Debian 12, the floor) can build for.  */
 const char *const sbx_seccomp_architectures[] = {
-  "SCMP_ARCH_X86",      "SCMP_ARCH_X86_64",    "SCMP_ARCH_X32",
-  "SCMP_ARCH_ARM",      "SCMP_ARCH_AARCH64",   "SCMP_ARCH_MIPS",
-  "SCMP_ARCH_MIPS64",   "SCMP_ARCH_MIPS64N32", "SCMP_ARCH_MIPSEL",
-  "SCMP_ARCH_MIPSEL64", "SCMP_ARCH_MIPSEL64N32", "SCMP_ARCH_PPC",
-  "SCMP_ARCH_PPC64",    "SCMP_ARCH_PPC64LE",   "SCMP_ARCH_S390",
-  "SCMP_ARCH_S390X",    "SCMP_ARCH_PARISC",    "SCMP_ARCH_PARISC64",
-  "SCMP_ARCH_RISCV64",  NULL,
+  "SCMP_ARCH_X86",         "SCMP_ARCH_X86_64",
+  "SCMP_ARCH_X32",         "SCMP_ARCH_ARM",
+  "SCMP_ARCH_AARCH64",     "SCMP_ARCH_MIPS",
+  "SCMP_ARCH_MIPS64",      "SCMP_ARCH_MIPS64N32",
+  "SCMP_ARCH_MIPSEL",      "SCMP_ARCH_MIPSEL64",
+  "SCMP_ARCH_MIPSEL64N32", "SCMP_ARCH_PPC",
+  "SCMP_ARCH_PPC64",       "SCMP_ARCH_PPC64LE",
+  "SCMP_ARCH_S390",        "SCMP_ARCH_S390X",
+  "SCMP_ARCH_PARISC",      "SCMP_ARCH_PARISC64",
+  "SCMP_ARCH_RISCV64",     NULL,
 };
 static const uint32_t architecture_values[] = {
   SCMP_ARCH_X86,      SCMP_ARCH_X86_64,      SCMP_ARCH_X32,
@@ -150,7 +153,7 @@ resolve_action (const char *path, const char *action_key,
                      path, errno_key, errno_ret, SBX_MAX_ERRNO);
   *out = action_values[i].base;
   if (action_values[i].takes_errno)
-    *out |= has_errno ? errno_ret : (uint32_t) EPERM;
+    *out |= has_errno ? errno_ret : (uint32_t)EPERM;
   return 0;
 }
 
@@ -332,7 +335,7 @@ sbx_seccomp_compile (const struct sbx_seccomp *sc, struct sbx_error *err)
   /* Only a speed-up: an older libseccomp without it builds a linear list,
      which filters the same way (runc ignores the failure too).  */
   if (sc->n_syscalls > SBX_TREE_THRESHOLD)
-    (void) seccomp_attr_set (ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+    (void)seccomp_attr_set (ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
   for (size_t i = 0; i < sc->n_syscalls; i++)
     {
       r = add_rule (ctx, &sc->syscalls[i], i, default_action, err);

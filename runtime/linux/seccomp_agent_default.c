@@ -143,17 +143,18 @@ fill_rule (struct sbx_seccomp_rule *rule, const struct agent_rule *ar)
   if (rule->action == NULL)
     return -ENOMEM;
   rule->has_errno_ret = true;
-  rule->errno_ret = (uint32_t) ar->errno_value;
+  rule->errno_ret = (uint32_t)ar->errno_value;
   if (ar->arg == NO_ARG)
     return 0;
   rule->args = calloc (1, sizeof *rule->args);
   if (rule->args == NULL)
     return -ENOMEM;
   rule->n_args = 1;
-  rule->args[0] = (struct sbx_seccomp_arg){ .index = ar->arg,
-                                            .value = ar->mask,
-                                            .value_two = ar->value,
-                                            .op = strdup ("SCMP_CMP_MASKED_EQ") };
+  rule->args[0]
+      = (struct sbx_seccomp_arg){ .index = ar->arg,
+                                  .value = ar->mask,
+                                  .value_two = ar->value,
+                                  .op = strdup ("SCMP_CMP_MASKED_EQ") };
   return rule->args[0].op ? 0 : -ENOMEM;
 }
 

@@ -11,7 +11,8 @@ static void
 set_of (struct strv *set, const char *names)
 {
   char *copy = strdup (names), *save = NULL;
-  for (char *n = strtok_r (copy, ",", &save); n; n = strtok_r (NULL, ",", &save))
+  for (char *n = strtok_r (copy, ",", &save); n;
+       n = strtok_r (NULL, ",", &save))
     strv_push (set, n);
   free (copy);
 }
@@ -35,8 +36,8 @@ plan (struct result *res, bool privileged, const char *bounding,
   set_of (&caps.permitted, permitted);
   set_of (&caps.ambient, ambient);
   *res = (struct result){ 0 };
-  res->r = sbx_caps_plan (&caps, privileged, &res->keep, &res->notes,
-                          &res->err);
+  res->r
+      = sbx_caps_plan (&caps, privileged, &res->keep, &res->notes, &res->err);
   strv_free (&caps.bounding);
   strv_free (&caps.effective);
   strv_free (&caps.inheritable);
@@ -93,7 +94,8 @@ test_unknown_names (void)
   result_free (&res);
 
   plan (&res, false, "CAP_BOGUS", "", "", "", "");
-  tap_ok (res.r == -EINVAL, "names are validated for unprivileged callers too");
+  tap_ok (res.r == -EINVAL,
+          "names are validated for unprivileged callers too");
   result_free (&res);
 }
 
@@ -115,8 +117,8 @@ test_mapping (void)
   result_free (&res);
 
   /* All five equal: nothing to say.  */
-  plan (&res, true, "CAP_NET_RAW", "CAP_NET_RAW", "CAP_NET_RAW",
-        "CAP_NET_RAW", "CAP_NET_RAW");
+  plan (&res, true, "CAP_NET_RAW", "CAP_NET_RAW", "CAP_NET_RAW", "CAP_NET_RAW",
+        "CAP_NET_RAW");
   tap_ok (res.r == 0 && res.notes.n == 0
               && strcmp (joined (&res.keep), "CAP_NET_RAW") == 0,
           "five equal sets: keep them, no note");

@@ -48,7 +48,9 @@ static int
 apply_two (struct sbx_error *err)
 {
   const struct sbx_rlimit rl[] = {
-    { .type = "RLIMIT_NOFILE", .resource = RLIMIT_NOFILE, .soft = 42,
+    { .type = "RLIMIT_NOFILE",
+      .resource = RLIMIT_NOFILE,
+      .soft = 42,
       .hard = 42 },
     { .type = "RLIMIT_CORE", .resource = RLIMIT_CORE, .soft = 0, .hard = 0 },
   };
@@ -63,7 +65,9 @@ static int
 soft_above_hard (struct sbx_error *err)
 {
   const struct sbx_rlimit rl[] = {
-    { .type = "RLIMIT_NPROC", .resource = RLIMIT_NPROC, .soft = 10,
+    { .type = "RLIMIT_NPROC",
+      .resource = RLIMIT_NPROC,
+      .soft = 10,
       .hard = 5 },
   };
   return sbx_rlimits_apply (rl, 1, err) == -EINVAL ? 0 : 1;
@@ -80,7 +84,9 @@ raise_unprivileged (struct sbx_error *err)
     return 3;
   const struct sbx_rlimit rl[] = {
     { .type = "RLIMIT_CORE", .resource = RLIMIT_CORE, .soft = 0, .hard = 0 },
-    { .type = "RLIMIT_NOFILE", .resource = RLIMIT_NOFILE, .soft = 128,
+    { .type = "RLIMIT_NOFILE",
+      .resource = RLIMIT_NOFILE,
+      .soft = 128,
       .hard = 128 },
   };
   return sbx_rlimits_apply (rl, 2, err) == -EPERM ? 0 : 1;

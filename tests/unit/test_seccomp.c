@@ -39,15 +39,16 @@ static struct sbx_seccomp_rule *
 filter_rule (struct sbx_seccomp *sc, const char *action, long errno_ret,
              const char *names)
 {
-  sc->syscalls = realloc (sc->syscalls,
-                          (sc->n_syscalls + 1) * sizeof *sc->syscalls);
+  sc->syscalls
+      = realloc (sc->syscalls, (sc->n_syscalls + 1) * sizeof *sc->syscalls);
   struct sbx_seccomp_rule *r = &sc->syscalls[sc->n_syscalls++];
   memset (r, 0, sizeof *r);
   r->action = strdup (action);
   r->has_errno_ret = errno_ret >= 0;
-  r->errno_ret = errno_ret >= 0 ? (uint32_t) errno_ret : 0;
+  r->errno_ret = errno_ret >= 0 ? (uint32_t)errno_ret : 0;
   char *copy = strdup (names), *save = NULL;
-  for (char *n = strtok_r (copy, ",", &save); n; n = strtok_r (NULL, ",", &save))
+  for (char *n = strtok_r (copy, ",", &save); n;
+       n = strtok_r (NULL, ",", &save))
     strv_push (&r->names, n);
   free (copy);
   return r;
@@ -71,12 +72,12 @@ install_program (int fd)
   struct stat st;
   if (fstat (fd, &st) < 0 || st.st_size <= 0 || st.st_size % 8 != 0)
     return 100;
-  struct sock_filter *insns = malloc ((size_t) st.st_size);
+  struct sock_filter *insns = malloc ((size_t)st.st_size);
   /* pread: the offset is shared with the parent, which reuses FD.  */
-  if (pread (fd, insns, (size_t) st.st_size, 0) != st.st_size)
+  if (pread (fd, insns, (size_t)st.st_size, 0) != st.st_size)
     return 101;
-  struct sock_fprog prog = { .len = (unsigned short) (st.st_size / 8),
-                             .filter = insns };
+  struct sock_fprog prog
+      = { .len = (unsigned short)(st.st_size / 8), .filter = insns };
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0
       || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
     return 102;
@@ -213,7 +214,8 @@ probe_agent (void)
     return 6;
   if (!FAILS_WITH (syscall (SYS_clone3, NULL, 0), ENOSYS))
     return 7;
-  if (!FAILS_WITH (mount ("none", "/sbx-no-such-dir", "tmpfs", 0, NULL), EPERM))
+  if (!FAILS_WITH (mount ("none", "/sbx-no-such-dir", "tmpfs", 0, NULL),
+                   EPERM))
     return 8;
   /* What every tool does must still work: ioctls, fork, threads.  */
   int n;
@@ -246,7 +248,8 @@ probe_unshare_userns (void)
   return unshare (CLONE_NEWUSER) == 0 ? 0 : 1;
 }
 
-/* ---- tests --------------------------------------------------------------- */
+/* ---- tests ---------------------------------------------------------------
+ */
 
 static void
 test_basic_rules (void)
@@ -301,7 +304,8 @@ test_args (void)
   sc = filter_new ("SCMP_ACT_ALLOW");
   r = filter_rule (sc, "SCMP_ACT_ERRNO", 45, "umask");
   rule_arg (r, 0, "SCMP_CMP_MASKED_EQ", 0700, 0700);
-  check_filtered (sc, probe_umask_masked, 0, "SCMP_CMP_MASKED_EQ: mask, value");
+  check_filtered (sc, probe_umask_masked, 0,
+                  "SCMP_CMP_MASKED_EQ: mask, value");
 }
 
 static void
@@ -309,12 +313,15 @@ test_large_and_options (void)
 {
   /* Over 32 rules: the binary-tree layout must filter the same.  */
   static const char *const names[] = {
-    "getuid", "getgid", "geteuid", "getegid", "getpgrp", "getsid",
-    "times",  "sync",   "pause",   "alarm",   "sched_yield", "vhangup",
-    "acct",   "swapon", "swapoff", "reboot",  "sethostname", "setdomainname",
-    "iopl",   "ioperm", "syslog",  "quotactl", "nfsservctl", "uselib",
-    "ustat",  "sysfs",  "lookup_dcookie", "vserver", "tuxcall", "security",
-    "afs_syscall", "putpmsg", "getpmsg", "create_module",
+    "getuid",      "getgid",        "geteuid",        "getegid",
+    "getpgrp",     "getsid",        "times",          "sync",
+    "pause",       "alarm",         "sched_yield",    "vhangup",
+    "acct",        "swapon",        "swapoff",        "reboot",
+    "sethostname", "setdomainname", "iopl",           "ioperm",
+    "syslog",      "quotactl",      "nfsservctl",     "uselib",
+    "ustat",       "sysfs",         "lookup_dcookie", "vserver",
+    "tuxcall",     "security",      "afs_syscall",    "putpmsg",
+    "getpmsg",     "create_module",
   };
   struct sbx_seccomp *sc = filter_new ("SCMP_ACT_ALLOW");
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -324,9 +331,11 @@ test_large_and_options (void)
 
   sc = filter_new ("SCMP_ACT_ALLOW");
 #if defined(__x86_64__)
-  const char *archs[] = { "SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32" };
+  const char *archs[]
+      = { "SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32" };
 #elif defined(__aarch64__)
-  const char *archs[] = { "SCMP_ARCH_AARCH64", "SCMP_ARCH_ARM", "SCMP_ARCH_ARM" };
+  const char *archs[]
+      = { "SCMP_ARCH_AARCH64", "SCMP_ARCH_ARM", "SCMP_ARCH_ARM" };
 #else
   const char *archs[] = { "SCMP_ARCH_X86", "SCMP_ARCH_X86", "SCMP_ARCH_X86" };
 #endif
@@ -381,7 +390,7 @@ check_error (struct sbx_seccomp *sc, const char *want)
 }
 
 static void
-test_errors (void)
+test_rule_errors (void)
 {
   struct sbx_seccomp *sc = filter_new ("SCMP_ACT_ALLOW");
   filter_rule (sc, "SCMP_ACT_ERRNO", -1, "getppid");
@@ -407,7 +416,12 @@ test_errors (void)
   check_error (sc, "linux.seccomp.syscalls[0].action: \"SCMP_ACT_NOTIFY\" "
                    "needs a seccomp listener, which sbx-oci does not "
                    "provide; use SCMP_ACT_ERRNO");
+}
 
+static void
+test_top_level_errors (void)
+{
+  struct sbx_seccomp *sc;
   check_error (filter_new ("SCMP_ACT_NOPE"),
                "linux.seccomp.defaultAction: unsupported action "
                "\"SCMP_ACT_NOPE\"");
@@ -478,16 +492,16 @@ test_agent_default (void)
   struct sbx_error err = { 0 };
   struct sbx_seccomp *sc = NULL;
   int r = sbx_seccomp_agent_default (false, &sc, &err);
-  tap_ok (r == 0 && sc && sc->n_syscalls == 32, "agent filter built (32 rules)");
+  tap_ok (r == 0 && sc && sc->n_syscalls == 32,
+          "agent filter built (32 rules)");
   check_filtered (sc, probe_agent, 0,
                   "agent filter: ptrace, keyrings, bpf, TIOCSTI, "
                   "TIOCLINUX, new user namespaces, mount refused; fork and "
                   "threads work");
 
   /* Whether this host lets root make a user namespace at all.  */
-  int fd = sbx_seccomp_compile (&(struct sbx_seccomp){
-                                    .default_action = "SCMP_ACT_ALLOW" },
-                                &err);
+  int fd = sbx_seccomp_compile (
+      &(struct sbx_seccomp){ .default_action = "SCMP_ACT_ALLOW" }, &err);
   bool userns = run_filtered (fd, probe_unshare_userns) == 0;
   close (fd);
   sc = NULL;
@@ -523,12 +537,12 @@ run_in_bwrap (int fd, const char *probe, const char *self)
       if (fd >= 0)
         fcntl (fd, F_SETFD, 0);
       if (fd >= 0)
-        execl (BWRAP, BWRAP, "--ro-bind", "/", "/", "--dev", "/dev",
-               "--tmpfs", "/mnt", "--seccomp", fdbuf, "--", self, "--probe",
-               probe, (char *) NULL);
+        execl (BWRAP, BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs",
+               "/mnt", "--seccomp", fdbuf, "--", self, "--probe", probe,
+               (char *)NULL);
       else
         execl (BWRAP, BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--",
-               "/bin/true", (char *) NULL);
+               "/bin/true", (char *)NULL);
       _exit (127);
     }
   int status;
@@ -581,7 +595,8 @@ main (int argc, char **argv)
   test_args ();
   test_large_and_options ();
   test_fd ();
-  test_errors ();
+  test_rule_errors ();
+  test_top_level_errors ();
   test_tables ();
   test_agent_default ();
   test_bwrap (self);
