@@ -1,0 +1,191 @@
+/* Validate OCI capability names with libcap-ng and collapse the five OCI
+   sets into the single set bwrap can give (see capabilities.h).  */
+#include "runtime/linux/capabilities.h"
+
+#include <cap-ng.h>
+#include <ctype.h>
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+_Static_assert(CAP_LAST_CAP < 64, "capability sets are kept in a uint64_t");
+
+#define CAP_PREFIX "CAP_"
+/* "CAP_" + the longest libcap-ng name, with room to spare.  */
+#define CAP_NAME_MAX 64
+/* Every name at once, comma-separated.  */
+#define CAP_LIST_MAX ((CAP_LAST_CAP + 1) * (CAP_NAME_MAX + 2))
+
+#define BIT(cap) (UINT64_C (1) << (cap))
+
+/* OCI's spelling of capability CAP ("CAP_NET_BIND_SERVICE"); libcap-ng
+   knows it as "net_bind_service".  False if this build does not know CAP. */
+static bool
+cap_oci_name (int cap, char buf[CAP_NAME_MAX])
+{
+  const char *name = cap >= 0 && cap <= CAP_LAST_CAP
+                         ? capng_capability_to_name ((unsigned)cap)
+                         : NULL;
+  if (name == NULL)
+    return false;
+  int n = snprintf (buf, CAP_NAME_MAX, CAP_PREFIX "%s", name);
+  for (int i = 0; i < n && i < CAP_NAME_MAX; i++)
+    buf[i] = (char)toupper ((unsigned char)buf[i]);
+  return true;
+}
+
+/* The number of OCI name NAME, or -1.  Only the exact OCI spelling counts,
+   as in runc: "cap_chown" and "CHOWN" are unknown.  */
+static int
+cap_from_oci_name (const char *name)
+{
+  char canonical[CAP_NAME_MAX];
+  if (strncmp (name, CAP_PREFIX, strlen (CAP_PREFIX)) != 0)
+    return -1;
+  int cap = capng_name_to_capability (name + strlen (CAP_PREFIX));
+  if (!cap_oci_name (cap, canonical) || strcmp (canonical, name) != 0)
+    return -1;
+  return cap;
+}
+
+static int
+parse_set (const struct strv *names, const char *set, uint64_t *mask,
+           struct sbx_error *err)
+{
+  *mask = 0;
+  for (size_t i = 0; i < names->n; i++)
+    {
+      int cap = cap_from_oci_name (names->v[i]);
+      if (cap < 0)
+        return sbx_fail (err, -EINVAL,
+                         "process.capabilities.%s[%zu]: unknown capability "
+                         "\"%s\"",
+                         set, i, names->v[i]);
+      *mask |= BIT (cap);
+    }
+  return 0;
+}
+
+/* "CAP_A, CAP_B" for the capabilities in SET.  */
+static void
+format_caps (uint64_t set, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int cap = 0; cap <= CAP_LAST_CAP && used < len; cap++)
+    {
+      char name[CAP_NAME_MAX];
+      if (!(set & BIT (cap)) || !cap_oci_name (cap, name))
+        continue;
+      int n
+          = snprintf (buf + used, len - used, "%s%s", used ? ", " : "", name);
+      used += n > 0 ? (size_t)n : 0;
+    }
+}
+
+/* Push "process.capabilities[.SET]: CAPS WHAT" when CAPS is not empty.  */
+static int
+note_caps (struct strv *notes, const char *set, uint64_t caps,
+           const char *what)
+{
+  char list[CAP_LIST_MAX];
+  if (caps == 0)
+    return 0;
+  format_caps (caps, list, sizeof list);
+  return strv_pushf (notes, "process.capabilities%s%s: %s %s", set ? "." : "",
+                     set ? set : "", list, what);
+}
+
+/* The five OCI sets, in the order of set_names.  */
+enum
+{
+  BND,
+  EFF,
+  INH,
+  PRM,
+  AMB,
+  N_SETS
+};
+static const char *const set_names[N_SETS] = {
+  "bounding", "effective", "inheritable", "permitted", "ambient",
+};
+
+/* One line per difference between the sets asked for and KEEP, which bwrap
+   gives as effective, permitted, inheritable and ambient at once.  */
+static int
+note_differences (const uint64_t set[N_SETS], uint64_t keep,
+                  struct strv *notes)
+{
+  static const char *const one_set = "added (bwrap gives one set for all)";
+  static const char *const not_permitted = "not permitted: not granted";
+  int r = note_caps (notes, "permitted", set[PRM] & ~set[BND],
+                     "not in the bounding set: not granted");
+  r = r < 0 ? r
+            : note_caps (notes, "bounding", set[BND] & ~keep,
+                         "not permitted: cannot be gained later either "
+                         "(bwrap sets no_new_privs)");
+  static const int others[] = { EFF, INH, AMB };
+  for (int i = 0; i < 3 && r >= 0; i++)
+    {
+      int s = others[i];
+      r = note_caps (notes, set_names[s], keep & ~set[s], one_set);
+      r = r < 0
+              ? r
+              : note_caps (notes, set_names[s], set[s] & ~keep, not_permitted);
+    }
+  return r;
+}
+
+static int
+push_names (struct strv *out, uint64_t set)
+{
+  for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
+    {
+      char name[CAP_NAME_MAX];
+      if ((set & BIT (cap)) && cap_oci_name (cap, name)
+          && strv_push (out, name) < 0)
+        return -ENOMEM;
+    }
+  return 0;
+}
+
+int
+sbx_caps_plan (const struct sbx_capabilities *caps, bool privileged,
+               struct strv *keep, struct strv *notes, struct sbx_error *err)
+{
+  const struct strv *sets[N_SETS]
+      = { &caps->bounding, &caps->effective, &caps->inheritable,
+          &caps->permitted, &caps->ambient };
+  uint64_t mask[N_SETS], requested = 0;
+  if (!caps->present)
+    return 0;
+  for (int i = 0; i < N_SETS; i++)
+    {
+      int r = parse_set (sets[i], set_names[i], &mask[i], err);
+      if (r < 0)
+        return r;
+      requested |= mask[i];
+    }
+  int r;
+  if (!privileged)
+    r = note_caps (notes, NULL, requested,
+                   "requested but the caller is unprivileged: none granted");
+  else
+    {
+      uint64_t granted = mask[PRM] & mask[BND];
+      r = note_differences (mask, granted, notes);
+      r = r < 0 ? r : push_names (keep, granted);
+    }
+  if (r < 0)
+    return sbx_fail (err, -ENOMEM, "process.capabilities: out of memory");
+  return 0;
+}
+
+int
+sbx_caps_known (struct strv *out)
+{
+  return push_names (out, CAP_LAST_CAP == 63 ? UINT64_MAX
+                                             : BIT (CAP_LAST_CAP + 1) - 1);
+}

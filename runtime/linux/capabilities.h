@@ -1,0 +1,47 @@
+/* OCI process.capabilities -> the one capability set bwrap can give.
+ *
+ * bwrap (0.8) sets the command's effective, permitted and inheritable sets
+ * to the same list (--cap-drop ALL --cap-add CAP_X ...), raises that list as
+ * ambient capabilities so it survives exec under a non-zero uid, trims the
+ * bounding set to it when it makes a user namespace, and always sets
+ * no_new_privs, so nothing outside the list can be gained by exec later.
+ * OCI's five sets therefore collapse into one.  */
+#ifndef SBX_LINUX_CAPABILITIES_H
+#define SBX_LINUX_CAPABILITIES_H
+
+#include <stdbool.h>
+
+#include "common/error.h"
+#include "common/strv.h"
+#include "spec/spec.h"
+
+/* Plan the capabilities of the sandbox.
+ *
+ * Every name of every set is validated first ("CAP_NET_BIND_SERVICE", as OCI
+ * writes it): an unknown one fails with, e.g.,
+ * `process.capabilities.bounding[2]: unknown capability "CAP_FOO"`.
+ *
+ * KEEP receives, in capability-number order, permitted ∩ bounding: what the
+ * process may hold, limited by what it could ever regain.  NOTES receives
+ * one line for every way that differs from the five sets asked for
+ * (capabilities added to or dropped from effective, inheritable and ambient;
+ * permitted outside bounding; bounding beyond permitted).
+ *
+ * PRIVILEGED says whether the sandbox can hold capabilities at all: true
+ * for a root caller.  When false, KEEP stays empty and one note lists what
+ * was requested.  (bwrap can also grant capabilities that are valid only
+ * inside a user namespace it makes for an unprivileged caller; passing
+ * true for such a run asks for exactly that.)
+ *
+ * An absent capabilities object (CAPS->present false) plans no capability
+ * and no note.  */
+int sbx_caps_plan (const struct sbx_capabilities *caps, bool privileged,
+                   struct strv *keep, struct strv *notes,
+                   struct sbx_error *err);
+
+/* Append every capability name this build knows ("CAP_CHOWN" ... up to
+   CAP_LAST_CAP), in number order, for `sbx-oci features`.  Returns 0 or
+   -ENOMEM.  */
+int sbx_caps_known (struct strv *out);
+
+#endif
