@@ -5,6 +5,7 @@
 #ifndef SBX_PROBE_H
 #define SBX_PROBE_H
 
+#include "common/error.h"
 #include "spec/host_facts.h"
 
 struct sbx_probe

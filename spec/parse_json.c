@@ -1,0 +1,282 @@
+#include "spec/parse_json.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/path.h"
+
+/* ---- the path ------------------------------------------------------------ */
+
+static void
+jpath_append (struct sbx_jctx *c, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  int n = vsnprintf (c->path + c->len, sizeof c->path - c->len, fmt, ap);
+  va_end (ap);
+  if (n > 0)
+    c->len += (size_t) n;
+  if (c->len >= sizeof c->path)
+    c->len = sizeof c->path - 1;
+}
+
+static bool
+is_identifier (const char *s)
+{
+  if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+    return false;
+  for (; *s; s++)
+    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')
+          || (*s >= '0' && *s <= '9')))
+      return false;
+  return true;
+}
+
+size_t
+jpath_push_key (struct sbx_jctx *c, const char *key)
+{
+  size_t mark = c->len;
+  if (is_identifier (key))
+    jpath_append (c, "%s%s", c->len ? "." : "", key);
+  else
+    {
+      /* Keys like "org.opencontainers.x" would read as nested objects.  */
+      char quoted[JQUOTE_MAX];
+      jpath_append (c, "[%s]", jquote (key, quoted, sizeof quoted));
+    }
+  return mark;
+}
+
+size_t
+jpath_push_index (struct sbx_jctx *c, size_t index)
+{
+  size_t mark = c->len;
+  jpath_append (c, "[%zu]", index);
+  return mark;
+}
+
+void
+jpath_pop (struct sbx_jctx *c, size_t mark)
+{
+  c->len = mark;
+  c->path[mark] = '\0';
+}
+
+int
+jfail (struct sbx_jctx *c, const char *fmt, ...)
+{
+  char what[SBX_ERROR_MSG_MAX];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (what, sizeof what, fmt, ap);
+  va_end (ap);
+  if (c->len == 0)
+    return sbx_fail (c->err, -EINVAL, "%s", what);
+  return sbx_fail (c->err, -EINVAL, "%.*s: %s", (int) c->len, c->path, what);
+}
+
+int
+jfail_nomem (struct sbx_jctx *c)
+{
+  return sbx_fail (c->err, -ENOMEM, "out of memory");
+}
+
+const char *
+jquote (const char *s, char *buf, size_t size)
+{
+  size_t len = 0, limit = size - 8; /* room for an escape, "...", quotes */
+  buf[len++] = '"';
+  for (; *s && len < limit; s++)
+    {
+      unsigned char ch = (unsigned char) *s;
+      if (ch == '"' || ch == '\\')
+        len += snprintf (buf + len, size - len, "\\%c", ch);
+      else if (ch < 0x20 || ch == 0x7f)
+        len += snprintf (buf + len, size - len, "\\u%04x", ch);
+      else
+        buf[len++] = (char) ch;
+    }
+  if (*s)
+    {
+      /* Do not cut a UTF-8 sequence in half.  */
+      while (len > 1 && ((unsigned char) buf[len - 1] & 0xc0) == 0x80)
+        len--;
+      if (len > 1 && ((unsigned char) buf[len - 1] & 0xc0) == 0xc0)
+        len--;
+      memcpy (buf + len, "...", 3);
+      len += 3;
+    }
+  buf[len++] = '"';
+  buf[len] = '\0';
+  return buf;
+}
+
+/* ---- lookup -------------------------------------------------------------- */
+
+int
+json_field (struct sbx_jctx *c, yajl_val obj, const char *key,
+            unsigned flags, yajl_val *out, size_t *mark)
+{
+  yajl_val found = NULL;
+  bool seen = false;
+  *mark = jpath_push_key (c, key);
+  for (size_t i = 0; i < obj->u.object.len; i++)
+    {
+      if (strcmp (obj->u.object.keys[i], key) != 0)
+        continue;
+      /* Parsers disagree on which duplicate wins; refuse to guess.  */
+      if (seen)
+        return jfail (c, "duplicate key");
+      seen = true;
+      found = obj->u.object.values[i];
+    }
+  if (found == NULL || YAJL_IS_NULL (found))
+    {
+      if (flags & JSON_REQUIRED)
+        return jfail (c, "required");
+      jpath_pop (c, *mark);
+      return 0;
+    }
+  *out = found;
+  return 1;
+}
+
+int
+json_object (struct sbx_jctx *c, yajl_val obj, const char *key,
+             unsigned flags, yajl_val *out, size_t *mark)
+{
+  int r = json_field (c, obj, key, flags, out, mark);
+  if (r > 0 && !YAJL_IS_OBJECT (*out))
+    return jfail (c, "expected an object");
+  return r;
+}
+
+/* ---- strings and booleans ----------------------------------------------- */
+
+static int
+jv_string (struct sbx_jctx *c, yajl_val v, unsigned flags, char **out)
+{
+  if (!YAJL_IS_STRING (v))
+    return jfail (c, "expected a string");
+  if ((flags & JSON_NON_EMPTY) && v->u.string[0] == '\0')
+    return jfail (c, "expected a non-empty string");
+  free (*out);
+  *out = strdup (v->u.string);
+  return *out ? 0 : jfail_nomem (c);
+}
+
+int
+json_string (struct sbx_jctx *c, yajl_val obj, const char *key,
+             unsigned flags, char **out)
+{
+  yajl_val v;
+  size_t mark;
+  int r = json_field (c, obj, key, flags, &v, &mark);
+  if (r <= 0)
+    return r;
+  r = jv_string (c, v, flags, out);
+  jpath_pop (c, mark);
+  return r < 0 ? r : 1;
+}
+
+const char *
+jcheck_abs_path (const char *s)
+{
+  return s[0] == '/' ? NULL : "expected an absolute path";
+}
+
+int
+json_abs_path (struct sbx_jctx *c, yajl_val obj, const char *key,
+               unsigned flags, char **out)
+{
+  yajl_val v;
+  size_t mark;
+  int r = json_field (c, obj, key, flags, &v, &mark);
+  if (r <= 0)
+    return r;
+  if (!YAJL_IS_STRING (v))
+    return jfail (c, "expected a string");
+  if (jcheck_abs_path (v->u.string))
+    return jfail (c, "%s", jcheck_abs_path (v->u.string));
+  r = jv_string (c, v, 0, out);
+  jpath_pop (c, mark);
+  return r < 0 ? r : 1;
+}
+
+int
+json_bundle_path (struct sbx_jctx *c, yajl_val obj, const char *key,
+                  unsigned flags, char **out)
+{
+  yajl_val v;
+  size_t mark;
+  int r = json_field (c, obj, key, flags, &v, &mark);
+  if (r <= 0)
+    return r;
+  if (!YAJL_IS_STRING (v))
+    return jfail (c, "expected a string");
+  if (v->u.string[0] == '\0')
+    return jfail (c, "expected a non-empty string");
+  free (*out);
+  *out = sbx_path_join (c->bundle, v->u.string);
+  if (*out == NULL)
+    return jfail_nomem (c);
+  jpath_pop (c, mark);
+  return 1;
+}
+
+int
+json_bool (struct sbx_jctx *c, yajl_val obj, const char *key,
+           unsigned flags, bool *out)
+{
+  yajl_val v;
+  size_t mark;
+  int r = json_field (c, obj, key, flags, &v, &mark);
+  if (r <= 0)
+    return r;
+  if (!YAJL_IS_TRUE (v) && !YAJL_IS_FALSE (v))
+    return jfail (c, "expected a boolean");
+  *out = YAJL_IS_TRUE (v);
+  jpath_pop (c, mark);
+  return 1;
+}
+
+/* ---- enums --------------------------------------------------------------- */
+
+int
+jv_enum (struct sbx_jctx *c, yajl_val v, const struct jenum *table, size_t n,
+         int *out)
+{
+  if (!YAJL_IS_STRING (v))
+    return jfail (c, "expected a string");
+  for (size_t i = 0; i < n; i++)
+    if (strcmp (v->u.string, table[i].name) == 0)
+      {
+        *out = table[i].value;
+        return 0;
+      }
+  char names[SBX_ERROR_MSG_MAX / 2] = "", quoted[JQUOTE_MAX];
+  size_t len = 0;
+  for (size_t i = 0; i < n && len < sizeof names; i++)
+    len += snprintf (names + len, sizeof names - len, "%s%s", i ? ", " : "",
+                     table[i].name);
+  return jfail (c, "unknown value %s (expected one of: %s)",
+                jquote (v->u.string, quoted, sizeof quoted), names);
+}
+
+int
+json_enum (struct sbx_jctx *c, yajl_val obj, const char *key,
+           unsigned flags, const struct jenum *table, size_t n, int *out)
+{
+  yajl_val v;
+  size_t mark;
+  int r = json_field (c, obj, key, flags, &v, &mark);
+  if (r <= 0)
+    return r;
+  r = jv_enum (c, v, table, n, out);
+  jpath_pop (c, mark);
+  return r < 0 ? r : 1;
+}

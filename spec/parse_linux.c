@@ -1,0 +1,201 @@
+/* The "linux" section: namespaces, id mappings, masked paths, seccomp,
+   resources.  Seccomp action and operator names are checked where the
+   filter is compiled, not here.  */
+#include <stdlib.h>
+
+#include "spec/parse_json.h"
+#include "spec/parse_sections.h"
+
+static const struct jenum namespace_names[] = {
+  { "pid", SBX_NS_PID },       { "network", SBX_NS_NETWORK },
+  { "mount", SBX_NS_MOUNT },   { "ipc", SBX_NS_IPC },
+  { "uts", SBX_NS_UTS },       { "user", SBX_NS_USER },
+  { "cgroup", SBX_NS_CGROUP }, { "time", SBX_NS_TIME },
+};
+
+static int
+parse_namespace (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  struct sbx_namespace *all = items, *ns = all + i;
+  yajl_val v;
+  size_t mark;
+  int type;
+  int r = json_field (c, obj, "type", JSON_REQUIRED, &v, &mark);
+  if (r >= 0)
+    r = jv_enum (c, v, namespace_names,
+                 sizeof namespace_names / sizeof *namespace_names, &type);
+  if (r < 0)
+    return r;
+  ns->type = (enum sbx_ns_type) type;
+  for (size_t j = 0; j < i; j++)
+    if (all[j].type == ns->type)
+      return jfail (c, "duplicate \"%s\"", v->u.string);
+  jpath_pop (c, mark);
+  return json_abs_path (c, obj, "path", 0, &ns->path);
+}
+
+static int
+parse_id_mapping (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  struct sbx_id_mapping *m = (struct sbx_id_mapping *) items + i;
+  int r = json_u32 (c, obj, "containerID", JSON_REQUIRED, 0, UINT32_MAX,
+                    &m->container_id);
+  if (r >= 0)
+    r = json_u32 (c, obj, "hostID", JSON_REQUIRED, 0, UINT32_MAX,
+                  &m->host_id);
+  if (r >= 0)
+    r = json_u32 (c, obj, "size", JSON_REQUIRED, 0, UINT32_MAX, &m->size);
+  return r;
+}
+
+static int
+parse_seccomp_arg (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  struct sbx_seccomp_arg *a = (struct sbx_seccomp_arg *) items + i;
+  /* The kernel passes six syscall arguments.  */
+  int r = json_u32 (c, obj, "index", JSON_REQUIRED, 0, 5, &a->index);
+  if (r >= 0)
+    r = json_u64 (c, obj, "value", JSON_REQUIRED, &a->value);
+  if (r >= 0)
+    r = json_u64 (c, obj, "valueTwo", 0, &a->value_two);
+  if (r >= 0)
+    r = json_string (c, obj, "op", JSON_REQUIRED, &a->op);
+  return r;
+}
+
+static int
+parse_seccomp_rule (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  struct sbx_seccomp_rule *rule = (struct sbx_seccomp_rule *) items + i;
+  void *args = NULL;
+  int r = json_strv (c, obj, "names", JSON_REQUIRED | JSON_NON_EMPTY, NULL,
+                     &rule->names);
+  if (r >= 0)
+    r = json_string (c, obj, "action", JSON_REQUIRED, &rule->action);
+  if (r >= 0)
+    r = json_u32 (c, obj, "errnoRet", 0, 0, UINT32_MAX, &rule->errno_ret);
+  rule->has_errno_ret = r > 0;
+  if (r >= 0)
+    {
+      r = json_object_array (c, obj, "args", 0, sizeof *rule->args,
+                             parse_seccomp_arg, &args, &rule->n_args);
+      rule->args = args;
+    }
+  return r;
+}
+
+static int
+parse_seccomp (struct sbx_jctx *c, yajl_val linux_obj, struct sbx_linux *lx)
+{
+  yajl_val obj;
+  size_t mark;
+  void *rules = NULL;
+  int r = json_object (c, linux_obj, "seccomp", 0, &obj, &mark);
+  if (r <= 0)
+    return r;
+  struct sbx_seccomp *s = lx->seccomp = calloc (1, sizeof *lx->seccomp);
+  if (s == NULL)
+    return jfail_nomem (c);
+  r = json_string (c, obj, "defaultAction", JSON_REQUIRED,
+                   &s->default_action);
+  if (r >= 0)
+    r = json_u32 (c, obj, "defaultErrnoRet", 0, 0, UINT32_MAX,
+                  &s->default_errno_ret);
+  s->has_default_errno_ret = r > 0;
+  if (r >= 0)
+    r = json_strv (c, obj, "architectures", 0, NULL, &s->architectures);
+  if (r >= 0)
+    r = json_strv (c, obj, "flags", 0, NULL, &s->flags);
+  if (r >= 0)
+    {
+      r = json_object_array (c, obj, "syscalls", 0, sizeof *s->syscalls,
+                             parse_seccomp_rule, &rules, &s->n_syscalls);
+      s->syscalls = rules;
+    }
+  if (r < 0)
+    return r;
+  jpath_pop (c, mark);
+  return 0;
+}
+
+/* One "limit" inside resources.KEY; other resources are not enforced by
+   sbx and are ignored like unknown keys.  */
+static int
+parse_limit (struct sbx_jctx *c, yajl_val resources, const char *key,
+             bool *has, int64_t *limit)
+{
+  yajl_val obj;
+  size_t mark;
+  int r = json_object (c, resources, key, 0, &obj, &mark);
+  if (r <= 0)
+    return r;
+  r = json_i64 (c, obj, "limit", 0, INT64_MIN, INT64_MAX, limit);
+  if (r < 0)
+    return r;
+  *has = r > 0;
+  jpath_pop (c, mark);
+  return 0;
+}
+
+static int
+parse_resources (struct sbx_jctx *c, yajl_val linux_obj,
+                 struct sbx_resources *res)
+{
+  yajl_val obj;
+  size_t mark;
+  int r = json_object (c, linux_obj, "resources", 0, &obj, &mark);
+  if (r <= 0)
+    return r;
+  r = parse_limit (c, obj, "memory", &res->has_memory_limit,
+                   &res->memory_limit);
+  if (r >= 0)
+    r = parse_limit (c, obj, "pids", &res->has_pids_limit, &res->pids_limit);
+  if (r < 0)
+    return r;
+  jpath_pop (c, mark);
+  return 0;
+}
+
+static int
+parse_mappings (struct sbx_jctx *c, yajl_val obj, const char *key,
+                struct sbx_id_mapping **out, size_t *n)
+{
+  void *items = NULL;
+  int r = json_object_array (c, obj, key, 0, sizeof **out, parse_id_mapping,
+                             &items, n);
+  *out = items;
+  return r;
+}
+
+int
+sbx_parse_linux (struct sbx_jctx *c, yajl_val obj, struct sbx_linux *lx)
+{
+  void *namespaces = NULL;
+  int r = json_object_array (c, obj, "namespaces", 0, sizeof *lx->namespaces,
+                             parse_namespace, &namespaces, &lx->n_namespaces);
+  lx->namespaces = namespaces;
+  if (r >= 0)
+    r = parse_mappings (c, obj, "uidMappings", &lx->uid_mappings,
+                        &lx->n_uid_mappings);
+  if (r >= 0)
+    r = parse_mappings (c, obj, "gidMappings", &lx->gid_mappings,
+                        &lx->n_gid_mappings);
+  if (r >= 0)
+    r = json_strv (c, obj, "maskedPaths", 0, jcheck_abs_path,
+                   &lx->masked_paths);
+  if (r >= 0)
+    r = json_strv (c, obj, "readonlyPaths", 0, jcheck_abs_path,
+                   &lx->readonly_paths);
+  if (r >= 0)
+    r = parse_seccomp (c, obj, lx);
+  if (r >= 0)
+    r = parse_resources (c, obj, &lx->resources);
+  if (r >= 0)
+    r = json_string (c, obj, "cgroupsPath", 0, &lx->cgroups_path);
+  if (r >= 0)
+    r = json_kv (c, obj, "sysctl", &lx->sysctl, &lx->n_sysctl);
+  if (r >= 0)
+    r = json_string (c, obj, "rootfsPropagation", 0,
+                     &lx->rootfs_propagation);
+  return r < 0 ? r : 0;
+}

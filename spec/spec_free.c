@@ -1,0 +1,122 @@
+/* sbx_spec_free: releases everything a parse stored, also after a parse
+   that failed half-way (zeroed fields and counted-but-empty items).  */
+#include <stdlib.h>
+
+#include "spec/spec.h"
+
+static void
+free_kv (struct sbx_kv *kv, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      free (kv[i].key);
+      free (kv[i].value);
+    }
+  free (kv);
+}
+
+static void
+free_process (struct sbx_process *p)
+{
+  free (p->user.additional_gids);
+  strv_free (&p->args);
+  strv_free (&p->env);
+  free (p->cwd);
+  strv_free (&p->capabilities.bounding);
+  strv_free (&p->capabilities.effective);
+  strv_free (&p->capabilities.inheritable);
+  strv_free (&p->capabilities.permitted);
+  strv_free (&p->capabilities.ambient);
+  for (size_t i = 0; i < p->n_rlimits; i++)
+    free (p->rlimits[i].type);
+  free (p->rlimits);
+}
+
+static void
+free_seccomp (struct sbx_seccomp *s)
+{
+  if (s == NULL)
+    return;
+  free (s->default_action);
+  strv_free (&s->architectures);
+  strv_free (&s->flags);
+  for (size_t i = 0; i < s->n_syscalls; i++)
+    {
+      struct sbx_seccomp_rule *rule = &s->syscalls[i];
+      strv_free (&rule->names);
+      free (rule->action);
+      for (size_t j = 0; j < rule->n_args; j++)
+        free (rule->args[j].op);
+      free (rule->args);
+    }
+  free (s->syscalls);
+  free (s);
+}
+
+static void
+free_linux (struct sbx_linux *lx)
+{
+  for (size_t i = 0; i < lx->n_namespaces; i++)
+    free (lx->namespaces[i].path);
+  free (lx->namespaces);
+  free (lx->uid_mappings);
+  free (lx->gid_mappings);
+  strv_free (&lx->masked_paths);
+  strv_free (&lx->readonly_paths);
+  free_seccomp (lx->seccomp);
+  free (lx->cgroups_path);
+  free_kv (lx->sysctl, lx->n_sysctl);
+  free (lx->rootfs_propagation);
+}
+
+static void
+free_hook_list (struct sbx_hook_list *list)
+{
+  for (size_t i = 0; i < list->n; i++)
+    {
+      free (list->v[i].path);
+      strv_free (&list->v[i].args);
+      strv_free (&list->v[i].env);
+    }
+  free (list->v);
+}
+
+static void
+free_ext (struct sbx_ext *ext)
+{
+  free (ext->workspace);
+  strv_free (&ext->writable_roots);
+  strv_free (&ext->temp_roots);
+  strv_free (&ext->env_allow);
+  strv_free (&ext->protected_paths);
+}
+
+void
+sbx_spec_free (struct sbx_spec *spec)
+{
+  if (spec == NULL)
+    return;
+  free (spec->oci_version);
+  free (spec->bundle);
+  free (spec->root_path);
+  for (size_t i = 0; i < spec->n_mounts; i++)
+    {
+      free (spec->mounts[i].destination);
+      free (spec->mounts[i].type);
+      free (spec->mounts[i].source);
+      strv_free (&spec->mounts[i].options);
+    }
+  free (spec->mounts);
+  free_process (&spec->process);
+  free (spec->hostname);
+  free_kv (spec->annotations, spec->n_annotations);
+  free_linux (&spec->linux_);
+  free_hook_list (&spec->hooks.prestart);
+  free_hook_list (&spec->hooks.create_runtime);
+  free_hook_list (&spec->hooks.create_container);
+  free_hook_list (&spec->hooks.start_container);
+  free_hook_list (&spec->hooks.poststart);
+  free_hook_list (&spec->hooks.poststop);
+  free_ext (&spec->ext);
+  free (spec);
+}
