@@ -148,7 +148,7 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
   if (runner == NULL)
     runner = getenv ("SBX_OCI_RUNNER");
   p->facts.runner_named = runner != NULL && runner[0] != '\0';
-  for (size_t i = 0; !p->facts.runner_named && runner_places[i]; i++)
+  for (size_t i = 0; runner == NULL && runner_places[i]; i++)
     if (access (runner_places[i], X_OK) == 0)
       runner = runner_places[i];
   if (runner == NULL || runner[0] == '\0')

@@ -87,7 +87,7 @@ child_main (const struct sbx_spawn_request *req, char **argv, char **envp,
   report_w = srcs[3];
   if (place (srcs[0], at->status) < 0 || place (srcs[1], at->block) < 0
       || place (srcs[2], at->seccomp) < 0
-      || fcntl (report_w, F_DUPFD_CLOEXEC, at->report) != at->report)
+      || dup3 (report_w, at->report, O_CLOEXEC) < 0)
     child_fail (report_w, STEP_FDS);
   report_w = at->report;
   if (sbx_close_fds_from (at->report + 1) < 0)

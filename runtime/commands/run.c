@@ -1,0 +1,197 @@
+/* `sbx-oci run`: the foreground path for orchestrators and people.  sbx
+   stays the sandbox's supervisor: a child subreaper that forwards signals,
+   enforces the wall clock, and exits with the command's status.  */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/file_io.h"
+#include "common/json_gen.h"
+#include "runtime/cli.h"
+#include "runtime/linux/monitor.h"
+#include "runtime/linux/spawn.h"
+#include "runtime/sandbox.h"
+#include "runtime/shell_quote.h"
+
+struct run_options
+{
+  const char *bundle;
+  const char *outcome_path; /* --outcome FILE, "-" = stdout */
+  bool dry_run;
+  int preserve_fds;
+};
+
+static void
+print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv)
+{
+  printf ("env -i");
+  for (size_t i = 0; i < sb->plan->env.n; i++)
+    {
+      putchar (' ');
+      sbx_shell_quote (stdout, sb->plan->env.v[i]);
+    }
+  for (size_t i = 0; i < argv->n; i++)
+    {
+      fputs (i == 0 ? " \\\n  " : " ", stdout);
+      sbx_shell_quote (stdout, argv->v[i]);
+    }
+  putchar ('\n');
+  if (sb->seccomp_fd >= 0)
+    printf ("# a seccomp program is passed as --seccomp FD when run for "
+            "real\n");
+  for (size_t i = 0; i < sb->plan->enforcement.reasons.n; i++)
+    printf ("# enforcement %s: %s\n",
+            sbx_level_name (sb->plan->enforcement.level),
+            sb->plan->enforcement.reasons.v[i]);
+}
+
+static int
+dry_run (const struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  struct sbx_bwrap_opts opts = { .die_with_parent = true,
+                                 .cap_keep = &sb->cap_keep };
+  struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
+  cleanup_strv struct strv argv = { 0 };
+  int r = sbx_bwrap_args (sb->plan, &sb->probe.facts, &fds, &opts, &argv,
+                          err);
+  if (r < 0)
+    return r;
+  print_dry_run (sb, &argv);
+  return 0;
+}
+
+static int
+write_outcome (const char *path, const struct sbx_outcome *o,
+               const struct sbx_plan *plan, struct sbx_error *err)
+{
+  yajl_gen g = sbx_json_new (false);
+  cleanup_free char *text = NULL;
+  size_t len = 0;
+  int r = g ? sbx_outcome_json (g, o, plan) : -ENOMEM;
+  if (r == 0)
+    r = sbx_json_finish (g, &text, &len);
+  if (g)
+    yajl_gen_free (g);
+  if (r < 0)
+    return sbx_fail (err, r, "cannot format the outcome");
+  if (strcmp (path, "-") == 0)
+    return fputs (text, stdout) < 0 ? -EIO : 0;
+  return sbx_write_file_atomic (path, text, len, 0644, err);
+}
+
+static int
+supervise (const struct sbx_sandbox *sb, const struct run_options *o,
+           struct sbx_outcome *out, struct sbx_error *err)
+{
+  sigset_t set;
+  sbx_monitor_signals (&set);
+  sigprocmask (SIG_BLOCK, &set, NULL);
+  cleanup_close int sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (sfd < 0)
+    return sbx_fail_errno (err, -errno, "signalfd");
+  /* Whatever double-forks out of the sandbox is re-parented here and
+     swept at the end.  */
+  prctl (PR_SET_CHILD_SUBREAPER, 1);
+  struct sbx_spawn_request req = {
+    .plan = sb->plan,
+    .host = &sb->probe.facts,
+    .opts = { .die_with_parent = true, .cap_keep = &sb->cap_keep },
+    .spec = sb->spec,
+    .seccomp_fd = sb->seccomp_fd,
+    .preserve_fds = o->preserve_fds,
+    .own_process_group = true,
+  };
+  struct sbx_spawned sp;
+  int r = sbx_spawn_runner (&req, &sp, err);
+  if (r < 0)
+    return r;
+  r = sbx_monitor_run (&sp, sb->plan, sfd, out, err);
+  close (sp.status_fd);
+  return r;
+}
+
+static int
+parse_run_options (int argc, char **argv, struct run_options *o,
+                   struct sbx_error *err)
+{
+  static const struct option longopts[] = {
+    { "bundle", required_argument, NULL, 'b' },
+    { "outcome", required_argument, NULL, 'o' },
+    { "dry-run", no_argument, NULL, 'n' },
+    { "preserve-fds", required_argument, NULL, 'p' },
+    { "detach", no_argument, NULL, 'd' },
+    { "pid-file", required_argument, NULL, 'P' },
+    { "console-socket", required_argument, NULL, 'c' },
+    { "no-pivot", no_argument, NULL, 'x' },
+    { "no-new-keyring", no_argument, NULL, 'x' },
+    { "keep", no_argument, NULL, 'x' },
+    { NULL, 0, NULL, 0 },
+  };
+  int c;
+  while ((c = getopt_long (argc, argv, "+b:d", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case 'b': o->bundle = optarg; break;
+      case 'o': o->outcome_path = optarg; break;
+      case 'n': o->dry_run = true; break;
+      case 'p': o->preserve_fds = atoi (optarg); break;
+      case 'x': case 'P': case 'c': break;
+      case 'd':
+        return sbx_fail (err, -ENOTSUP,
+                         "run --detach: use create and start instead");
+      default:
+        return sbx_fail (err, -EINVAL, "run: unknown option (see --help)");
+      }
+  if (o->preserve_fds < 0 || o->preserve_fds > 1024)
+    return sbx_fail (err, -EINVAL, "--preserve-fds: expected 0..1024");
+  if (optind >= argc && !o->dry_run)
+    return sbx_fail (err, -EINVAL, "run: a container id is required");
+  return 0;
+}
+
+int
+sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
+             struct sbx_error *err)
+{
+  struct run_options o = { .bundle = "." };
+  int r = parse_run_options (argc, argv, &o, err);
+  if (r < 0)
+    return r;
+  struct sbx_sandbox sb;
+  struct sbx_outcome out = { 0 };
+  r = sbx_sandbox_prepare (g, o.bundle, &sb, err);
+  if (r == 0 && o.dry_run)
+    r = dry_run (&sb, err);
+  else if (r == 0)
+    r = supervise (&sb, &o, &out, err);
+  if (r < 0)
+    {
+      /* The caller still gets a verdict: the sandbox never ran.  */
+      out.kind = SBX_OUTCOME_SANDBOX_FAILURE;
+      snprintf (out.reason, sizeof out.reason, "%s", err->msg);
+    }
+  if (!o.dry_run && o.outcome_path)
+    {
+      struct sbx_error werr = { 0 };
+      if (write_outcome (o.outcome_path, &out, sb.plan, &werr) < 0)
+        sbx_log_warning (g, "%s", werr.msg);
+    }
+  int exec_status = sb.exec_status;
+  sbx_sandbox_release (&sb);
+  if (r < 0)
+    {
+      sbx_log_error (g, err->msg);
+      return exec_status ? exec_status : SBX_EXIT_SANDBOX_FAILURE;
+    }
+  if (out.kind == SBX_OUTCOME_SANDBOX_FAILURE && !o.dry_run)
+    sbx_log_error (g, out.reason);
+  return o.dry_run ? 0 : sbx_outcome_exit_status (&out);
+}

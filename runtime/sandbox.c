@@ -1,0 +1,118 @@
+#include "runtime/sandbox.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "runtime/exec_lookup.h"
+#include "runtime/linux/capabilities.h"
+#include "runtime/linux/seccomp.h"
+
+int
+sbx_state_root_ensure (const char *root, struct sbx_error *err)
+{
+  cleanup_free char *copy = strdup (root);
+  if (copy == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  for (char *p = copy + 1; *p; p++)
+    if (*p == '/')
+      {
+        *p = '\0';
+        if (mkdir (copy, 0755) < 0 && errno != EEXIST)
+          return sbx_fail_errno (err, -errno, "--root: cannot create %s",
+                                 copy);
+        *p = '/';
+      }
+  if (mkdir (copy, 0700) < 0 && errno != EEXIST)
+    return sbx_fail_errno (err, -errno, "--root: cannot create %s", copy);
+  return 0;
+}
+
+static int
+compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  const struct sbx_spec *spec = sb->spec;
+  if (spec->linux_.seccomp)
+    {
+      int r = sbx_seccomp_notes (spec->linux_.seccomp,
+                                 &sb->plan->enforcement.reasons);
+      if (r < 0)
+        return sbx_fail (err, r, "out of memory");
+      return sb->seccomp_fd = sbx_seccomp_compile (spec->linux_.seccomp, err);
+    }
+  if (!sb->plan->agent)
+    return 0;
+  /* Agents get the default filter unless their config brings its own.  */
+  struct sbx_seccomp *def = NULL;
+  int r = sbx_seccomp_agent_default (spec->ext.allow_user_namespaces, &def,
+                                     err);
+  if (r < 0)
+    return r;
+  sb->seccomp_fd = sbx_seccomp_compile (def, err);
+  sbx_seccomp_free (def);
+  return sb->seccomp_fd;
+}
+
+static const char *
+plan_env (const struct sbx_plan *plan, const char *name)
+{
+  size_t len = strlen (name);
+  for (size_t i = 0; i < plan->env.n; i++)
+    if (strncmp (plan->env.v[i], name, len) == 0 && plan->env.v[i][len] == '=')
+      return plan->env.v[i] + len + 1;
+  return NULL;
+}
+
+static int
+check_command (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  const struct sbx_plan *plan = sb->plan;
+  int r = sbx_exec_lookup (plan->root, plan->argv.v[0],
+                           plan_env (plan, "PATH"), plan->cwd, err);
+  if (r == -ENOENT || r == -EACCES)
+    sb->exec_status = sbx_exec_lookup_status (r);
+  return r;
+}
+
+int
+sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
+                     struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  memset (sb, 0, sizeof *sb);
+  sb->seccomp_fd = -1;
+  const char *root = sbx_state_root (g);
+  int r = sbx_spec_load (bundle, &sb->spec, err);
+  if (r == 0 && sbx_state_root_ensure (root, err) < 0)
+    {
+      root = NULL; /* no probe cache then: slower, not wrong */
+      sbx_error_clear (err);
+    }
+  if (r == 0)
+    r = sbx_probe_host (g->runner, root, &sb->probe, err);
+  if (r == 0)
+    r = sbx_policy_resolve (sb->spec, &sb->probe.facts, &sb->plan, err);
+  if (r == 0)
+    r = sbx_caps_plan (&sb->spec->process.capabilities,
+                       sb->probe.facts.is_root, &sb->cap_keep,
+                       &sb->plan->enforcement.reasons, err);
+  if (r == 0)
+    r = compile_seccomp (sb, err);
+  if (r >= 0)
+    r = check_command (sb, err);
+  return r < 0 ? r : 0;
+}
+
+void
+sbx_sandbox_release (struct sbx_sandbox *sb)
+{
+  if (sb->seccomp_fd >= 0)
+    close (sb->seccomp_fd);
+  strv_free (&sb->cap_keep);
+  sbx_plan_free (sb->plan);
+  sbx_spec_free (sb->spec);
+  memset (sb, 0, sizeof *sb);
+  sb->seccomp_fd = -1;
+}

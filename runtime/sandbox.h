@@ -1,0 +1,32 @@
+/* Everything a sandbox needs before it is launched, shared by `run` and
+   `create`: the spec, the host facts, the plan, the capabilities to keep
+   and the compiled seccomp program.  */
+#ifndef SBX_SANDBOX_H
+#define SBX_SANDBOX_H
+
+#include "runtime/cli.h"
+#include "runtime/linux/probe.h"
+#include "spec/policy.h"
+
+struct sbx_sandbox
+{
+  struct sbx_spec *spec;
+  struct sbx_probe probe;
+  struct sbx_plan *plan;
+  struct strv cap_keep;
+  int seccomp_fd; /* -1: no filter */
+  int exec_status; /* 127/126 when the command cannot be found/run */
+};
+
+/* Load BUNDLE, probe the host, resolve the plan and compile what the
+   runner needs.  On failure ERR says why; when the command itself cannot
+   be found or executed, exec_status is 127 or 126.  */
+int sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
+                         struct sbx_sandbox *sb, struct sbx_error *err);
+
+void sbx_sandbox_release (struct sbx_sandbox *sb);
+
+/* mkdir -p of the state root, mode 0700.  */
+int sbx_state_root_ensure (const char *root, struct sbx_error *err);
+
+#endif

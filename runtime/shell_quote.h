@@ -1,0 +1,9 @@
+#ifndef SBX_SHELL_QUOTE_H
+#define SBX_SHELL_QUOTE_H
+
+#include <stdio.h>
+
+/* Print S so that a POSIX shell reads it back as exactly S.  */
+void sbx_shell_quote (FILE *out, const char *s);
+
+#endif
