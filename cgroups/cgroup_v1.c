@@ -110,7 +110,13 @@ cg1_usage (struct sbx_cgroup *cg, struct sbx_cgroup_usage *out)
       cgfs_read_int (mem, "memory.usage_in_bytes", &out->memory_current);
       cgfs_read_int (mem, "memory.max_usage_in_bytes", &out->memory_peak);
       cgfs_read_key (mem, "memory.oom_control", "oom_kill", &out->oom_kills);
+      /* With swap accounting the memsw limit may be the one that is hit:
+         it is equal to limit_in_bytes.  */
+      int64_t memsw_hits = -1;
       cgfs_read_int (mem, "memory.failcnt", &out->memory_max_hits);
+      cgfs_read_int (mem, "memory.memsw.failcnt", &memsw_hits);
+      if (memsw_hits > out->memory_max_hits)
+        out->memory_max_hits = memsw_hits;
     }
   if (pids)
     {

@@ -20,6 +20,8 @@ cgfs_join (const char *dir, const char *rel)
   char *s = NULL;
   if (rel == NULL || rel[0] == '\0')
     return strdup (dir);
+  if (dir[0] == '\0')
+    return strdup (rel);
   if (asprintf (&s, "%s%s%s", dir,
                 dir[0] && dir[strlen (dir) - 1] == '/' ? "" : "/", rel)
       < 0)

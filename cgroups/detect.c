@@ -65,8 +65,8 @@ own_path (const char *proc_cgroup, const char *controller,
       char *path = ctl ? strchr (ctl + 1, ':') : NULL;
       if (path == NULL)
         continue;
+      *ctl++ = '\0';
       *path++ = '\0';
-      ctl++;
       bool match = controller ? option_listed (ctl, controller)
                               : (strcmp (line, "0") == 0 && *ctl == '\0');
       if (!match)
