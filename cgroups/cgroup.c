@@ -37,8 +37,9 @@ handle_dirs (const struct sbx_cgroup *cg, const char *dirs[SBX_CG_N])
 static const char *
 anchor_of (const struct sbx_cgroup_hierarchy *h, enum sbx_cgroup_anchor a)
 {
-  return a == SBX_CGROUP_AT_ROOT ? "" : a == SBX_CGROUP_AT_OWN ? h->own
-                                                               : h->base;
+  return a == SBX_CGROUP_AT_ROOT  ? ""
+         : a == SBX_CGROUP_AT_OWN ? h->own
+                                  : h->base;
 }
 
 static int
@@ -75,7 +76,8 @@ sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
        && !(layout->controllers & SBX_CG_BIT (SBX_CG_MEMORY)))
       || (limits->pids_limit > 0
           && !(layout->controllers & SBX_CG_BIT (SBX_CG_PIDS))))
-    return sbx_fail (err, -EOPNOTSUPP, "linux.resources: a limit is set but "
+    return sbx_fail (err, -EOPNOTSUPP,
+                     "linux.resources: a limit is set but "
                      "its cgroup controller is not available");
   enum sbx_cgroup_anchor anchor;
   cleanup_free char *rel = NULL;
@@ -110,13 +112,13 @@ sbx_cgroup_enter (struct sbx_cgroup *cg, pid_t pid, struct sbx_error *err)
   const char *dirs[SBX_CG_N];
   int n = handle_dirs (cg, dirs);
   char num[24];
-  snprintf (num, sizeof num, "%d", (int) pid);
+  snprintf (num, sizeof num, "%d", (int)pid);
   for (int i = 0; i < n; i++)
     {
       int r = cgfs_write (dirs[i], "cgroup.procs", num);
       if (r < 0)
         return sbx_fail_errno (err, r, "%s/cgroup.procs: moving pid %d",
-                               dirs[i], (int) pid);
+                               dirs[i], (int)pid);
     }
   return 0;
 }
@@ -187,8 +189,10 @@ sbx_cgroup_destroy (struct sbx_cgroup *cg, struct sbx_error *err)
   int n = handle_dirs (cg, dirs);
   for (int i = 0; i < n; i++)
     if (!cgfs_wait_empty (dirs[i], i == 0 ? 1000 : 200))
-      return sbx_fail (err, -EBUSY, "%s: cgroup still has processes; kill "
-                       "them first", dirs[i]);
+      return sbx_fail (err, -EBUSY,
+                       "%s: cgroup still has processes; kill "
+                       "them first",
+                       dirs[i]);
   for (int i = 0; i < n; i++)
     {
       int r = remove_tree (dirs[i]);

@@ -25,7 +25,7 @@
  *   namespace);
  * - "a/b": relative to the caller's own cgroup (from /proc/self/cgroup);
  * - "slice:prefix:name" (systemd form): no systemd is asked; it is mapped
- *   to the cgroupfs path systemd would use, "<slice path>/<prefix>-<name>.scope"
+ *   to the cgroupfs path systemd would use, SLICE-PATH/PREFIX-NAME.scope,
  *   where "a-b.slice" expands to "a.slice/a-b.slice", under the hierarchy
  *   root (root) or the delegated cgroup (unprivileged).  An empty slice
  *   means "system.slice".
@@ -70,8 +70,8 @@ struct sbx_cgroup_layout
   enum sbx_cgroup_version version;
   bool privileged;      /* euid 0: default names go under the root */
   unsigned controllers; /* SBX_CG_BIT()s usable for the caller */
-  struct sbx_cgroup_hierarchy unified;        /* version 2 */
-  struct sbx_cgroup_hierarchy v1[SBX_CG_N];   /* version 1, per controller */
+  struct sbx_cgroup_hierarchy unified;      /* version 2 */
+  struct sbx_cgroup_hierarchy v1[SBX_CG_N]; /* version 1, per controller */
   char reason[256]; /* version NONE: why; else "" or what is missing */
 };
 
@@ -83,7 +83,8 @@ struct sbx_cgroup_layout
    that it owns (systemd user delegation: user@UID.service and below)
    where cgroup.procs and cgroup.subtree_control are writable and memory
    and pids are enabled in cgroup.subtree_control (or can be: offered and
-   no process inside).  Returns 0 (also for NONE) or -ENOMEM.  */
+   no process inside).  Returns 0 (also for NONE), or a negative errno
+   when the mount table cannot be read.  */
 int sbx_cgroup_detect (struct sbx_cgroup_layout *out, struct sbx_error *err);
 /* The same from given files: a mountinfo, a /proc/PID/cgroup, an euid.
    Mount points in MOUNTINFO are used as they are (tests point them at a
@@ -127,8 +128,7 @@ int sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
                        struct sbx_cgroup **out, struct sbx_error *err);
 
 /* Move PID (a whole process) into the cgroup in every hierarchy.  */
-int sbx_cgroup_enter (struct sbx_cgroup *cg, pid_t pid,
-                      struct sbx_error *err);
+int sbx_cgroup_enter (struct sbx_cgroup *cg, pid_t pid, struct sbx_error *err);
 
 /* Every value is -1 when the kernel does not say.  Peaks come from the
    kernel (v2 memory.peak, v1 memory.max_usage_in_bytes, pids.peak) or,
@@ -175,6 +175,7 @@ int sbx_cgroup_to_strv (const struct sbx_cgroup *cg, struct strv *out);
    cgroup.  */
 int sbx_cgroup_open (char *const *strings, struct sbx_cgroup **out,
                      struct sbx_error *err);
-enum sbx_cgroup_version sbx_cgroup_handle_version (const struct sbx_cgroup *cg);
+enum sbx_cgroup_version
+sbx_cgroup_handle_version (const struct sbx_cgroup *cg);
 
 #endif

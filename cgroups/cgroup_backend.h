@@ -12,9 +12,9 @@
 struct sbx_cgroup
 {
   enum sbx_cgroup_version version;
-  char *unified;         /* v2: the cgroup directory */
-  char *v1[SBX_CG_N];    /* v1: the cgroup directory per controller */
-  struct strv made;      /* directories above it that sbx made */
+  char *unified;      /* v2: the cgroup directory */
+  char *v1[SBX_CG_N]; /* v1: the cgroup directory per controller */
+  struct strv made;   /* directories above it that sbx made */
   int64_t memory_peak_seen, pids_peak_seen; /* sampled, for old kernels */
 };
 
@@ -31,12 +31,10 @@ int cgfs_read_int (const char *dir, const char *file, int64_t *out);
 int cgfs_read_key (const char *dir, const char *file, const char *key,
                    int64_t *out);
 /* Whether the space-separated word list in FILE contains WORD.  */
-bool cgfs_file_has_word (const char *dir, const char *file,
-                         const char *word);
+bool cgfs_file_has_word (const char *dir, const char *file, const char *word);
 /* The pids in DIR's cgroup.procs and, when RECURSIVE, in every cgroup
    below it.  */
-int cgfs_list_pids (const char *dir, bool recursive, pid_t **pids,
-                    size_t *n);
+int cgfs_list_pids (const char *dir, bool recursive, pid_t **pids, size_t *n);
 /* Make MOUNT/REL one component at a time; the last one must be new.
    Directories made above the last are appended to MADE.  0 or -errno.  */
 int cgfs_mkdir_path (const char *mount, const char *rel, struct strv *made);
@@ -47,7 +45,8 @@ void cgfs_rmdir_made (const struct strv *made);
 /* Poll until no process is left in DIR's subtree or TIMEOUT_MS passed. */
 bool cgfs_wait_empty (const char *dir, int timeout_ms);
 
-/* ---- cgroup_signal.c ----------------------------------------------------- */
+/* ---- cgroup_signal.c -----------------------------------------------------
+ */
 
 /* Signal every process listed in DIR's subtree through a pidfd, only if
    it is still listed after its pidfd was opened.  *SENT counts them.  */

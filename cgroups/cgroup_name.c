@@ -16,20 +16,25 @@ normalize (const char *path, char **out, struct sbx_error *err)
   if (copy == NULL || buf == NULL)
     return -ENOMEM;
   char *save = NULL;
-  for (char *c = strtok_r (copy, "/", &save); c; c = strtok_r (NULL, "/", &save))
+  for (char *c = strtok_r (copy, "/", &save); c;
+       c = strtok_r (NULL, "/", &save))
     {
       if (strcmp (c, ".") == 0)
         continue;
       if (strcmp (c, "..") == 0)
-        return sbx_fail (err, -EINVAL, "linux.cgroupsPath: \"%s\": \"..\" is "
-                         "not allowed", path);
+        return sbx_fail (err, -EINVAL,
+                         "linux.cgroupsPath: \"%s\": \"..\" is "
+                         "not allowed",
+                         path);
       if (buf[0])
         strcat (buf, "/");
       strcat (buf, c);
     }
   if (buf[0] == '\0')
-    return sbx_fail (err, -EINVAL, "linux.cgroupsPath: \"%s\" names no "
-                     "cgroup below its anchor", path);
+    return sbx_fail (err, -EINVAL,
+                     "linux.cgroupsPath: \"%s\" names no "
+                     "cgroup below its anchor",
+                     path);
   *out = steal_pointer (&buf);
   return 0;
 }
@@ -42,10 +47,12 @@ expand_slice (const char *slice, char **out, struct sbx_error *err)
   size_t len = strlen (slice);
   if (len == 0 || strcmp (slice, "-.slice") == 0)
     return (*out = strdup ("")) ? 0 : -ENOMEM;
-  if (len <= 6 || strcmp (slice + len - 6, ".slice") != 0
-      || slice[0] == '-' || strstr (slice, "--") || slice[len - 7] == '-')
-    return sbx_fail (err, -EINVAL, "linux.cgroupsPath: \"%s\" is not a "
-                     "systemd slice name (like \"machine.slice\")", slice);
+  if (len <= 6 || strcmp (slice + len - 6, ".slice") != 0 || slice[0] == '-'
+      || strstr (slice, "--") || slice[len - 7] == '-')
+    return sbx_fail (err, -EINVAL,
+                     "linux.cgroupsPath: \"%s\" is not a "
+                     "systemd slice name (like \"machine.slice\")",
+                     slice);
   size_t stem = len - 6;
   cleanup_free char *buf = malloc (len * (len + 1) + 1);
   if (buf == NULL)
@@ -72,8 +79,10 @@ systemd_name (const char *cgroups_path, char **rel, struct sbx_error *err)
   char *prefix = strchr (copy, ':');
   char *name = strchr (prefix + 1, ':');
   if (name == NULL || strchr (name + 1, ':') || name[1] == '\0')
-    return sbx_fail (err, -EINVAL, "linux.cgroupsPath: \"%s\": expected "
-                     "\"slice:prefix:name\" or a path", cgroups_path);
+    return sbx_fail (err, -EINVAL,
+                     "linux.cgroupsPath: \"%s\": expected "
+                     "\"slice:prefix:name\" or a path",
+                     cgroups_path);
   *prefix++ = '\0';
   *name++ = '\0';
   cleanup_free char *slice = NULL;
@@ -92,10 +101,12 @@ sbx_cgroup_name (const char *cgroups_path, const char *id,
                  enum sbx_cgroup_anchor *anchor, char **rel,
                  struct sbx_error *err)
 {
-  if (id == NULL || id[0] == '\0' || strchr (id, '/')
-      || strcmp (id, ".") == 0 || strcmp (id, "..") == 0)
-    return sbx_fail (err, -EINVAL, "container id \"%s\" cannot name a "
-                     "cgroup", id ? id : "");
+  if (id == NULL || id[0] == '\0' || strchr (id, '/') || strcmp (id, ".") == 0
+      || strcmp (id, "..") == 0)
+    return sbx_fail (err, -EINVAL,
+                     "container id \"%s\" cannot name a "
+                     "cgroup",
+                     id ? id : "");
   if (cgroups_path == NULL || cgroups_path[0] == '\0')
     {
       *anchor = SBX_CGROUP_AT_BASE;

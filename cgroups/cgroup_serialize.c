@@ -47,8 +47,9 @@ plain_cgroup_path (const char *path)
         return false;
       *slash = '\0';
     }
-  return probe && (fs.f_type == CGROUP2_SUPER_MAGIC
-                   || fs.f_type == CGROUP_SUPER_MAGIC);
+  return probe
+         && (fs.f_type == CGROUP2_SUPER_MAGIC
+             || fs.f_type == CGROUP_SUPER_MAGIC);
 }
 
 static bool
@@ -127,7 +128,8 @@ sbx_cgroup_open (char *const *strings, struct sbx_cgroup **out,
   if (r < 0)
     {
       sbx_cgroup_free (cg);
-      return sbx_fail (err, r, "cgroup state: \"%s\" is not a cgroup of "
+      return sbx_fail (err, r,
+                       "cgroup state: \"%s\" is not a cgroup of "
                        "this host; the state file was edited or is stale",
                        bad ? bad : "(the set of entries)");
     }

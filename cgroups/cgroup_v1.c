@@ -23,8 +23,8 @@ undo_create (struct sbx_cgroup *cg)
 /* Make the cgroup in controller C's hierarchy, or share the directory of
    an earlier controller mounted together with it (e.g. "memory,pids").  */
 static int
-make_one (const struct sbx_cgroup_layout *layout, char *const paths[],
-          int c, struct sbx_cgroup *cg, struct sbx_error *err)
+make_one (const struct sbx_cgroup_layout *layout, char *const paths[], int c,
+          struct sbx_cgroup *cg, struct sbx_error *err)
 {
   const char *mount = layout->v1[c].mount;
   for (int e = 0; e < c; e++)
@@ -36,8 +36,10 @@ make_one (const struct sbx_cgroup_layout *layout, char *const paths[],
       }
   int r = cgfs_mkdir_path (mount, paths[c], &cg->made);
   if (r == -EEXIST)
-    return sbx_fail (err, r, "%s/%s: cgroup already exists; pick another "
-                     "container id or cgroupsPath", mount, paths[c]);
+    return sbx_fail (err, r,
+                     "%s/%s: cgroup already exists; pick another "
+                     "container id or cgroupsPath",
+                     mount, paths[c]);
   if (r < 0)
     return sbx_fail_errno (err, r, "%s/%s: making the cgroup", mount,
                            paths[c]);
@@ -164,8 +166,7 @@ cg1_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err)
     r = cgfs_signal_members (fz, sig, &sent);
   int t = cgfs_write (fz, "freezer.state", "THAWED");
   if (r < 0)
-    return sbx_fail_errno (err, r, "%s: freezing and signalling members",
-                           fz);
+    return sbx_fail_errno (err, r, "%s: freezing and signalling members", fz);
   if (t < 0)
     return sbx_fail_errno (err, t, "%s/freezer.state: thawing", fz);
   return 0;

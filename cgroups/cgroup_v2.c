@@ -32,12 +32,16 @@ enable_in (const char *dir, unsigned want, struct sbx_error *err)
       snprintf (op, sizeof op, "+%s", name);
       int r = cgfs_write (dir, "cgroup.subtree_control", op);
       if (r == -EBUSY)
-        return sbx_fail (err, r, "%s/cgroup.subtree_control: cannot enable "
+        return sbx_fail (err, r,
+                         "%s/cgroup.subtree_control: cannot enable "
                          "%s in a cgroup that has processes; use a "
-                         "cgroupsPath outside it", dir, name);
+                         "cgroupsPath outside it",
+                         dir, name);
       if (r < 0)
-        return sbx_fail_errno (err, r, "%s/cgroup.subtree_control: "
-                               "enabling %s", dir, name);
+        return sbx_fail_errno (err, r,
+                               "%s/cgroup.subtree_control: "
+                               "enabling %s",
+                               dir, name);
     }
   return 0;
 }
@@ -122,8 +126,10 @@ cg2_create (const struct sbx_cgroup_layout *layout, const char *path,
     {
       cgfs_rmdir_made (&cg->made);
       if (r == -EEXIST)
-        return sbx_fail (err, r, "%s/%s: cgroup already exists; pick "
-                         "another container id or cgroupsPath", mount, path);
+        return sbx_fail (err, r,
+                         "%s/%s: cgroup already exists; pick "
+                         "another container id or cgroupsPath",
+                         mount, path);
       return sbx_fail_errno (err, r, "%s/%s: making the cgroup", mount, path);
     }
   cg->unified = cgfs_join (mount, path);
@@ -190,8 +196,10 @@ cg2_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err)
   if (frozen && !wait_frozen (d))
     {
       cgfs_write (d, "cgroup.freeze", "0");
-      return sbx_fail (err, -ETIMEDOUT, "%s/cgroup.events: the cgroup did "
-                       "not freeze within 2 s", d);
+      return sbx_fail (err, -ETIMEDOUT,
+                       "%s/cgroup.events: the cgroup did "
+                       "not freeze within 2 s",
+                       d);
     }
   size_t sent = 0;
   r = frozen ? cgfs_signal_members (d, sig, &sent)

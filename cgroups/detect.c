@@ -25,7 +25,7 @@ unescape_octal (char *s)
       if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0'
           && r[2] <= '7' && r[3] >= '0' && r[3] <= '7')
         {
-          *w++ = (char) ((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+          *w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
           r += 3;
         }
       else
@@ -83,9 +83,8 @@ own_path (const char *proc_cgroup, const char *controller,
 /* Fill H from the first mountinfo line of type FSTYPE that lists
    CONTROLLER in its super options (any, when NULL).  */
 static int
-find_mount (const char *mountinfo, const char *proc_cgroup,
-            const char *fstype, const char *controller,
-            struct sbx_cgroup_hierarchy *h)
+find_mount (const char *mountinfo, const char *proc_cgroup, const char *fstype,
+            const char *controller, struct sbx_cgroup_hierarchy *h)
 {
   cleanup_fclose FILE *f = fopen (mountinfo, "re");
   cleanup_free char *line = NULL;
@@ -145,22 +144,27 @@ delegated_ok (const char *dir, uid_t euid, char *reason, size_t size)
   pid_t *pids = NULL;
   size_t n = 0;
   if (stat (dir, &st) < 0 || st.st_uid != euid)
-    snprintf (reason, size, "%s is not owned by uid %u", dir,
-              (unsigned) euid);
+    snprintf (reason, size, "%s is not owned by uid %u", dir, (unsigned)euid);
   else if (!writable (dir, "cgroup.procs")
            || !writable (dir, "cgroup.subtree_control"))
-    snprintf (reason, size, "%s/cgroup.procs or cgroup.subtree_control "
-              "is not writable", dir);
+    snprintf (reason, size,
+              "%s/cgroup.procs or cgroup.subtree_control "
+              "is not writable",
+              dir);
   else if (!offers_memory_and_pids (dir, "cgroup.controllers"))
-    snprintf (reason, size, "%s does not offer the memory and pids "
-              "controllers", dir);
+    snprintf (reason, size,
+              "%s does not offer the memory and pids "
+              "controllers",
+              dir);
   else if (offers_memory_and_pids (dir, "cgroup.subtree_control"))
     return true;
   else if (cgfs_list_pids (dir, false, &pids, &n) == 0 && n == 0)
     return true;
   else
-    snprintf (reason, size, "%s has processes and memory and pids are not "
-              "enabled in its cgroup.subtree_control", dir);
+    snprintf (reason, size,
+              "%s has processes and memory and pids are not "
+              "enabled in its cgroup.subtree_control",
+              dir);
   free (pids);
   return false;
 }
@@ -222,10 +226,10 @@ detect_v2 (const char *mountinfo, const char *proc_cgroup, uid_t euid,
   if (!offers_memory_and_pids (m, "cgroup.controllers"))
     snprintf (l->reason, sizeof l->reason,
               "cgroup v2 at %s does not offer the memory and pids "
-              "controllers", m);
-  else if (!writable (m, "cgroup.subtree_control"))
-    snprintf (l->reason, sizeof l->reason, "cgroup v2 at %s is read-only",
+              "controllers",
               m);
+  else if (!writable (m, "cgroup.subtree_control"))
+    snprintf (l->reason, sizeof l->reason, "cgroup v2 at %s is read-only", m);
   else
     l->unified.base = strdup ("");
   return 0;
@@ -271,7 +275,8 @@ explain_v1 (struct sbx_cgroup_layout *l)
     }
   snprintf (l->reason, sizeof l->reason,
             "%s, and cgroup v1 memory and pids are not both mounted "
-            "writable", v2_reason);
+            "writable",
+            v2_reason);
   l->controllers = 0;
 }
 

@@ -121,8 +121,9 @@ delegated_v2 (void)
   tap_ok (detect (user + 1, &l) == 0 && l.version == SBX_CGROUP_NONE,
           "another user: none");
   const char *lead = "unprivileged and no delegated cgroup v2 subtree: ";
-  tap_ok (strncmp (l.reason, lead, strlen (lead)) == 0 && strstr (l.reason, "term.scope")
-          && strstr (l.reason, "is not owned by uid"),
+  tap_ok (strncmp (l.reason, lead, strlen (lead)) == 0
+              && strstr (l.reason, "term.scope")
+              && strstr (l.reason, "is not owned by uid"),
           "another user: reason names the cgroup and the owner");
   printf ("# %s\n", l.reason);
   sbx_cgroup_layout_free (&l);
@@ -131,11 +132,10 @@ delegated_v2 (void)
 static void
 hybrid_v1 (void)
 {
-  write_mountinfo (
-      "35 31 0:32 / @/v1/memory rw - cgroup cgroup rw,memory\n"
-      "37 31 0:34 / @/v1/freezer rw - cgroup cgroup rw,freezer\n"
-      "39 31 0:36 / @/v1/pids\\040x rw - cgroup cgroup rw,pids\n"
-      "41 31 0:38 / @/unified rw - cgroup2 cgroup2 rw\n");
+  write_mountinfo ("35 31 0:32 / @/v1/memory rw - cgroup cgroup rw,memory\n"
+                   "37 31 0:34 / @/v1/freezer rw - cgroup cgroup rw,freezer\n"
+                   "39 31 0:36 / @/v1/pids\\040x rw - cgroup cgroup rw,pids\n"
+                   "41 31 0:38 / @/unified rw - cgroup2 cgroup2 rw\n");
   put ("proc_cgroup", "8:pids:/\n6:freezer:/\n4:memory:/process_api/abc\n"
                       "0::/\n");
   put ("v1/memory/cgroup.procs", "");
@@ -155,14 +155,14 @@ hybrid_v1 (void)
   sbx_cgroup_layout_free (&l);
 
   tap_ok (detect (user, &l) == 0 && l.version == SBX_CGROUP_NONE
-          && strstr (l.reason, "unprivileged and no delegated cgroup v2"),
+              && strstr (l.reason, "unprivileged and no delegated cgroup v2"),
           "hybrid, unprivileged: none (%s)", l.reason);
   sbx_cgroup_layout_free (&l);
 
   write_mountinfo ("41 31 0:38 / @/unified rw - cgroup2 cgroup2 rw\n");
   tap_ok (detect (0, &l) == 0 && l.version == SBX_CGROUP_NONE
-          && strstr (l.reason, "does not offer the memory and pids")
-          && strstr (l.reason, "cgroup v1 memory and pids are not"),
+              && strstr (l.reason, "does not offer the memory and pids")
+              && strstr (l.reason, "cgroup v1 memory and pids are not"),
           "v2 without memory and no v1: none (%s)", l.reason);
   sbx_cgroup_layout_free (&l);
 }
@@ -175,7 +175,7 @@ namespaced_mount_root (void)
   put ("proc_cgroup", "0::/kubepods/x/app\n");
   struct sbx_cgroup_layout l;
   tap_ok (detect (0, &l) == 0 && l.unified.own
-          && strcmp (l.unified.own, "app") == 0,
+              && strcmp (l.unified.own, "app") == 0,
           "mount root is cut from the own path");
   sbx_cgroup_layout_free (&l);
 }
@@ -202,7 +202,7 @@ static int
 remove_entry (const char *path, const struct stat *st, int flag,
               struct FTW *ftw)
 {
-  (void) st, (void) flag, (void) ftw;
+  (void)st, (void)flag, (void)ftw;
   return remove (path);
 }
 

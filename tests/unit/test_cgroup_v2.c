@@ -32,7 +32,7 @@ cleanup (void)
 static void
 on_alarm (int sig)
 {
-  (void) sig;
+  (void)sig;
   printf ("not ok - timed out\n");
   cleanup ();
   _exit (1);
@@ -96,18 +96,18 @@ static void
 run (const char *what, int sig)
 {
   char path[128];
-  snprintf (path, sizeof path, "/sbx-oci-test-%d/%s", (int) getpid (), what);
+  snprintf (path, sizeof path, "/sbx-oci-test-%d/%s", (int)getpid (), what);
   struct sbx_cgroup_limits none = { -1, -1 };
   struct sbx_error err = { 0 };
   int r = sbx_cgroup_create (&layout, path, "unused", &none, &current, &err);
   if (!tap_ok (r == 0, "%s: create %s (%s)", what, path, err.msg))
     return;
   alarm (8);
-  pid_t pids[3] = { spawn_member (false), spawn_member (false),
-                    spawn_member (true) };
+  pid_t pids[3]
+      = { spawn_member (false), spawn_member (false), spawn_member (true) };
   tap_ok (members () == 3, "%s: 3 members listed", what);
-  tap_ok (sbx_cgroup_kill (current, sig, &err) == 0, "%s: kill %d (%s)",
-          what, sig, err.msg);
+  tap_ok (sbx_cgroup_kill (current, sig, &err) == 0, "%s: kill %d (%s)", what,
+          sig, err.msg);
   int died = 0;
   for (int i = 0; i < 3; i++)
     {
