@@ -7,9 +7,11 @@
 #include "tests/unit/tap.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <mntent.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -132,6 +134,80 @@ run (const char *what, int sig)
   current = NULL;
 }
 
+static int
+step_failed (int code, const struct sbx_error *err)
+{
+  printf ("# %s\n", err->msg);
+  return code;
+}
+
+/* systemd-style user delegation: DELEG and DELEG/inner belong to uid
+   65534, the caller sits in inner, and sbx makes DELEG/sbx-oci/ID.  */
+static int
+delegated_child (const char *mount, const char *deleg)
+{
+  char own[256];
+  snprintf (own, sizeof own, "%s/inner", deleg + strlen (mount) + 1);
+  char procs[512], pid[16];
+  snprintf (procs, sizeof procs, "%s/inner/cgroup.procs", deleg);
+  snprintf (pid, sizeof pid, "%d", (int)getpid ());
+  FILE *f = fopen (procs, "w");
+  if (f == NULL || fputs (pid, f) < 0 || fclose (f) != 0)
+    return 10;
+  if (setgroups (0, NULL) < 0 || setgid (65534) < 0 || setuid (65534) < 0)
+    return 11;
+  layout.privileged = false;
+  free (layout.unified.own);
+  free (layout.unified.base);
+  layout.unified.own = strdup (own);
+  layout.unified.base = strdup (deleg + strlen (mount) + 1);
+  struct sbx_cgroup_limits none = { -1, -1 };
+  struct sbx_error err = { 0 };
+  if (sbx_cgroup_create (&layout, NULL, "u1", &none, &current, &err) < 0)
+    return step_failed (12, &err);
+  pid_t member = spawn_member (true);
+  int status = 0;
+  if (members () != 1 || sbx_cgroup_kill (current, SIGKILL, &err) < 0)
+    return step_failed (13, &err);
+  waitpid (member, &status, 0);
+  if (sbx_cgroup_destroy (current, &err) < 0)
+    return step_failed (14, &err);
+  return WIFSIGNALED (status) ? 0 : 15;
+}
+
+static void
+run_delegated (const char *mount)
+{
+  char deleg[256], path[512];
+  snprintf (deleg, sizeof deleg, "%s/sbx-oci-test-%d-deleg", mount,
+            (int)getpid ());
+  snprintf (path, sizeof path, "%s/inner", deleg);
+  const char *files[]
+      = { "", "/cgroup.procs", "/cgroup.subtree_control", "/cgroup.threads" };
+  if (mkdir (deleg, 0755) < 0 || mkdir (path, 0755) < 0)
+    printf ("# mkdir %s failed\n", path);
+  for (int i = 0; i < 4; i++)
+    for (int inner = 0; inner < 2; inner++)
+      {
+        snprintf (path, sizeof path, "%s%s%s", deleg, inner ? "/inner" : "",
+                  files[i]);
+        if (chown (path, 65534, 65534) < 0)
+          printf ("# chown %s failed\n", path);
+      }
+  pid_t pid = fork ();
+  if (pid == 0)
+    _exit (delegated_child (mount, deleg));
+  int status = 0;
+  waitpid (pid, &status, 0);
+  tap_ok (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+          "uid 65534 in a delegated subtree: create, enter, kill, destroy "
+          "(status %#x)",
+          status);
+  snprintf (path, sizeof path, "%s/inner", deleg);
+  tap_ok (rmdir (path) == 0 && rmdir (deleg) == 0,
+          "the delegated subtree holds nothing of sbx afterwards");
+}
+
 int
 main (void)
 {
@@ -158,6 +234,7 @@ main (void)
           "a limit without its controller is refused");
   run ("sigkill", SIGKILL);
   run ("sigterm", SIGTERM);
+  run_delegated (mount);
   sbx_cgroup_layout_free (&layout);
   return tap_done ();
 }
