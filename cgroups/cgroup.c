@@ -131,7 +131,11 @@ sbx_cgroup_usage (struct sbx_cgroup *cg, struct sbx_cgroup_usage *out,
   int r = cg->version == SBX_CGROUP_V2 ? cg2_usage (cg, out)
                                        : cg1_usage (cg, out);
   if (r < 0)
-    return sbx_fail_errno (err, r, "reading cgroup usage");
+    {
+      const char *dirs[SBX_CG_N];
+      handle_dirs (cg, dirs);
+      return sbx_fail_errno (err, r, "%s: reading cgroup usage", dirs[0]);
+    }
   /* Old kernels keep no peak: the best sbx can say is what it sampled.  */
   if (out->memory_current > cg->memory_peak_seen)
     cg->memory_peak_seen = out->memory_current;

@@ -228,14 +228,9 @@ cgfs_list_pids (const char *dir, bool recursive, pid_t **pids, size_t *n)
   return r;
 }
 
-int
-cgfs_mkdir_path (const char *mount, const char *rel, struct strv *made)
+static int
+mkdir_components (char *path, char *p, struct strv *made)
 {
-  cleanup_free char *path = cgfs_join (mount, rel);
-  if (path == NULL || rel == NULL || rel[0] == '\0')
-    return path ? -EINVAL : -ENOMEM;
-  /* P walks the components of REL inside PATH.  */
-  char *p = path + strlen (path) - strlen (rel);
   for (;;)
     {
       char *slash = strchr (p, '/');
@@ -247,12 +242,34 @@ cgfs_mkdir_path (const char *mount, const char *rel, struct strv *made)
             return -ENOMEM;
         }
       else if (slash == NULL || errno != EEXIST)
-        return -errno;
+        {
+          int r = -errno;
+          if (slash) /* PATH whole again, for a retry */
+            *slash = '/';
+          return r;
+        }
       if (slash == NULL)
         return 0;
       *slash = '/';
       p = slash + 1;
     }
+}
+
+int
+cgfs_mkdir_path (const char *mount, const char *rel, struct strv *made)
+{
+  cleanup_free char *path = cgfs_join (mount, rel);
+  if (path == NULL || rel == NULL || rel[0] == '\0')
+    return path ? -EINVAL : -ENOMEM;
+  /* The components of REL inside PATH.  */
+  char *p = path + strlen (path) - strlen (rel);
+  int r;
+  /* Another sandbox's destroy may remove a shared parent ("sbx-oci")
+     between our mkdir of it and of the leaf: then make it again.  */
+  for (int attempt = 0; attempt < 3; attempt++)
+    if ((r = mkdir_components (path, p, made)) != -ENOENT)
+      break;
+  return r;
 }
 
 int
