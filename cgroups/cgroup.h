@@ -138,7 +138,9 @@ struct sbx_cgroup_usage
   int64_t memory_current, memory_peak; /* bytes */
   int64_t pids_current, pids_peak;
   int64_t oom_kills;       /* v2 memory.events oom_kill; v1 oom_control */
-  int64_t memory_max_hits; /* v2 memory.events max; v1 memory.failcnt */
+  int64_t memory_max_hits; /* v2 memory.events max; v1 the larger of
+                              memory.failcnt and memory.memsw.failcnt
+                              (may stay 0 on v1: trust oom_kills) */
   int64_t pids_max_hits;   /* pids.events max: forks refused */
 };
 int sbx_cgroup_usage (struct sbx_cgroup *cg, struct sbx_cgroup_usage *out,
