@@ -1,0 +1,226 @@
+/* The cgroup verbs: resolve the name, dispatch to v1 or v2, and the parts
+   both share (enter, list, destroy).  */
+#include "cgroups/cgroup.h"
+#include "cgroups/cgroup_backend.h"
+#include "common/cleanup.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The cgroup directories of CG, each once (co-mounted v1 controllers
+   share one).  Returns how many were put in DIRS.  */
+static int
+handle_dirs (const struct sbx_cgroup *cg, const char *dirs[SBX_CG_N])
+{
+  int n = 0;
+  if (cg->version == SBX_CGROUP_V2)
+    {
+      dirs[n++] = cg->unified;
+      return n;
+    }
+  for (int c = 0; c < SBX_CG_N; c++)
+    {
+      bool seen = cg->v1[c] == NULL;
+      for (int i = 0; i < n && !seen; i++)
+        seen = strcmp (dirs[i], cg->v1[c]) == 0;
+      if (!seen)
+        dirs[n++] = cg->v1[c];
+    }
+  return n;
+}
+
+static const char *
+anchor_of (const struct sbx_cgroup_hierarchy *h, enum sbx_cgroup_anchor a)
+{
+  return a == SBX_CGROUP_AT_ROOT  ? ""
+         : a == SBX_CGROUP_AT_OWN ? h->own
+                                  : h->base;
+}
+
+static int
+create_v1 (const struct sbx_cgroup_layout *layout,
+           enum sbx_cgroup_anchor anchor, const char *rel,
+           const struct sbx_cgroup_limits *limits, struct sbx_cgroup *cg,
+           struct sbx_error *err)
+{
+  char *paths[SBX_CG_N] = { NULL };
+  int r = 0;
+  for (int c = 0; r == 0 && c < SBX_CG_N; c++)
+    if (layout->controllers & SBX_CG_BIT (c))
+      {
+        paths[c] = cgfs_join (anchor_of (&layout->v1[c], anchor), rel);
+        r = paths[c] ? 0 : -ENOMEM;
+      }
+  if (r == 0)
+    r = cg1_create (layout, paths, limits, cg, err);
+  for (int c = 0; c < SBX_CG_N; c++)
+    free (paths[c]);
+  return r;
+}
+
+int
+sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
+                   const char *cgroups_path, const char *id,
+                   const struct sbx_cgroup_limits *limits,
+                   struct sbx_cgroup **out, struct sbx_error *err)
+{
+  if (layout->version == SBX_CGROUP_NONE)
+    return sbx_fail (err, -EOPNOTSUPP, "no cgroup can be made: %s",
+                     layout->reason);
+  if ((limits->memory_limit > 0
+       && !(layout->controllers & SBX_CG_BIT (SBX_CG_MEMORY)))
+      || (limits->pids_limit > 0
+          && !(layout->controllers & SBX_CG_BIT (SBX_CG_PIDS))))
+    return sbx_fail (err, -EOPNOTSUPP,
+                     "linux.resources: a limit is set but "
+                     "its cgroup controller is not available");
+  enum sbx_cgroup_anchor anchor;
+  cleanup_free char *rel = NULL;
+  int r = sbx_cgroup_name (cgroups_path, id, &anchor, &rel, err);
+  if (r < 0)
+    return r;
+  struct sbx_cgroup *cg = calloc (1, sizeof *cg);
+  if (cg == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  cg->version = layout->version;
+  cg->memory_peak_seen = cg->pids_peak_seen = -1;
+  if (layout->version == SBX_CGROUP_V2)
+    {
+      cleanup_free char *path
+          = cgfs_join (anchor_of (&layout->unified, anchor), rel);
+      r = path ? cg2_create (layout, path, limits, cg, err) : -ENOMEM;
+    }
+  else
+    r = create_v1 (layout, anchor, rel, limits, cg, err);
+  if (r < 0)
+    {
+      sbx_cgroup_free (cg);
+      return sbx_fail (err, r, "out of memory");
+    }
+  *out = cg;
+  return 0;
+}
+
+int
+sbx_cgroup_enter (struct sbx_cgroup *cg, pid_t pid, struct sbx_error *err)
+{
+  const char *dirs[SBX_CG_N];
+  int n = handle_dirs (cg, dirs);
+  char num[24];
+  snprintf (num, sizeof num, "%d", (int)pid);
+  for (int i = 0; i < n; i++)
+    {
+      int r = cgfs_write (dirs[i], "cgroup.procs", num);
+      if (r < 0)
+        return sbx_fail_errno (err, r, "%s/cgroup.procs: moving pid %d",
+                               dirs[i], (int)pid);
+    }
+  return 0;
+}
+
+int
+sbx_cgroup_usage (struct sbx_cgroup *cg, struct sbx_cgroup_usage *out,
+                  struct sbx_error *err)
+{
+  *out = (struct sbx_cgroup_usage){ -1, -1, -1, -1, -1, -1, -1 };
+  int r = cg->version == SBX_CGROUP_V2 ? cg2_usage (cg, out)
+                                       : cg1_usage (cg, out);
+  if (r < 0)
+    {
+      const char *dirs[SBX_CG_N];
+      handle_dirs (cg, dirs);
+      return sbx_fail_errno (err, r, "%s: reading cgroup usage", dirs[0]);
+    }
+  /* Old kernels keep no peak: the best sbx can say is what it sampled.  */
+  if (out->memory_current > cg->memory_peak_seen)
+    cg->memory_peak_seen = out->memory_current;
+  if (out->pids_current > cg->pids_peak_seen)
+    cg->pids_peak_seen = out->pids_current;
+  if (out->memory_peak < 0)
+    out->memory_peak = cg->memory_peak_seen;
+  if (out->pids_peak < 0)
+    out->pids_peak = cg->pids_peak_seen;
+  return 0;
+}
+
+int
+sbx_cgroup_pids (struct sbx_cgroup *cg, pid_t **pids, size_t *n,
+                 struct sbx_error *err)
+{
+  const char *dirs[SBX_CG_N];
+  handle_dirs (cg, dirs);
+  int r = cgfs_list_pids (dirs[0], true, pids, n);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "%s/cgroup.procs: listing processes",
+                           dirs[0]);
+  return 0;
+}
+
+int
+sbx_cgroup_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err)
+{
+  if (sig <= 0 || sig >= NSIG)
+    return sbx_fail (err, -EINVAL, "signal %d is not valid", sig);
+  return cg->version == SBX_CGROUP_V2 ? cg2_kill (cg, sig, err)
+                                      : cg1_kill (cg, sig, err);
+}
+
+/* rmdir fails with EBUSY for a moment after the last process left, while
+   the kernel finishes its exit; retry briefly.  */
+static int
+remove_tree (const char *dir)
+{
+  int r = 0;
+  for (int tries = 0; tries < 50; tries++)
+    {
+      r = cgfs_rmdir_tree (dir);
+      if (r != -EBUSY)
+        break;
+      nanosleep (&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+    }
+  return r;
+}
+
+int
+sbx_cgroup_destroy (struct sbx_cgroup *cg, struct sbx_error *err)
+{
+  const char *dirs[SBX_CG_N];
+  int n = handle_dirs (cg, dirs);
+  for (int i = 0; i < n; i++)
+    if (!cgfs_wait_empty (dirs[i], i == 0 ? 1000 : 200))
+      return sbx_fail (err, -EBUSY,
+                       "%s: cgroup still has processes; kill "
+                       "them first",
+                       dirs[i]);
+  for (int i = 0; i < n; i++)
+    {
+      int r = remove_tree (dirs[i]);
+      if (r < 0)
+        return sbx_fail_errno (err, r, "%s: removing the cgroup", dirs[i]);
+    }
+  cgfs_rmdir_made (&cg->made);
+  return 0;
+}
+
+void
+sbx_cgroup_free (struct sbx_cgroup *cg)
+{
+  if (cg == NULL)
+    return;
+  free (cg->unified);
+  for (int c = 0; c < SBX_CG_N; c++)
+    free (cg->v1[c]);
+  strv_free (&cg->made);
+  free (cg);
+}
+
+enum sbx_cgroup_version
+sbx_cgroup_handle_version (const struct sbx_cgroup *cg)
+{
+  return cg->version;
+}

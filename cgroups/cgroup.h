@@ -1,0 +1,183 @@
+/* Kernel resource quotas for one sandbox: a cgroup on v2 or v1.
+ *
+ * Life cycle: detect the layout once -> create (mkdir + limits) -> enter
+ * the sandbox's first process -> usage / pids / kill while it runs ->
+ * destroy.  The handle is a few "key=path" strings (sbx_cgroup_to_strv)
+ * that the state store keeps, so a later process (`sbx-oci delete`) can
+ * reopen it (sbx_cgroup_open).
+ *
+ * What sbx touches on the host, and nothing else:
+ * - it makes the sandbox's cgroup directory, and the missing directories
+ *   above it (default "sbx-oci/<id>"); it records which ones it made and
+ *   destroy removes only those, and only when empty;
+ * - v2: in directories it made it enables "+memory +pids" in
+ *   cgroup.subtree_control; in an existing ancestor (the hierarchy root,
+ *   the caller's delegated cgroup, or a directory of an OCI cgroupsPath)
+ *   it only adds +memory / +pids when they are offered by that
+ *   directory's cgroup.controllers and not yet enabled.  It never disables
+ *   a controller and never writes any other file outside its own cgroups;
+ * - it writes limits only into the sandbox's own cgroup.
+ *
+ * Placement (sbx_cgroup_create's CGROUPS_PATH):
+ * - NULL or "": "sbx-oci/<id>" under the hierarchy root (root), or under
+ *   the caller's delegated v2 cgroup (unprivileged; see detect);
+ * - "/a/b": relative to the hierarchy root (as seen in the caller's cgroup
+ *   namespace);
+ * - "a/b": relative to the caller's own cgroup (from /proc/self/cgroup);
+ * - "slice:prefix:name" (systemd form): no systemd is asked; it is mapped
+ *   to the cgroupfs path systemd would use, SLICE-PATH/PREFIX-NAME.scope,
+ *   where "a-b.slice" expands to "a.slice/a-b.slice", under the hierarchy
+ *   root (root) or the delegated cgroup (unprivileged).  An empty slice
+ *   means "system.slice".
+ * ".." components are refused.  */
+#ifndef SBX_CGROUP_H
+#define SBX_CGROUP_H
+
+#include "common/error.h"
+#include "common/strv.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum sbx_cgroup_version
+{
+  SBX_CGROUP_NONE = 0,
+  SBX_CGROUP_V1,
+  SBX_CGROUP_V2,
+};
+
+/* Controllers sbx uses, as bits of sbx_cgroup_layout.controllers.  */
+enum sbx_cgroup_controller
+{
+  SBX_CG_MEMORY,
+  SBX_CG_PIDS,
+  SBX_CG_FREEZER, /* v1 only; v2 has cgroup.freeze in every cgroup */
+  SBX_CG_N
+};
+#define SBX_CG_BIT(c) (1u << (c))
+
+/* One hierarchy as the caller sees it.  */
+struct sbx_cgroup_hierarchy
+{
+  char *mount; /* mount point, e.g. "/sys/fs/cgroup"; NULL = not usable */
+  char *own;   /* the caller's cgroup, relative to MOUNT ("" = its root) */
+  char *base;  /* where default names go, relative to MOUNT */
+};
+
+struct sbx_cgroup_layout
+{
+  enum sbx_cgroup_version version;
+  bool privileged;      /* euid 0: default names go under the root */
+  unsigned controllers; /* SBX_CG_BIT()s usable for the caller */
+  struct sbx_cgroup_hierarchy unified;      /* version 2 */
+  struct sbx_cgroup_hierarchy v1[SBX_CG_N]; /* version 1, per controller */
+  char reason[256]; /* version NONE: why; else "" or what is missing */
+};
+
+/* Find what cgroups the caller (by effective uid) can use.  v2 is chosen
+   when it offers memory and pids; else v1 when memory and pids hierarchies
+   are mounted and writable (root only); else NONE with REASON set, e.g.
+   "unprivileged and no delegated cgroup v2 subtree".  An unprivileged
+   caller uses v2 through the nearest ancestor-or-self of its own cgroup
+   that it owns (systemd user delegation: user@UID.service and below)
+   where cgroup.procs and cgroup.subtree_control are writable and memory
+   and pids are enabled in cgroup.subtree_control (or can be: offered and
+   no process inside).  Returns 0 (also for NONE), or a negative errno
+   when the mount table cannot be read.  */
+int sbx_cgroup_detect (struct sbx_cgroup_layout *out, struct sbx_error *err);
+/* The same from given files: a mountinfo, a /proc/PID/cgroup, an euid.
+   Mount points in MOUNTINFO are used as they are (tests point them at a
+   directory tree of their own).  */
+int sbx_cgroup_detect_at (const char *mountinfo, const char *proc_cgroup,
+                          uid_t euid, struct sbx_cgroup_layout *out,
+                          struct sbx_error *err);
+void sbx_cgroup_layout_free (struct sbx_cgroup_layout *layout);
+/* "none", "v1", "v2".  */
+const char *sbx_cgroup_version_name (enum sbx_cgroup_version version);
+
+/* Where a sandbox's cgroup goes, relative to an anchor, from the OCI
+   cgroupsPath (see the top of this file).  *REL is malloc'd, never starts
+   or ends with '/' and never contains "..".  Pure: no I/O.  */
+enum sbx_cgroup_anchor
+{
+  SBX_CGROUP_AT_ROOT, /* the hierarchy root */
+  SBX_CGROUP_AT_OWN,  /* the caller's own cgroup */
+  SBX_CGROUP_AT_BASE, /* the layout's base (root, or delegated cgroup) */
+};
+int sbx_cgroup_name (const char *cgroups_path, const char *id,
+                     enum sbx_cgroup_anchor *anchor, char **rel,
+                     struct sbx_error *err);
+
+struct sbx_cgroup_limits
+{
+  int64_t memory_limit; /* bytes; <= 0 = none */
+  int64_t pids_limit;   /* <= 0 = none (OCI: 0 and -1 mean unlimited) */
+};
+
+struct sbx_cgroup; /* opaque handle */
+
+/* Make the cgroup in every hierarchy the layout uses and write LIMITS:
+   v2 memory.max (+ memory.swap.max 0 when present, so memory cannot move
+   to swap), pids.max; v1 memory.limit_in_bytes (+ memory.memsw.limit_in_bytes
+   equal to it when present), pids.max.  A limit that cannot be written is
+   an error, not a silent downgrade.  On failure nothing is left behind.  */
+int sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
+                       const char *cgroups_path, const char *id,
+                       const struct sbx_cgroup_limits *limits,
+                       struct sbx_cgroup **out, struct sbx_error *err);
+
+/* Move PID (a whole process) into the cgroup in every hierarchy.  */
+int sbx_cgroup_enter (struct sbx_cgroup *cg, pid_t pid, struct sbx_error *err);
+
+/* Every value is -1 when the kernel does not say.  Peaks come from the
+   kernel (v2 memory.peak, v1 memory.max_usage_in_bytes, pids.peak) or,
+   without that, are the maximum this handle has sampled.  */
+struct sbx_cgroup_usage
+{
+  int64_t memory_current, memory_peak; /* bytes */
+  int64_t pids_current, pids_peak;
+  int64_t oom_kills;       /* v2 memory.events oom_kill; v1 oom_control */
+  int64_t memory_max_hits; /* v2 memory.events max; v1 the larger of
+                              memory.failcnt and memory.memsw.failcnt
+                              (may stay 0 on v1: trust oom_kills) */
+  int64_t pids_max_hits;   /* pids.events max: forks refused */
+};
+int sbx_cgroup_usage (struct sbx_cgroup *cg, struct sbx_cgroup_usage *out,
+                      struct sbx_error *err);
+
+/* The processes in the cgroup and its descendants (for `ps`).  *PIDS is
+   malloc'd.  */
+int sbx_cgroup_pids (struct sbx_cgroup *cg, pid_t **pids, size_t *n,
+                     struct sbx_error *err);
+
+/* Signal every process in the cgroup and its descendants.  v2 SIGKILL
+   writes cgroup.kill when present; otherwise the cgroup is frozen
+   (v2 cgroup.freeze, v1 freezer.state), each member is signalled through
+   a pidfd (a recycled pid is never hit), and it is thawed.  v1 without a
+   freezer signals member by member until no new member appears.  */
+int sbx_cgroup_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err);
+
+/* Wait briefly (about 1 s) for the cgroup to empty, then remove it
+   leaf-first with any cgroups the workload made inside it, and the
+   directories above it that this handle made, when empty.  -EBUSY when
+   processes remain.  Removing an already removed cgroup succeeds.  */
+int sbx_cgroup_destroy (struct sbx_cgroup *cg, struct sbx_error *err);
+
+void sbx_cgroup_free (struct sbx_cgroup *cg);
+
+/* The handle as strings, one "key=absolute path" each:
+     "v2=DIR"                        the cgroup (v2)
+     "memory=DIR" "pids=DIR" "freezer=DIR"   the cgroup per v1 controller
+     "made=DIR"                      a directory above it that sbx made
+   Stable across versions of sbx; the state store keeps them as they are.  */
+int sbx_cgroup_to_strv (const struct sbx_cgroup *cg, struct strv *out);
+/* Reopen a handle from those strings (NULL-terminated).  Every path must
+   lie on a cgroup file system; "made" paths must be ancestors of the
+   cgroup.  */
+int sbx_cgroup_open (char *const *strings, struct sbx_cgroup **out,
+                     struct sbx_error *err);
+enum sbx_cgroup_version
+sbx_cgroup_handle_version (const struct sbx_cgroup *cg);
+
+#endif
