@@ -1,0 +1,26 @@
+#!/bin/sh
+# Installs what sbx-oci needs to build, run and test on Debian 12, and
+# nothing that is already there.  Safe to run again.
+set -eu
+
+need="meson ninja-build pkg-config gcc clang libclang-rt-14-dev \
+libyajl-dev libseccomp-dev libcap-ng-dev bubblewrap busybox-static \
+python3 util-linux procps"
+[ "${SBX_SETUP_BENCH:-0}" = 1 ] && need="$need crun runc hyperfine"
+
+missing=""
+for p in $need; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+    missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+  echo "sbx-oci setup: missing packages:$missing (run as root to install)" >&2
+  exit 1
+fi
+echo "sbx-oci setup: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
