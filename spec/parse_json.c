@@ -88,7 +88,8 @@ jfail_nomem (struct sbx_jctx *c)
 const char *
 jquote (const char *s, char *buf, size_t size)
 {
-  size_t len = 0, limit = size - 8; /* room for an escape, "...", quotes */
+  /* Room after LIMIT for one escape (6), "..." (3), '"' and NUL.  */
+  size_t len = 0, limit = size - 11;
   buf[len++] = '"';
   for (; *s && len < limit; s++)
     {
@@ -102,11 +103,14 @@ jquote (const char *s, char *buf, size_t size)
     }
   if (*s)
     {
-      /* Do not cut a UTF-8 sequence in half.  */
-      while (len > 1 && ((unsigned char) buf[len - 1] & 0xc0) == 0x80)
-        len--;
-      if (len > 1 && ((unsigned char) buf[len - 1] & 0xc0) == 0xc0)
-        len--;
+      /* Stopped inside a UTF-8 sequence: drop its first bytes too.  */
+      if (((unsigned char) *s & 0xc0) == 0x80)
+        {
+          while (len > 1 && ((unsigned char) buf[len - 1] & 0xc0) == 0x80)
+            len--;
+          if (len > 1)
+            len--;
+        }
       memcpy (buf + len, "...", 3);
       len += 3;
     }
