@@ -16,6 +16,7 @@
 #include "common/file_io.h"
 #include "common/json_gen.h"
 #include "runtime/cli.h"
+#include "runtime/darwin/sbpl.h"
 #include "runtime/linux/monitor.h"
 #include "runtime/linux/spawn.h"
 #include "runtime/sandbox.h"
@@ -26,6 +27,7 @@ struct run_options
   const char *bundle;
   const char *outcome_path; /* --outcome FILE, "-" = stdout */
   bool dry_run;
+  bool seatbelt; /* --backend seatbelt: the macOS profile (dry-run) */
   int preserve_fds;
 };
 
@@ -53,9 +55,31 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv)
             sb->plan->enforcement.reasons.v[i]);
 }
 
+/* The profile macOS would run this plan under, printable anywhere.  */
 static int
-dry_run (const struct sbx_sandbox *sb, struct sbx_error *err)
+dry_run_seatbelt (const struct sbx_sandbox *sb, struct sbx_error *err)
 {
+  struct sbx_macos_paths paths = { .resolve = sbx_macos_realpath };
+  cleanup_free char *profile = NULL;
+  int r = sbx_sbpl_profile (sb->plan, &paths, &profile, err);
+  if (r < 0)
+    return r;
+  fputs (profile, stdout);
+  printf ("; run as: /usr/bin/sandbox-exec -p PROFILE --");
+  for (size_t i = 0; i < sb->plan->argv.n; i++)
+    {
+      putchar (' ');
+      sbx_shell_quote (stdout, sb->plan->argv.v[i]);
+    }
+  putchar ('\n');
+  return 0;
+}
+
+static int
+dry_run (const struct sbx_sandbox *sb, bool seatbelt, struct sbx_error *err)
+{
+  if (seatbelt)
+    return dry_run_seatbelt (sb, err);
   struct sbx_bwrap_opts opts = { .die_with_parent = true,
                                  .cap_keep = &sb->cap_keep };
   struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
@@ -126,6 +150,7 @@ parse_run_options (int argc, char **argv, struct run_options *o,
     { "bundle", required_argument, NULL, 'b' },
     { "outcome", required_argument, NULL, 'o' },
     { "dry-run", no_argument, NULL, 'n' },
+    { "backend", required_argument, NULL, 'B' },
     { "preserve-fds", required_argument, NULL, 'p' },
     { "detach", no_argument, NULL, 'd' },
     { "pid-file", required_argument, NULL, 'P' },
@@ -142,6 +167,13 @@ parse_run_options (int argc, char **argv, struct run_options *o,
       case 'b': o->bundle = optarg; break;
       case 'o': o->outcome_path = optarg; break;
       case 'n': o->dry_run = true; break;
+      case 'B':
+        if (strcmp (optarg, "bwrap") != 0 && strcmp (optarg, "seatbelt") != 0)
+          return sbx_fail (err, -EINVAL,
+                           "--backend: expected bwrap or seatbelt, not \"%s\"",
+                           optarg);
+        o->seatbelt = strcmp (optarg, "seatbelt") == 0;
+        break;
       case 'p': o->preserve_fds = atoi (optarg); break;
       case 'x': case 'P': case 'c': break;
       case 'd':
@@ -152,6 +184,10 @@ parse_run_options (int argc, char **argv, struct run_options *o,
       }
   if (o->preserve_fds < 0 || o->preserve_fds > 1024)
     return sbx_fail (err, -EINVAL, "--preserve-fds: expected 0..1024");
+  if (o->seatbelt && !o->dry_run)
+    return sbx_fail (err, -ENOTSUP,
+                     "--backend seatbelt: runs only on macOS; use it with "
+                     "--dry-run here to print the profile");
   if (optind >= argc && !o->dry_run)
     return sbx_fail (err, -EINVAL, "run: a container id is required");
   return 0;
@@ -169,7 +205,7 @@ sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
   struct sbx_outcome out = { 0 };
   r = sbx_sandbox_prepare (g, o.bundle, &sb, err);
   if (r == 0 && o.dry_run)
-    r = dry_run (&sb, err);
+    r = dry_run (&sb, o.seatbelt, err);
   else if (r == 0)
     r = supervise (&sb, &o, &out, err);
   if (r < 0)
