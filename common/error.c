@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int
+static int __attribute__ ((format (printf, 4, 0)))
 vfail (struct sbx_error *err, int code, int with_errno, const char *fmt,
        va_list ap)
 {

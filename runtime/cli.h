@@ -31,6 +31,8 @@ typedef int (*sbx_command_fn) (struct sbx_globals *g, int argc, char **argv,
 
 int sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
                  struct sbx_error *err);
+int sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
+                   struct sbx_error *err);
 int sbx_cmd_spec (struct sbx_globals *g, int argc, char **argv,
                   struct sbx_error *err);
 

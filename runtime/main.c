@@ -21,6 +21,7 @@ struct command
 static const struct command commands[] = {
   { "run", sbx_cmd_run, "run a bundle's process in a sandbox, in the foreground" },
   { "spec", sbx_cmd_spec, "write a starting config.json" },
+  { "check", sbx_cmd_check, "say what this host enforces and how to fix gaps" },
 };
 
 static void

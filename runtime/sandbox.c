@@ -56,6 +56,21 @@ compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
   return sb->seccomp_fd;
 }
 
+/* Network "deny" also refuses IP sockets outright.  */
+static int
+network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  if (sb->plan->network != SBX_NET_DENY)
+    return 0;
+  struct sbx_seccomp *deny = NULL;
+  int r = sbx_seccomp_network_deny (&deny, err);
+  if (r < 0)
+    return r;
+  sb->seccomp_net_fd = sbx_seccomp_compile (deny, err);
+  sbx_seccomp_free (deny);
+  return sb->seccomp_net_fd < 0 ? sb->seccomp_net_fd : 0;
+}
+
 static const char *
 plan_env (const struct sbx_plan *plan, const char *name)
 {
@@ -82,7 +97,7 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
                      struct sbx_sandbox *sb, struct sbx_error *err)
 {
   memset (sb, 0, sizeof *sb);
-  sb->seccomp_fd = -1;
+  sb->seccomp_fd = sb->seccomp_net_fd = -1;
   const char *root = sbx_state_root (g);
   int r = sbx_spec_load (bundle, &sb->spec, err);
   if (r == 0 && sbx_state_root_ensure (root, err) < 0)
@@ -101,6 +116,8 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
   if (r == 0)
     r = compile_seccomp (sb, err);
   if (r >= 0)
+    r = network_filter (sb, err);
+  if (r >= 0)
     r = check_command (sb, err);
   return r < 0 ? r : 0;
 }
@@ -110,9 +127,11 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
 {
   if (sb->seccomp_fd >= 0)
     close (sb->seccomp_fd);
+  if (sb->seccomp_net_fd >= 0)
+    close (sb->seccomp_net_fd);
   strv_free (&sb->cap_keep);
   sbx_plan_free (sb->plan);
   sbx_spec_free (sb->spec);
   memset (sb, 0, sizeof *sb);
-  sb->seccomp_fd = -1;
+  sb->seccomp_fd = sb->seccomp_net_fd = -1;
 }

@@ -15,6 +15,7 @@ struct sbx_sandbox
   struct sbx_plan *plan;
   struct strv cap_keep;
   int seccomp_fd; /* -1: no filter */
+  int seccomp_net_fd; /* -1: no network filter */
   int exec_status; /* 127/126 when the command cannot be found/run */
 };
 

@@ -114,6 +114,13 @@ network_gaps (struct sbx_plan *plan)
   if (plan->network == SBX_NET_ALLOW)
     return plan_gap (plan, true, SBX_LEVEL_NONE,
                      "network: the host's network is shared");
+  /* The network namespace holds for IP; a unix socket is reached through
+     the file system, and seccomp cannot see the path a connect names.  */
+  if (plan->agent)
+    return plan_gap (plan, true, SBX_LEVEL_PARTIAL,
+                     "network: unix-domain sockets on paths the sandbox can "
+                     "see stay connectable (known daemon sockets are "
+                     "hidden)");
   return 0;
 }
 

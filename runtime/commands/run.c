@@ -46,9 +46,9 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv)
       sbx_shell_quote (stdout, argv->v[i]);
     }
   putchar ('\n');
-  if (sb->seccomp_fd >= 0)
-    printf ("# a seccomp program is passed as --seccomp FD when run for "
-            "real\n");
+  if (sb->seccomp_fd >= 0 || sb->seccomp_net_fd >= 0)
+    printf ("# run for real, compiled seccomp programs are added with "
+            "--add-seccomp-fd FD\n");
   for (size_t i = 0; i < sb->plan->enforcement.reasons.n; i++)
     printf ("# enforcement %s: %s\n",
             sbx_level_name (sb->plan->enforcement.level),
@@ -130,6 +130,7 @@ supervise (const struct sbx_sandbox *sb, const struct run_options *o,
     .opts = { .die_with_parent = true, .cap_keep = &sb->cap_keep },
     .spec = sb->spec,
     .seccomp_fd = sb->seccomp_fd,
+    .seccomp_net_fd = sb->seccomp_net_fd,
     .preserve_fds = o->preserve_fds,
     .own_process_group = true,
   };

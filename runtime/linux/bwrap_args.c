@@ -149,8 +149,12 @@ sbx_bwrap_args (const struct sbx_plan *plan,
     r = push_fd (argv, "--info-fd", fds->info);
   if (r == 0)
     r = push_fd (argv, "--block-fd", fds->block);
+  /* --add-seccomp-fd, not --seccomp: the two cannot be mixed, and only
+     the former stacks a second program.  */
   if (r == 0)
-    r = push_fd (argv, "--seccomp", fds->seccomp);
+    r = push_fd (argv, "--add-seccomp-fd", fds->seccomp);
+  if (r == 0)
+    r = push_fd (argv, "--add-seccomp-fd", fds->seccomp_net);
   if (r == 0)
     r = capability_args (host, opts, argv);
   for (size_t i = 0; r == 0 && i < plan->n_mounts; i++)

@@ -13,11 +13,12 @@ struct sbx_bwrap_fds
   int json_status; /* --json-status-fd: child pid, then exit code */
   int info;        /* --info-fd */
   int block;       /* --block-fd: hold before exec until a byte arrives */
-  int seccomp;     /* --seccomp: a compiled BPF program */
+  int seccomp;     /* --add-seccomp-fd: the config's or the agent filter */
+  int seccomp_net; /* --add-seccomp-fd: the network "deny" filter */
 };
 
 #define SBX_BWRAP_NO_FDS                                                      \
-  (struct sbx_bwrap_fds) { -1, -1, -1, -1 }
+  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1 }
 
 struct sbx_bwrap_opts
 {

@@ -43,6 +43,11 @@ int sbx_seccomp_agent_default (bool allow_user_namespaces,
                                struct sbx_seccomp **out,
                                struct sbx_error *err);
 
+/* The filter added for network "deny" on top of any other: new AF_INET,
+   AF_INET6 and AF_PACKET sockets fail with EAFNOSUPPORT.  */
+int sbx_seccomp_network_deny (struct sbx_seccomp **out,
+                              struct sbx_error *err);
+
 /* Free a standalone struct sbx_seccomp and everything it owns.  */
 void sbx_seccomp_free (struct sbx_seccomp *sc);
 

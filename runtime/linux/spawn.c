@@ -37,7 +37,7 @@ static const char *const step_names[] = {
 /* Descriptor numbers the runner will see.  */
 struct fd_layout
 {
-  int status, block, seccomp, report;
+  int status, block, seccomp, seccomp_net, report;
 };
 
 static __attribute__ ((noreturn)) void
@@ -79,14 +79,16 @@ child_main (const struct sbx_spawn_request *req, char **argv, char **envp,
     }
   /* Lift every source above the layout so no dup2 clobbers another.  */
   int high = at->report + 1;
-  int srcs[4] = { status_w, block_r, req->seccomp_fd, report_w };
-  for (int i = 0; i < 4; i++)
+  int srcs[5] = { status_w, block_r, req->seccomp_fd, req->seccomp_net_fd,
+                  report_w };
+  for (int i = 0; i < 5; i++)
     if (srcs[i] >= 0
         && (srcs[i] = fcntl (srcs[i], F_DUPFD_CLOEXEC, high + 4)) < 0)
       child_fail (report_w, STEP_FDS);
-  report_w = srcs[3];
+  report_w = srcs[4];
   if (place (srcs[0], at->status) < 0 || place (srcs[1], at->block) < 0
       || place (srcs[2], at->seccomp) < 0
+      || place (srcs[3], at->seccomp_net) < 0
       || dup3 (report_w, at->report, O_CLOEXEC) < 0)
     child_fail (report_w, STEP_FDS);
   report_w = at->report;
@@ -103,6 +105,7 @@ layout_fds (const struct sbx_spawn_request *req, struct fd_layout *at)
   at->status = next++;
   at->block = req->hold ? next++ : -1;
   at->seccomp = req->seccomp_fd >= 0 ? next++ : -1;
+  at->seccomp_net = req->seccomp_net_fd >= 0 ? next++ : -1;
   at->report = next;
 }
 
@@ -142,7 +145,8 @@ sbx_spawn_runner (const struct sbx_spawn_request *req,
     return sbx_fail_errno (err, -errno, "cannot create a pipe");
   report_r = p[0], report_w = p[1];
 
-  struct sbx_bwrap_fds fds = { at.status, -1, at.block, at.seccomp };
+  struct sbx_bwrap_fds fds
+      = { at.status, -1, at.block, at.seccomp, at.seccomp_net };
   cleanup_strv struct strv argv = { 0 };
   int r = sbx_bwrap_args (req->plan, req->host, &fds, &req->opts, &argv, err);
   if (r < 0)

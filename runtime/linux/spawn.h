@@ -15,6 +15,7 @@ struct sbx_spawn_request
   struct sbx_bwrap_opts opts;
   const struct sbx_spec *spec; /* rlimits */
   int seccomp_fd;              /* -1: none */
+  int seccomp_net_fd;          /* -1: none */
   bool hold;                   /* start held on --block-fd until released */
   int preserve_fds;            /* fds 3 .. 3+N-1 pass through unchanged */
   bool own_process_group;      /* terminal signals reach sbx, not bwrap */
