@@ -600,14 +600,13 @@ test_load (void)
   tap_streq (err.msg, want, "parse errors carry the file's path");
 
   /* Bigger than the first read buffer (64 KiB).  */
-  size_t big = 200 * 1024;
-  char *text = malloc (big + 100);
+  enum { big = 200 * 1024 };
+  static char text[big + 100];
   int n = sprintf (text, "{\"ociVersion\":\"1\",\"root\":{\"path\":\"/\"},"
                          "\"annotations\":{\"a\":\"");
   memset (text + n, 'x', big);
   strcpy (text + n + big, "\"}}");
   write_file (path, text);
-  free (text);
   sbx_error_clear (&err);
   r = sbx_spec_load (dir, &s, &err);
   tap_ok (r == 0 && s && strlen (s->annotations[0].value) == big,
