@@ -11,7 +11,7 @@
 
 /* ---- the path ------------------------------------------------------------ */
 
-static void
+__attribute__ ((format (printf, 2, 3))) static void
 jpath_append (struct sbx_jctx *c, const char *fmt, ...)
 {
   va_list ap;
@@ -74,8 +74,6 @@ jfail (struct sbx_jctx *c, const char *fmt, ...)
   va_start (ap, fmt);
   vsnprintf (what, sizeof what, fmt, ap);
   va_end (ap);
-  if (c->len == 0)
-    return sbx_fail (c->err, -EINVAL, "%s", what);
   return sbx_fail (c->err, -EINVAL, "%.*s: %s", (int) c->len, c->path, what);
 }
 
@@ -162,12 +160,10 @@ json_object (struct sbx_jctx *c, yajl_val obj, const char *key,
 /* ---- strings and booleans ----------------------------------------------- */
 
 static int
-jv_string (struct sbx_jctx *c, yajl_val v, unsigned flags, char **out)
+jv_string (struct sbx_jctx *c, yajl_val v, char **out)
 {
   if (!YAJL_IS_STRING (v))
     return jfail (c, "expected a string");
-  if ((flags & JSON_NON_EMPTY) && v->u.string[0] == '\0')
-    return jfail (c, "expected a non-empty string");
   free (*out);
   *out = strdup (v->u.string);
   return *out ? 0 : jfail_nomem (c);
@@ -182,7 +178,7 @@ json_string (struct sbx_jctx *c, yajl_val obj, const char *key,
   int r = json_field (c, obj, key, flags, &v, &mark);
   if (r <= 0)
     return r;
-  r = jv_string (c, v, flags, out);
+  r = jv_string (c, v, out);
   jpath_pop (c, mark);
   return r < 0 ? r : 1;
 }
@@ -206,7 +202,7 @@ json_abs_path (struct sbx_jctx *c, yajl_val obj, const char *key,
     return jfail (c, "expected a string");
   if (jcheck_abs_path (v->u.string))
     return jfail (c, "%s", jcheck_abs_path (v->u.string));
-  r = jv_string (c, v, 0, out);
+  r = jv_string (c, v, out);
   jpath_pop (c, mark);
   return r < 0 ? r : 1;
 }

@@ -32,7 +32,7 @@ struct sbx_jctx
 enum
 {
   JSON_REQUIRED = 1 << 0,  /* absent -> "required" */
-  JSON_NON_EMPTY = 1 << 1, /* strings and arrays: "" and [] are refused */
+  JSON_NON_EMPTY = 1 << 1, /* json_strv: [] is refused */
 };
 
 /* The path stack.  Push returns a mark; pop restores the mark.  */
@@ -40,7 +40,8 @@ size_t jpath_push_key (struct sbx_jctx *c, const char *key);
 size_t jpath_push_index (struct sbx_jctx *c, size_t index);
 void jpath_pop (struct sbx_jctx *c, size_t mark);
 
-/* Fail with "PATH: what" (or just "what" at the top level).  */
+/* Fail with "PATH: what"; the path is never empty (top-level keys are
+   pushed like any other).  */
 int jfail (struct sbx_jctx *c, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3)));
 int jfail_nomem (struct sbx_jctx *c);

@@ -1,6 +1,7 @@
 /* sbx_spec_parse and sbx_spec_load: every error message, then the fields
    of successful parses.  JSON in the tables uses ' for " (converted before
    parsing) so the rows stay readable.  */
+#include "common/cleanup.h"
 #include "spec/spec.h"
 #include "tests/unit/tap.h"
 
@@ -157,6 +158,10 @@ static const struct error_case error_cases[] = {
   { SBX ("'mode':'\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001'"), "sbx.mode: unknown value \"\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001...\" (expected one of: read-only, workspace-write, danger-full-access)" },
   { DOC ("'annotations':{'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.':1}"), "annotations[\"a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a....\"]: expected a string" },
   { SBX ("'network':'éééééééééééééééééééééééééééééééééééééééé'"), "sbx.network: unknown value \"éééééééééééééééééééééééééééééééééé...\" (expected one of: deny, loopback, allow)" },
+  { SBX ("'network':'€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€'"), "sbx.network: unknown value \"€€€€€€€€€€€€€€€€€€€€€€...\" (expected one of: deny, loopback, allow)" },
+  { SBX ("'network':'a\\\"b\\\\c'"), "sbx.network: unknown value \"a\\\"b\\\\c\" (expected one of: deny, loopback, allow)" },
+  { SBX ("'limits':{'wallClockSeconds':99999999999999999999999}"), "sbx.limits.wallClockSeconds: out of range (expected at most 4294967295 seconds)" },
+  { SBX ("'limits':{'wallClockSeconds':18446744073709551.6150001}"), "sbx.limits.wallClockSeconds: out of range (expected at most 4294967295 seconds)" },
   { SBX ("'network':'none'"), "sbx.network: unknown value \"none\" (expected one of: deny, loopback, allow)" },
   { SBX ("'requireEnforcement':true"), "sbx.requireEnforcement: expected a string" },
   { SBX ("'requireEnforcement':'most'"), "sbx.requireEnforcement: unknown value \"most\" (expected one of: none, partial, full)" },
@@ -293,16 +298,8 @@ static const char container_json[] = "{"
   "}";
 
 static void
-test_container (void)
+check_container_top (const struct sbx_spec *s)
 {
-  struct sbx_error err = { 0 };
-  cleanup_spec struct sbx_spec *s = NULL;
-  int r = parse (container_json, &s, &err);
-  if (!tap_ok (r == 0 && s != NULL, "container config parses"))
-    {
-      printf ("# %s\n", err.msg);
-      return;
-    }
   tap_streq (s->oci_version, "1.2.0", "ociVersion");
   tap_streq (s->bundle, "/bundle", "bundle");
   tap_streq (s->root_path, "/bundle/rootfs", "relative root.path resolves");
@@ -324,8 +321,17 @@ test_container (void)
   tap_streq (s->mounts[3].source, "/srv/x", "bind by option, normalized");
   tap_ok (s->mounts[3].type == NULL, "absent type stays NULL");
   tap_streq (s->mounts[4].source, "shm/rel", "relative non-bind source kept");
+  tap_ok (s->hooks.prestart.n == 1 && s->hooks.prestart.v[0].timeout == 5
+              && s->hooks.prestart.v[0].args.n == 2
+              && s->hooks.poststop.n == 2 && s->hooks.poststop.v[1].timeout == 0
+              && s->hooks.poststart.n == 0,
+          "hooks");
+}
 
-  struct sbx_process *p = &s->process;
+static void
+check_container_process (const struct sbx_spec *s)
+{
+  const struct sbx_process *p = &s->process;
   tap_ok (s->has_process && p->terminal && p->args.n == 3
               && strcmp (p->args.v[2], "true") == 0,
           "process.args");
@@ -348,8 +354,12 @@ test_container (void)
   tap_ok (p->no_new_privileges && p->has_oom_score_adj
               && p->oom_score_adj == -1000,
           "noNewPrivileges, oomScoreAdj");
+}
 
-  struct sbx_linux *lx = &s->linux_;
+static void
+check_container_linux (const struct sbx_spec *s)
+{
+  const struct sbx_linux *lx = &s->linux_;
   tap_ok (s->has_linux && lx->n_namespaces == 2, "namespaces");
   const struct sbx_namespace *net = sbx_spec_namespace (s, SBX_NS_NETWORK);
   tap_ok (net && net->path && strcmp (net->path, "/proc/1/ns/net") == 0,
@@ -360,7 +370,7 @@ test_container (void)
           "id mappings");
   tap_ok (lx->masked_paths.n == 1 && lx->readonly_paths.n == 1,
           "masked and read-only paths");
-  struct sbx_seccomp *sc = lx->seccomp;
+  const struct sbx_seccomp *sc = lx->seccomp;
   tap_ok (sc && sc->has_default_errno_ret && sc->default_errno_ret == 1
               && sc->architectures.n == 1 && sc->n_syscalls == 2,
           "seccomp");
@@ -378,11 +388,22 @@ test_container (void)
   tap_ok (lx->n_sysctl == 1 && strcmp (lx->cgroups_path, "/sbx/c1") == 0
               && strcmp (lx->rootfs_propagation, "rprivate") == 0,
           "sysctl, cgroupsPath, rootfsPropagation");
-  tap_ok (s->hooks.prestart.n == 1 && s->hooks.prestart.v[0].timeout == 5
-              && s->hooks.prestart.v[0].args.n == 2
-              && s->hooks.poststop.n == 2 && s->hooks.poststop.v[1].timeout == 0
-              && s->hooks.poststart.n == 0,
-          "hooks");
+}
+
+static void
+test_container (void)
+{
+  struct sbx_error err = { 0 };
+  cleanup_spec struct sbx_spec *s = NULL;
+  int r = parse (container_json, &s, &err);
+  if (!tap_ok (r == 0 && s != NULL, "container config parses"))
+    {
+      printf ("# %s\n", err.msg);
+      return;
+    }
+  check_container_top (s);
+  check_container_process (s);
+  check_container_linux (s);
   tap_ok (!s->ext.present && s->ext.hardened_defaults && s->ext.alias_masking
               && s->ext.alias_max_entries == SBX_ALIAS_MAX_ENTRIES_DEFAULT
               && s->ext.alias_max_depth == SBX_ALIAS_MAX_DEPTH_DEFAULT
@@ -470,15 +491,30 @@ test_small_cases (void)
 
   struct sbx_error err = { 0 };
   cleanup_spec struct sbx_spec *s = NULL;
-  parse (DOC ("'sbx':{'protectedPaths':[]},'process':null,'mounts':null"),
+  parse (DOC ("'sbx':{'protectedPaths':[]},'process':null,'mounts':null,"
+              "'linux':{'uidMappings':[],'namespaces':[]}"),
          &s, &err);
   tap_ok (s && s->ext.present && s->ext.protected_paths_set
               && s->ext.protected_paths.n == 0 && !s->has_process,
           "empty protectedPaths is set; null reads as absent (%s)", err.msg);
+  tap_ok (s && s->has_linux && s->linux_.namespaces == NULL
+              && s->linux_.n_namespaces == 0,
+          "empty arrays allocate nothing");
+  sbx_spec_free (steal_pointer (&s));
+  parse (USER ("'additionalGids':[]"), &s, &err);
+  tap_ok (s && s->process.user.n_additional_gids == 0
+              && !s->process.user.has_umask,
+          "empty additionalGids, no umask (%s)", err.msg);
 
   tap_streq (sbx_mode_name (SBX_MODE_DANGER_FULL_ACCESS),
              "danger-full-access", "mode name");
   tap_streq (sbx_mode_name (SBX_MODE_UNSET), "unset", "unset mode name");
+  tap_streq (sbx_mode_name (SBX_MODE_READ_ONLY), "read-only", "mode name");
+  tap_streq (sbx_mode_name (SBX_MODE_WORKSPACE_WRITE), "workspace-write",
+             "mode name");
+  tap_streq (sbx_net_name (SBX_NET_LOOPBACK), "loopback", "net name");
+  tap_streq (sbx_net_name (SBX_NET_ALLOW), "allow", "net name");
+  tap_streq (sbx_level_name (SBX_LEVEL_FULL), "full", "level name");
   tap_streq (sbx_net_name (SBX_NET_DENY), "deny", "net name");
   tap_streq (sbx_net_name (SBX_NET_UNSET), "unset", "unset net name");
   tap_streq (sbx_level_name (SBX_LEVEL_PARTIAL), "partial", "level name");
@@ -494,6 +530,25 @@ write_file (const char *path, const char *text)
       fputs (text, f);
       fclose (f);
     }
+}
+
+/* getcwd fails once the working directory is gone.  */
+static void
+test_load_without_cwd (void)
+{
+  char dir[] = "/tmp/sbx-test-cwd-XXXXXX", cwd[256];
+  struct sbx_error err = { 0 };
+  struct sbx_spec *s = NULL;
+  if (!getcwd (cwd, sizeof cwd) || !mkdtemp (dir) || chdir (dir) < 0)
+    return;
+  rmdir (dir);
+  int r = sbx_spec_load ("b", &s, &err);
+  tap_ok (r == -ENOENT && s == NULL, "relative bundle without a cwd");
+  tap_streq (err.msg,
+             "cannot make bundle b absolute: No such file or directory",
+             "  message");
+  if (chdir (cwd) < 0)
+    perror ("chdir");
 }
 
 static void
@@ -527,11 +582,36 @@ test_load (void)
   tap_ok (r == -EFBIG, "too big");
   tap_streq (err.msg, want, "  message");
 
+  unlink (path);
+  if (tap_ok (symlink ("config.json", path) == 0, "self-referencing link"))
+    {
+      sbx_error_clear (&err);
+      sbx_spec_load (dir, &s, &err);
+      snprintf (want, sizeof want,
+                "%s: cannot open: Too many levels of symbolic links", path);
+      tap_streq (err.msg, want, "unopenable config.json: strerror");
+      unlink (path);
+    }
+
   write_file (path, "{\"ociVersion\":\"1\",\"root\":{\"path\":1}}");
   sbx_error_clear (&err);
   sbx_spec_load (dir, &s, &err);
   snprintf (want, sizeof want, "%s: root.path: expected a string", path);
   tap_streq (err.msg, want, "parse errors carry the file's path");
+
+  /* Bigger than the first read buffer (64 KiB).  */
+  enum { big = 200 * 1024 };
+  static char text[big + 100];
+  int n = sprintf (text, "{\"ociVersion\":\"1\",\"root\":{\"path\":\"/\"},"
+                         "\"annotations\":{\"a\":\"");
+  memset (text + n, 'x', big);
+  strcpy (text + n + big, "\"}}");
+  write_file (path, text);
+  sbx_error_clear (&err);
+  r = sbx_spec_load (dir, &s, &err);
+  tap_ok (r == 0 && s && strlen (s->annotations[0].value) == big,
+          "a 200 KiB config loads whole (%s)", err.msg);
+  sbx_spec_free (steal_pointer (&s));
 
   write_file (path, "{\"ociVersion\":\"1\",\"root\":{\"path\":\"rootfs\"}}");
   char cwd[256];
@@ -549,6 +629,7 @@ test_load (void)
     }
   unlink (path);
   rmdir (dir);
+  test_load_without_cwd ();
 }
 
 int
