@@ -21,6 +21,7 @@ struct sbx_globals
   bool debug;
   bool systemd_cgroup;
   const char *runner; /* --runner: a bwrap named by the operator */
+  const char *approve; /* --approve: the operator's approval file */
 };
 
 /* Every command: returns the process exit status (>= 0) or a negative

@@ -34,6 +34,8 @@ usage (FILE *out)
            "  --log FILE          write errors and warnings to FILE\n"
            "  --log-format FMT    text or json\n"
            "  --runner PATH       use this bwrap (trusted, not probed)\n"
+           "  --approve FILE      widenings the operator approves, one per "
+           "line\n"
            "  --debug, --systemd-cgroup, --rootless, --log-level L\n"
            "  --version, --help\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
@@ -68,6 +70,7 @@ enum
   OPT_CGROUP_MANAGER,
   OPT_ROOTLESS,
   OPT_RUNNER,
+  OPT_APPROVE,
   OPT_VERSION,
   OPT_HELP,
 };
@@ -82,6 +85,7 @@ static const struct option global_options[] = {
   { "cgroup-manager", required_argument, NULL, OPT_CGROUP_MANAGER },
   { "rootless", required_argument, NULL, OPT_ROOTLESS },
   { "runner", required_argument, NULL, OPT_RUNNER },
+  { "approve", required_argument, NULL, OPT_APPROVE },
   { "version", no_argument, NULL, OPT_VERSION },
   { "help", no_argument, NULL, OPT_HELP },
   { NULL, 0, NULL, 0 },
@@ -111,6 +115,7 @@ parse_globals (int argc, char **argv, struct sbx_globals *g,
         g->systemd_cgroup = strcmp (optarg, "systemd") == 0;
         break;
       case OPT_RUNNER: g->runner = optarg; break;
+      case OPT_APPROVE: g->approve = optarg; break;
       case OPT_LOG_LEVEL: case OPT_ROOTLESS: break; /* accepted */
       case OPT_VERSION: case 'v': return 'v';
       case OPT_HELP: case 'h': return 'h';

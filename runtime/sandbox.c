@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/file_io.h"
 #include "runtime/exec_lookup.h"
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/seccomp.h"
@@ -29,6 +30,33 @@ sbx_state_root_ensure (const char *root, struct sbx_error *err)
   if (mkdir (copy, 0700) < 0 && errno != EEXIST)
     return sbx_fail_errno (err, -errno, "--root: cannot create %s", copy);
   return 0;
+}
+
+/* The operator's approval file: one token per line, '#' comments.  */
+static int
+check_approvals (const struct sbx_globals *g, struct sbx_sandbox *sb,
+                 struct sbx_error *err)
+{
+  cleanup_strv struct strv tokens = { 0 };
+  cleanup_free char *text = NULL;
+  if (g->approve)
+    {
+      int r = sbx_read_file (g->approve, 64 * 1024, &text, NULL, err);
+      if (r == -ENOENT)
+        return sbx_fail (err, r, "--approve: %s does not exist", g->approve);
+      if (r < 0)
+        return r;
+      for (char *save = NULL, *line = strtok_r (text, "\n", &save); line;
+           line = strtok_r (NULL, "\n", &save))
+        {
+          line[strcspn (line, "#")] = '\0';
+          line += strspn (line, " \t");
+          line[strcspn (line, " \t\r")] = '\0';
+          if (line[0] && strv_push (&tokens, line) < 0)
+            return sbx_fail (err, -ENOMEM, "out of memory");
+        }
+    }
+  return sbx_policy_check_approvals (sb->spec, sb->plan, &tokens, err);
 }
 
 static int
@@ -109,6 +137,8 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
     r = sbx_probe_host (g->runner, root, &sb->probe, err);
   if (r == 0)
     r = sbx_policy_resolve (sb->spec, &sb->probe.facts, &sb->plan, err);
+  if (r == 0)
+    r = check_approvals (g, sb, err);
   if (r == 0)
     r = sbx_caps_plan (&sb->spec->process.capabilities,
                        sb->probe.facts.is_root, &sb->cap_keep,

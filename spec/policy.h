@@ -93,6 +93,16 @@ int sbx_policy_resolve (const struct sbx_spec *spec,
 
 void sbx_plan_free (struct sbx_plan *plan);
 
+/* An agent config may narrow the default policy by itself; every widening
+   (danger-full-access, the host network, hardened defaults off, replaced
+   protected paths, user namespaces, its own seccomp filter, a writable
+   path outside the workspace) must also be named in APPROVED, the tokens
+   of the operator's --approve file.  */
+int sbx_policy_check_approvals (const struct sbx_spec *spec,
+                                const struct sbx_plan *plan,
+                                const struct strv *approved,
+                                struct sbx_error *err);
+
 /* Whether an environment variable name (LEN bytes) looks like it carries a
    credential: such names never reach an agent sandbox.  */
 bool sbx_env_name_is_secret (const char *name, size_t len);

@@ -133,8 +133,9 @@ require_level (const struct sbx_spec *spec, const struct sbx_plan *plan,
     return 0;
   const struct strv *why = &plan->enforcement.reasons;
   return sbx_fail (err, -EPERM,
-                   "sbx.requireEnforcement: \"%s\" is required but this host "
-                   "gives \"%s\" (%s); run `sbx-oci check` for the fix",
+                   "sbx.requireEnforcement: \"%s\" is required but this "
+                   "sandbox would get \"%s\" (%s); run `sbx-oci check` for "
+                   "the fix",
                    sbx_level_name (want),
                    sbx_level_name (plan->enforcement.level),
                    why->n ? why->v[0] : "no reason recorded");
