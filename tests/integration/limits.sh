@@ -143,6 +143,8 @@ straggler () {
     test "$a" -gt 0 -a "$running" -ge 1
   check "$who straggler stopped within 1 s of SIG$sig, no survivor" \
     test "$a" = "$b" -a "$(survivors "$tag")" = 0
+  # A SIGKILLed sbx-oci cannot remove its (now empty) cgroup: do it here.
+  rmdir /sys/fs/cgroup/*/sbx-oci/"$name"-* 2>/dev/null
 }
 
 # The monitor finds a double-forked, setsid'd child: it forks 100
