@@ -125,6 +125,9 @@ limits_json (yajl_gen g, const struct sbx_outcome *o)
     r = sbx_json_key_int (g, "peakMemoryBytes", (long long) o->peak_memory);
   if (r == 0 && o->peak_pids)
     r = sbx_json_key_int (g, "peakProcesses", (long long) o->peak_pids);
+  if (r == 0 && o->pids_limit_hits)
+    r = sbx_json_key_int (g, "pidsLimitHits",
+                          (long long) o->pids_limit_hits);
   return r < 0 ? r : sbx_json_close (g, false);
 }
 

@@ -41,6 +41,7 @@ struct sbx_outcome
   uint64_t wall_ms;
   uint64_t peak_memory; /* bytes, 0 = not measured */
   uint64_t peak_pids;
+  uint64_t pids_limit_hits;     /* quota: forks the kernel refused */
   const char *limits_mechanism; /* "quota", "monitor" or "none" */
 };
 

@@ -17,6 +17,7 @@
 #include "common/json_gen.h"
 #include "runtime/cli.h"
 #include "runtime/darwin/sbpl.h"
+#include "runtime/limits.h"
 #include "runtime/linux/monitor.h"
 #include "runtime/linux/spawn.h"
 #include "runtime/sandbox.h"
@@ -29,6 +30,7 @@ struct run_options
   bool dry_run;
   bool seatbelt; /* --backend seatbelt: the macOS profile (dry-run) */
   int preserve_fds;
+  const char *id; /* the container id after the options */
 };
 
 static void
@@ -113,7 +115,8 @@ write_outcome (const char *path, const struct sbx_outcome *o,
 
 static int
 supervise (const struct sbx_sandbox *sb, const struct run_options *o,
-           struct sbx_outcome *out, struct sbx_error *err)
+           struct sbx_limits *lim, struct sbx_outcome *out,
+           struct sbx_error *err)
 {
   sigset_t set;
   sbx_monitor_signals (&set);
@@ -133,14 +136,35 @@ supervise (const struct sbx_sandbox *sb, const struct run_options *o,
     .seccomp_net_fd = sb->seccomp_net_fd,
     .preserve_fds = o->preserve_fds,
     .own_process_group = true,
+    .cgroup = lim->cgroup,
   };
   struct sbx_spawned sp;
   int r = sbx_spawn_runner (&req, &sp, err);
   if (r < 0)
     return r;
-  r = sbx_monitor_run (&sp, sb->plan, sfd, out, err);
+  r = sbx_monitor_run (&sp, sb->plan, lim, sfd, out, err);
   close (sp.status_fd);
   return r;
+}
+
+/* The limits are set up before the runner starts and finished after it
+   ended, whatever happened in between: a quota's cgroup never outlives
+   the run.  */
+static int
+run_limited (const struct sbx_sandbox *sb, const struct run_options *o,
+             struct sbx_outcome *out, struct sbx_error *err)
+{
+  struct sbx_limits lim;
+  const char *cgroups_path = sb->spec->has_linux
+                                 ? sb->spec->linux_.cgroups_path
+                                 : NULL;
+  int r = sbx_limits_setup (&lim, sb->plan, cgroups_path, o->id, err);
+  if (r == 0)
+    r = supervise (sb, o, &lim, out, err);
+  struct sbx_error ferr = { 0 };
+  int f = sbx_limits_finish (&lim, out, r < 0 ? &ferr : err);
+  sbx_limits_release (&lim);
+  return r < 0 ? r : f;
 }
 
 static int
@@ -191,6 +215,7 @@ parse_run_options (int argc, char **argv, struct run_options *o,
                      "--dry-run here to print the profile");
   if (optind >= argc && !o->dry_run)
     return sbx_fail (err, -EINVAL, "run: a container id is required");
+  o->id = optind < argc ? argv[optind] : "run";
   return 0;
 }
 
@@ -208,7 +233,7 @@ sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
   if (r == 0 && o.dry_run)
     r = dry_run (&sb, o.seatbelt, err);
   else if (r == 0)
-    r = supervise (&sb, &o, &out, err);
+    r = run_limited (&sb, &o, &out, err);
   if (r < 0)
     {
       /* The caller still gets a verdict: the sandbox never ran.  */

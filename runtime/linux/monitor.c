@@ -16,6 +16,7 @@
 #include "common/cleanup.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/runner_status.h"
+#include "runtime/limits.h"
 
 static const int forwarded[]
     = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
@@ -105,33 +106,56 @@ on_signal (struct monitor *m, int signal_fd)
     }
 }
 
-static int
-arm_wall_clock (uint64_t ms)
+static void
+arm (int fd, uint64_t ms)
 {
-  if (ms == 0)
-    return -1;
-  int fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
   struct itimerspec its = { .it_value = { (time_t) (ms / 1000),
                                           (long) (ms % 1000) * 1000000 } };
   if (fd >= 0)
     timerfd_settime (fd, 0, &its, NULL);
-  return fd;
 }
 
 static int
-loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd)
+arm_timer (uint64_t ms)
+{
+  if (ms == 0)
+    return -1;
+  int fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  arm (fd, ms);
+  return fd;
+}
+
+/* The monitor's sampling tick (limits without a quota).  */
+static void
+on_sample (struct monitor *m, struct sbx_limits *lim, int sample_fd)
+{
+  uint64_t ticks, next;
+  if (read (sample_fd, &ticks, sizeof ticks) <= 0)
+    return;
+  enum sbx_limit_kind breach
+      = sbx_limits_tick (lim, m->st.child_pid, now_ms (), &next);
+  if (breach != SBX_LIMIT_NONE)
+    teardown (m, breach);
+  else
+    arm (sample_fd, next);
+}
+
+static int
+loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
+      struct sbx_limits *lim, int sample_fd)
 {
   while (!m->runner_done || !m->st.eof)
     {
-      struct pollfd fds[3] = {
+      struct pollfd fds[4] = {
         { signal_fd, POLLIN, 0 },
         { m->st.eof ? -1 : status_fd, POLLIN, 0 },
         { timer_fd, POLLIN, 0 },
+        { m->breach ? -1 : sample_fd, POLLIN, 0 },
       };
       /* Once bwrap is gone its pipe ends soon; never wait forever on a
          write end some stray process might still hold.  */
       int timeout = m->runner_done ? 100 : -1;
-      int n = poll (fds, 3, timeout);
+      int n = poll (fds, 4, timeout);
       if (n < 0 && errno != EINTR)
         return -errno;
       if (n == 0)
@@ -147,6 +171,8 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd)
           if (read (timer_fd, &ticks, sizeof ticks) > 0)
             teardown (m, SBX_LIMIT_WALL_CLOCK);
         }
+      if (fds[3].revents & POLLIN)
+        on_sample (m, lim, sample_fd);
     }
   return 0;
 }
@@ -183,14 +209,16 @@ sbx_sweep_children (void)
 
 int
 sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
-                 int signal_fd, struct sbx_outcome *out,
-                 struct sbx_error *err)
+                 struct sbx_limits *lim, int signal_fd,
+                 struct sbx_outcome *out, struct sbx_error *err)
 {
   struct monitor m = { .runner = sp->runner_pid, .sandbox_pidfd = -1 };
   uint64_t start = now_ms ();
   fcntl (sp->status_fd, F_SETFL, O_NONBLOCK);
-  cleanup_close int timer_fd = arm_wall_clock (plan->wall_clock_ms);
-  int r = loop (&m, signal_fd, sp->status_fd, timer_fd);
+  cleanup_close int timer_fd = arm_timer (plan->wall_clock_ms);
+  cleanup_close int sample_fd = arm_timer (
+      lim->mechanism == SBX_LIMITS_MONITOR ? lim->interval_ms : 0);
+  int r = loop (&m, signal_fd, sp->status_fd, timer_fd, lim, sample_fd);
   if (!m.runner_done)
     {
       teardown (&m, m.breach);

@@ -23,6 +23,7 @@ enum
 {
   STEP_PGRP = 1,
   STEP_NETNS,
+  STEP_CGROUP,
   STEP_FDS,
   STEP_EXEC
 };
@@ -30,6 +31,7 @@ enum
 static const char *const step_names[] = {
   [STEP_PGRP] = "set its process group",
   [STEP_NETNS] = "join the network namespace",
+  [STEP_CGROUP] = "enter the sandbox's cgroup",
   [STEP_FDS] = "arrange its file descriptors",
   [STEP_EXEC] = "execute",
 };
@@ -76,6 +78,14 @@ child_main (const struct sbx_spawn_request *req, char **argv, char **envp,
       if (ns < 0 || setns (ns, CLONE_NEWNET) < 0)
         child_fail (report_w, STEP_NETNS);
       close (ns);
+    }
+  /* Entered before exec: everything the runner forks is inside.  */
+  struct sbx_error cgerr;
+  int cr = req->cgroup ? sbx_cgroup_enter (req->cgroup, getpid (), &cgerr) : 0;
+  if (cr < 0)
+    {
+      errno = -cr;
+      child_fail (report_w, STEP_CGROUP);
     }
   /* Lift every source above the layout so no dup2 clobbers another.  */
   int high = at->report + 1;

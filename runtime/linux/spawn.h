@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include "cgroups/cgroup.h"
 #include "runtime/linux/bwrap_args.h"
 
 struct sbx_spawn_request
@@ -19,6 +20,7 @@ struct sbx_spawn_request
   bool hold;                   /* start held on --block-fd until released */
   int preserve_fds;            /* fds 3 .. 3+N-1 pass through unchanged */
   bool own_process_group;      /* terminal signals reach sbx, not bwrap */
+  struct sbx_cgroup *cgroup;   /* the runner enters it before exec; NULL */
 };
 
 struct sbx_spawned

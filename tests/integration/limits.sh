@@ -1,0 +1,170 @@
+#!/bin/bash
+# Limits of `sbx-oci run`, as root (cgroup quota) and as an unprivileged
+# user (sampling monitor): fork storm, memory hog, wall clock, and no
+# survivors after the foreground run is killed.  TAP output.
+set -u
+SBX_OCI=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+TOUCH=${LIMITS_TOUCH:?set LIMITS_TOUCH to the built limits_touch}
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+PY=/usr/bin/python3
+
+WORK=$(mktemp -d /tmp/sbx-limits.XXXXXX)
+chmod 755 "$WORK"
+trap 'rm -rf "$WORK"' EXIT
+n=0
+
+ok () { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok () { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check () { # DESCRIPTION COMMAND...: ok when COMMAND succeeds
+  local d=$1; shift
+  if "$@"; then ok "$d"; else not_ok "$d" "failed: $*"; fi
+}
+
+# bundle DIR PIDS MEMORY_MB WALL_S ARGS...: a config.json running ARGS on
+# the host's / read-only, with DIR/ws writable.
+bundle () {
+  local dir=$1 pids=$2 mem=$3 wall=$4; shift 4
+  mkdir -p "$dir/ws"; chmod 777 "$dir/ws"; chmod 755 "$dir"
+  $PY - "$dir" "$pids" "$mem" "$wall" "$@" <<'PYEOF'
+import json, sys
+d, pids, mem, wall, args = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]
+res = {}
+if pids: res["pids"] = {"limit": pids}
+if mem: res["memory"] = {"limit": mem * 1024 * 1024}
+c = {"ociVersion": "1.2.0",
+     "process": {"args": args, "cwd": "/", "user": {"uid": 0, "gid": 0},
+                 "env": ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"], "noNewPrivileges": True},
+     "root": {"path": "/", "readonly": True},
+     "linux": {"namespaces": [{"type": t} for t in ("pid", "network", "ipc", "uts", "mount")],
+               "resources": res},
+     "sbx": {"mode": "workspace-write", "workspace": d + "/ws"}}
+if wall: c["sbx"]["limits"] = {"wallClockSeconds": wall}
+json.dump(c, open(d + "/config.json", "w"))
+PYEOF
+}
+
+# field FILE KEY: a value from the outcome JSON (limits.* keys by name).
+field () {
+  $PY -c 'import json,sys
+o = json.load(open(sys.argv[1]))
+k = sys.argv[2]
+v = o["limits"].get(k[7:]) if k.startswith("limits.") else o.get(k)
+print("" if v is None else v)' "$1" "$2" 2>/dev/null
+}
+
+# as WHO CMD...: run as root or as nobody.
+as () { local who=$1; shift; if [ "$who" = root ]; then "$@"; else "${NOBODY[@]}" "$@"; fi; }
+
+# run_case WHO NAME: run the bundle in $WORK/NAME, outcome in .../out.json.
+run_case () {
+  local who=$1 d=$WORK/$2
+  # The outcome is written atomically (a temp file beside it).
+  mkdir -p "$d/state"; chmod 777 "$d/state" "$d"
+  local t0=$(date +%s%N)
+  as "$who" "$SBX_OCI" --root "$d/state" run --bundle "$d" --outcome "$d/out.json" "$2" \
+    > "$d/stdout" 2> "$d/stderr"
+  ELAPSED_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
+}
+
+# survivors TAG: processes whose command line holds TAG.
+survivors () { pgrep -f -- "$1" | wc -l; }
+
+storm () {
+  local who=$1 name=storm-$1 tag="sleep 37.$RANDOM"
+  bundle "$WORK/$name" 64 0 10 sh -c \
+    "i=0; while [ \$i -lt 150 ]; do $tag & i=\$((i+1)); done; wait"
+  run_case "$who" "$name"
+  local o=$WORK/$name/out.json mech peak
+  mech=$(field "$o" limits.mechanism); peak=$(field "$o" limits.peakProcesses)
+  if [ "$who" = root ]; then
+    check "root fork storm: quota held the storm to 64 processes (peak $peak)" \
+      test "$mech" = quota -a -n "$peak" -a "${peak:-999}" -le 64
+    check "root fork storm: the kernel refused forks" \
+      test -n "$(field "$o" limits.pidsLimitHits)"
+  else
+    check "unprivileged fork storm: monitor ended it as limit/pids" \
+      test "$mech" = monitor -a "$(field "$o" outcome)" = limit \
+           -a "$(field "$o" limits.breach)" = pids
+  fi
+  sleep 0.2
+  check "$who fork storm: nothing survives (${ELAPSED_MS} ms)" test "$(survivors "$tag")" = 0
+}
+
+memory () {
+  local who=$1 name=mem-$1 mech
+  bundle "$WORK/$name" 0 300 12 "$TOUCH" 2048
+  run_case "$who" "$name"
+  local o=$WORK/$name/out.json
+  [ "$who" = root ] && mech=quota || mech=monitor
+  check "$who 2 GB under 300 MB: limit/memory by $mech in ${ELAPSED_MS} ms" \
+    test "$(field "$o" outcome)" = limit -a "$(field "$o" limits.breach)" = memory \
+         -a "$(field "$o" limits.mechanism)" = $mech
+  check "$who memory hog never reported 2 GB touched" \
+    test ! -s "$WORK/$name/stdout"
+}
+
+wall_clock () {
+  local who=$1 name=wall-$1
+  bundle "$WORK/$name" 0 0 2 sleep 60
+  run_case "$who" "$name"
+  local o=$WORK/$name/out.json
+  check "$who sleep 60 under 2 s: limit/wall-clock after ${ELAPSED_MS} ms" \
+    test "$(field "$o" outcome)" = limit -a "$(field "$o" limits.breach)" = wall-clock \
+         -a "$ELAPSED_MS" -lt 5000
+}
+
+# A double-forked, setsid'd writer; sbx-oci is killed with SIG.  The file
+# must stop growing within a second and no writer may survive.
+straggler () {
+  local who=$1 sig=$2 name=strag-$1-$2 tag="sleep 0.0$RANDOM"
+  local d=$WORK/$name
+  bundle "$d" 64 0 30 sh -c \
+    "(setsid sh -c 'while :; do echo x >> $d/ws/f; $tag; done' &) ; sleep 60"
+  mkdir -p "$d/state"; chmod 777 "$d/state"
+  # A simple command in the background: $! is sbx-oci itself (setpriv
+  # execs it).
+  if [ "$who" = root ]; then
+    "$SBX_OCI" --root "$d/state" run --bundle "$d" "$name" > /dev/null 2>&1 &
+  else
+    "${NOBODY[@]}" "$SBX_OCI" --root "$d/state" run --bundle "$d" "$name" \
+      > /dev/null 2>&1 &
+  fi
+  local pid=$!
+  for _ in $(seq 50); do [ -s "$d/ws/f" ] && break; sleep 0.1; done
+  local running=$(survivors "$tag")
+  kill -"$sig" "$pid"; wait "$pid" 2>/dev/null
+  sleep 1
+  local a=$(stat -c %s "$d/ws/f" 2>/dev/null || echo 0)
+  sleep 1
+  local b=$(stat -c %s "$d/ws/f" 2>/dev/null || echo 0)
+  check "$who straggler was writing before SIG$sig ($running writer(s))" \
+    test "$a" -gt 0 -a "$running" -ge 1
+  check "$who straggler stopped within 1 s of SIG$sig, no survivor" \
+    test "$a" = "$b" -a "$(survivors "$tag")" = 0
+  # A SIGKILLed sbx-oci cannot remove its (now empty) cgroup: do it here.
+  rmdir /sys/fs/cgroup/*/sbx-oci/"$name"-* 2>/dev/null
+}
+
+# The monitor finds a double-forked, setsid'd child: it forks 100
+# sleepers that only it holds, and the pids limit must still trip.
+hidden_storm () {
+  local name=hidden tag="sleep 38.$RANDOM"
+  bundle "$WORK/$name" 64 0 10 sh -c \
+    "(setsid sh -c 'i=0; while [ \$i -lt 100 ]; do $tag & i=\$((i+1)); done; wait' &); sleep 20"
+  run_case nobody "$name"
+  local o=$WORK/$name/out.json
+  check "unprivileged: a double-forked setsid storm is found (limit/pids)" \
+    test "$(field "$o" outcome)" = limit -a "$(field "$o" limits.breach)" = pids
+  sleep 0.2
+  check "unprivileged: nothing of the hidden storm survives" test "$(survivors "$tag")" = 0
+}
+
+echo "1..21"
+for who in root nobody; do
+  storm "$who"
+  memory "$who"
+  wall_clock "$who"
+  straggler "$who" TERM
+  straggler "$who" KILL
+done
+hidden_storm
