@@ -25,6 +25,19 @@ tap_ok ()
   fi
 }
 
+# tap_todo DESC CMD...: a known bug, reported and not yet fixed: TAP
+# counts a failure as expected, and a pass as a sign to drop the TODO.
+tap_todo ()
+{
+  local desc=$1 why=$2
+  shift 2
+  if "$@"; then
+    tap_result ok "$desc # TODO $why"
+  else
+    tap_result "not ok" "$desc # TODO $why"
+  fi
+}
+
 # tap_is GOT WANT DESC: pass when the strings are equal.
 tap_is ()
 {
@@ -65,7 +78,8 @@ tap_lacks ()
 tap_plan ()
 {
   echo "1..$(grep -c '^\(not \)\?ok' "$TAP_LOG")"
-  ! grep -q '^not ok' "$TAP_LOG"
+  ! grep '^not ok' "$TAP_LOG" | grep -qv '# TODO'
+
 }
 
 # A JSON string literal of $1.

@@ -77,6 +77,21 @@ c" "carve-outs: both writes reached the host"
   tap_ok "carve-outs: nothing can be created in the deny" test "$RC" -ne 0
 }
 
+case_protected_metadata ()
+{
+  mkdir -p "$WS/.git/hooks"
+  echo original > "$WS/.git/config"
+  agent workspace-write "" sh -c 'echo changed > .git/config'
+  tap_ok "protected .git/config is not writable" test "$RC" -ne 0
+  tap_is "$(cat "$WS/.git/config")" original ".git/config is unchanged"
+  agent workspace-write "" sh -c \
+    'mv .git .git.moved && mkdir -p .git && echo changed > .git/config'
+  tap_todo ".git/config cannot be replaced by renaming .git" \
+    "the protected binds move with their parent (policy_agent.c)" \
+    test "$(cat "$WS/.git/config" 2>/dev/null)" = original
+  rm -rf "$WS/.git" "$WS/.git.moved"
+}
+
 case_exit_status ()
 {
   agent workspace-write "" sh -c 'exit 3'
@@ -192,6 +207,7 @@ run_cases ()
   mkdir -p "$HOME" "$WS" "$WORK/state"
   case_workspace_write
   case_nested_carve_outs
+  case_protected_metadata
   case_exit_status
   case_setup_failure
   case_inherited_fds
