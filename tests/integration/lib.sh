@@ -79,7 +79,6 @@ tap_plan ()
 {
   echo "1..$(grep -c '^\(not \)\?ok' "$TAP_LOG")"
   ! grep '^not ok' "$TAP_LOG" | grep -qv '# TODO'
-
 }
 
 # A JSON string literal of $1.
