@@ -128,6 +128,33 @@ mode_grants (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   return r;
 }
 
+/* Pin every directory between ROOT and PATH as a mount point of its own
+   (writable, onto itself): a mount point cannot be renamed or removed, so
+   `mv .git .git.old && mkdir .git` cannot walk away from the read-only
+   .git/config bound inside it.  */
+static int
+pin_parents (const struct sbx_host_facts *host, const char *root,
+             const char *path, struct sbx_plan *plan)
+{
+  cleanup_free char *dir = strdup (path);
+  if (dir == NULL)
+    return -ENOMEM;
+  size_t base = strlen (root);
+  for (char *p = dir + base + 1; (p = strchr (p, '/')) != NULL; p++)
+    {
+      *p = '\0';
+      bool pinned = false;
+      for (size_t i = 0; i < plan->n_mounts && !pinned; i++)
+        pinned = plan->mounts[i].why == SBX_WHY_PROTECTED
+                 && strcmp (plan->mounts[i].dest, dir) == 0;
+      if (!pinned && host_path_kind (host, dir) == SBX_PATH_DIR
+          && !plan_add (plan, SBX_PLAN_BIND_RW, SBX_WHY_PROTECTED, dir, dir))
+        return -ENOMEM;
+      *p = '/';
+    }
+  return 0;
+}
+
 static int
 protect_in_root (const struct sbx_spec *spec,
                  const struct sbx_host_facts *host, const char *root,
@@ -148,7 +175,8 @@ protect_in_root (const struct sbx_spec *spec,
       enum sbx_path_kind kind = host_path_kind (host, path);
       if (kind != SBX_PATH_DIR && kind != SBX_PATH_FILE)
         continue;
-      if (!plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_PROTECTED, path, path))
+      if (pin_parents (host, root, path, plan) < 0
+          || !plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_PROTECTED, path, path))
         return -ENOMEM;
     }
   return 0;

@@ -169,6 +169,16 @@ policy_oci_mount (const struct sbx_spec *spec,
   return special_layer (m, index, plan, err);
 }
 
+/* Where the container's own PATH lives on the host.  PATH is absolute, so
+   it is joined as relative: an absolute join would name the host's.  */
+static char *
+rootfs_path (const struct sbx_spec *spec, const char *path)
+{
+  while (*path == '/')
+    path++;
+  return sbx_path_join (spec->root_path, path[0] ? path : ".");
+}
+
 /* Paths below /proc and /sys are the kernel's; the rest live in the
    container's rootfs.  */
 static enum sbx_path_kind
@@ -177,7 +187,7 @@ container_path_kind (const struct sbx_spec *spec,
 {
   if (sbx_path_is_under (path, "/proc") || sbx_path_is_under (path, "/sys"))
     return host_path_kind (host, path);
-  cleanup_free char *p = sbx_path_join (spec->root_path, path);
+  cleanup_free char *p = rootfs_path (spec, path);
   return p ? host_path_kind (host, p) : SBX_PATH_ABSENT;
 }
 
@@ -217,7 +227,7 @@ readonly_path (const struct sbx_spec *spec, const struct sbx_host_facts *host,
     return mask_path (spec, host, path, SBX_WHY_READONLY, plan);
   if (container_path_kind (spec, host, path) == SBX_PATH_ABSENT)
     return 0;
-  cleanup_free char *src = sbx_path_join (spec->root_path, path);
+  cleanup_free char *src = rootfs_path (spec, path);
   if (src == NULL)
     return -ENOMEM;
   return plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_READONLY, src, path)

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Run the example agent policy: a command that writes in its workspace
+# (./workspace, next to config.json) and is refused outside it; the outcome
+# JSON follows.  SBX_OCI names the binary (default: build/sbx-oci of this
+# source tree).
+#
+# process.cwd must be absolute in OCI, so the command learns where the
+# bundle-relative workspace is from SBX_EXAMPLE_WORKSPACE, which the
+# config's env allow-list lets through.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+sbx=${SBX_OCI:-$here/../../../build/sbx-oci}
+SBX_EXAMPLE_WORKSPACE=$here/workspace
+export SBX_EXAMPLE_WORKSPACE
+rm -f "$here/workspace/result.txt"
+exec "$sbx" run --bundle "$here" --outcome - "example-agent-$$"

@@ -1,0 +1,82 @@
+#!/bin/bash
+# Side-by-side start-up cost (not a test): the median wall time of
+#   sbx-oci run     an agent policy running `true`
+#   bwrap           the same sandbox, with the argv `sbx-oci run --dry-run`
+#                   prints (no seccomp program, no supervision)
+#   crun run        a busybox bundle running `true`
+#   runc run        the same bundle
+# over RUNS runs each (default 50), then the ratios sbx/bwrap, sbx/crun and
+# sbx/runc.  Needs root for crun and runc (they are skipped otherwise),
+# hyperfine and jq; the bundle's rootfs comes from /bin/busybox
+# (busybox-static).  SBX_OCI names the binary (default: build/sbx-oci).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+sbx=${SBX_OCI:-$here/../../build/sbx-oci}
+runs=${RUNS:-50}
+for tool in hyperfine jq; do
+  command -v "$tool" > /dev/null || { echo "run_bench.sh: $tool is missing" >&2; exit 1; }
+done
+
+T=$(mktemp -d /tmp/sbx-bench.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/ws" "$T/agent" "$T/state"
+
+cat > "$T/agent/config.json" <<EOF
+{
+  "ociVersion": "1.2.0",
+  "root": {"path": "/", "readonly": true},
+  "process": {"args": ["true"], "cwd": "$T/ws",
+              "user": {"uid": $(id -u), "gid": $(id -g)}},
+  "sbx": {"mode": "workspace-write", "workspace": "$T/ws", "network": "deny"}
+}
+EOF
+
+# The dry-run's first two lines are one command: "env -i ... \" and
+# "  /usr/bin/bwrap ... -- true".
+"$sbx" --root "$T/state" run --dry-run --bundle "$T/agent" bench \
+  | sed -n '1,2p' | sed 's/ \\$//' | tr '\n' ' ' > "$T/bwrap.cmd"
+
+cmds=(-n sbx-oci "$sbx --root $T/state run --bundle $T/agent bench"
+      -n bwrap "$(cat "$T/bwrap.cmd")")
+
+if [ "$(id -u)" -eq 0 ]; then
+  mkdir -p "$T/oci/rootfs/bin"
+  cp /bin/busybox "$T/oci/rootfs/bin/busybox"
+  ln -s busybox "$T/oci/rootfs/bin/true"
+  (cd "$T/oci" && runc spec)
+  jq '.process.args = ["/bin/true"] | .process.terminal = false' \
+    "$T/oci/config.json" > "$T/oci/config.tmp"
+  mv "$T/oci/config.tmp" "$T/oci/config.json"
+  for rt in crun runc; do
+    command -v "$rt" > /dev/null \
+      && cmds+=(-n "$rt" "$rt --root $T/$rt-state run --bundle $T/oci bench-$rt")
+  done
+else
+  echo "# not root: crun and runc are not measured" >&2
+fi
+
+# crun 1.8 refuses a hybrid cgroup layout whose v2 hierarchy has
+# controllers; measure everything in a mount namespace without it then.
+wrap=()
+if [ "$(id -u)" -eq 0 ] && mountpoint -q /sys/fs/cgroup/unified 2> /dev/null; then
+  echo "# hybrid cgroups: measured with /sys/fs/cgroup/unified unmounted in a private mount namespace"
+  wrap=(unshare -m --propagation private sh -c 'umount /sys/fs/cgroup/unified && exec "$@"' sh)
+fi
+if ! "${wrap[@]}" hyperfine -N --warmup 3 --runs "$runs" --style basic \
+       --export-json "$T/result.json" "${cmds[@]}" > "$T/hyperfine.log" 2>&1; then
+  cat "$T/hyperfine.log" >&2
+  exit 1
+fi
+
+echo "median wall time over $runs runs (hyperfine; $(uname -r))"
+printf '%-10s %10s %10s\n' runtime "median ms" "stddev ms"
+jq -r '.results[] | [.command, (.median * 1000), (.stddev * 1000)]
+       | @tsv' "$T/result.json" \
+  | awk -F'\t' '{ printf "%-10s %10.2f %10.2f\n", $1, $2, $3 }'
+echo
+jq -r '.results | map({(.command): .median}) | add
+       | .["sbx-oci"] as $s
+       | to_entries[] | select(.key != "sbx-oci")
+       | "sbx-oci/\(.key) \($s / .value)"' "$T/result.json" \
+  | awk '{ printf "%-16s %6.2fx\n", $1, $2 }'

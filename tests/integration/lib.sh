@@ -1,0 +1,132 @@
+# Helpers for the integration tests (bash): TAP output and bundle writing.
+#
+# Results are printed without numbers ("ok - what"), which TAP allows, so
+# that a pass re-run under another user can stream into the same output;
+# tap_plan counts them at the end.
+
+TAP_LOG=${TAP_LOG:-$(mktemp)}
+TAP_PREFIX=${TAP_PREFIX:-}
+
+tap_result ()
+{
+  local status=$1 desc=$2
+  echo "$status - $TAP_PREFIX$desc" | tee -a "$TAP_LOG"
+}
+
+# tap_ok DESC CMD...: pass when CMD succeeds.
+tap_ok ()
+{
+  local desc=$1
+  shift
+  if "$@"; then
+    tap_result ok "$desc"
+  else
+    tap_result "not ok" "$desc"
+  fi
+}
+
+# tap_todo DESC CMD...: a known bug, reported and not yet fixed: TAP
+# counts a failure as expected, and a pass as a sign to drop the TODO.
+tap_todo ()
+{
+  local desc=$1 why=$2
+  shift 2
+  if "$@"; then
+    tap_result ok "$desc # TODO $why"
+  else
+    tap_result "not ok" "$desc # TODO $why"
+  fi
+}
+
+# tap_is GOT WANT DESC: pass when the strings are equal.
+tap_is ()
+{
+  if [ "$1" = "$2" ]; then
+    tap_result ok "$3"
+  else
+    tap_result "not ok" "$3"
+    echo "# got:  $1"
+    echo "# want: $2"
+  fi
+}
+
+# tap_has TEXT NEEDLE DESC: pass when TEXT contains NEEDLE.
+tap_has ()
+{
+  case $1 in
+    *"$2"*) tap_result ok "$3" ;;
+    *)
+      tap_result "not ok" "$3"
+      printf '# wanted %s in:\n' "$2"
+      printf '%s\n' "$1" | sed 's/^/#   /'
+      ;;
+  esac
+}
+
+tap_lacks ()
+{
+  case $1 in
+    *"$2"*)
+      tap_result "not ok" "$3"
+      printf '# %s found in:\n' "$2"
+      printf '%s\n' "$1" | sed 's/^/#   /'
+      ;;
+    *) tap_result ok "$3" ;;
+  esac
+}
+
+tap_plan ()
+{
+  echo "1..$(grep -c '^\(not \)\?ok' "$TAP_LOG")"
+  ! grep '^not ok' "$TAP_LOG" | grep -qv '# TODO'
+}
+
+# A JSON string literal of $1.
+json_str ()
+{
+  printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
+}
+
+# write_agent BUNDLE MODE WORKSPACE MOUNTS ARG...: an agent config.json in
+# BUNDLE running ARG... in WORKSPACE as the caller, network denied.  MOUNTS
+# is the JSON text inside "mounts": [...].
+write_agent ()
+{
+  local bundle=$1 mode=$2 ws=$3 mounts=$4 args="" a
+  shift 4
+  for a in "$@"; do
+    args="$args${args:+, }$(json_str "$a")"
+  done
+  mkdir -p "$bundle"
+  cat > "$bundle/config.json" <<EOF
+{
+  "ociVersion": "1.2.0",
+  "root": {"path": "/", "readonly": true},
+  "mounts": [$mounts],
+  "process": {
+    "args": [$args],
+    "cwd": $(json_str "$ws"),
+    "user": {"uid": $(id -u), "gid": $(id -g)},
+    "noNewPrivileges": true
+  },
+  "sbx": {
+    "mode": "$mode",
+    "workspace": $(json_str "$ws"),
+    "network": "deny"
+  }
+}
+EOF
+}
+
+# bind_rw DIR / deny DIR: mount entries for write_agent.
+bind_rw ()
+{
+  printf '{"destination": %s, "type": "bind", "source": %s, "options": ["rbind", "rw"]}' \
+    "$(json_str "$1")" "$(json_str "$1")"
+}
+
+deny ()
+{
+  printf '{"destination": %s, "type": "tmpfs", "options": ["ro"]}' \
+    "$(json_str "$1")"
+}

@@ -1,0 +1,259 @@
+#!/bin/bash
+# Integration tests of `sbx-oci run` with real bubblewrap sandboxes (TAP).
+#
+# Run as root, the cases run once as root and once more as an unprivileged
+# user (uid 65534, through setpriv) in directories that user owns, with a
+# PATH whose directories that user can search; run as
+# anyone else, they run once as that user.  SBX_OCI names the binary.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+: "${SBX_OCI:?set SBX_OCI to the sbx-oci binary}"
+WORK=${SBX_IT_WORK:-}
+N=0
+
+# APPROVE: an operator's approval file for the next runs, or empty.
+APPROVE=
+
+sbx ()
+{
+  "$SBX_OCI" --root "$WORK/state" ${APPROVE:+--approve "$APPROVE"} "$@"
+}
+
+# run_bundle BUNDLE: run it; OUT is stdout+stderr, RC the exit status, and
+# OUTCOME the --outcome JSON.
+run_bundle ()
+{
+  N=$((N + 1))
+  rm -f "$1/outcome.json"
+  OUT=$(sbx run --bundle "$1" --outcome "$1/outcome.json" "it-$N" 2>&1)
+  RC=$?
+  OUTCOME=$(cat "$1/outcome.json" 2>/dev/null)
+}
+
+# agent MODE MOUNTS ARG...: a fresh bundle for ARG... in the workspace, run.
+agent ()
+{
+  local b="$WORK/b$N"
+  write_agent "$b" "$1" "$WS" "$2" "${@:3}"
+  run_bundle "$b"
+}
+
+case_workspace_write ()
+{
+  agent workspace-write "" sh -c 'echo inside > inside.txt'
+  tap_is "$RC" 0 "workspace-write: a write in the workspace succeeds"
+  tap_is "$(cat "$WS/inside.txt" 2>/dev/null)" inside \
+    "workspace-write: the file is on the host"
+  agent workspace-write "" touch "/etc/sbx-it-escape-$$"
+  tap_ok "workspace-write: /etc is refused" test "$RC" -ne 0 \
+    -a ! -e "/etc/sbx-it-escape-$$"
+  tap_has "$OUT" "Read-only file system" "workspace-write: /etc is read-only"
+  agent workspace-write "" touch "$HOME/escape"
+  tap_ok "workspace-write: \$HOME is refused" test "$RC" -ne 0 \
+    -a ! -e "$HOME/escape"
+  agent read-only "" sh -c 'echo x > ro.txt'
+  tap_ok "read-only: a workspace write is refused" test "$RC" -ne 0 \
+    -a ! -e "$WS/ro.txt"
+}
+
+case_nested_carve_outs ()
+{
+  local r="$WORK/repo"
+  mkdir -p "$r/vendor/cache"
+  echo sbx-hidden-content > "$r/vendor/hidden.txt"
+  local m
+  m="$(bind_rw "$r"), $(deny "$r/vendor"), $(bind_rw "$r/vendor/cache")"
+  # Writable binds outside the workspace widen the policy: without the
+  # operator's approval they are refused, naming the token to approve.
+  agent workspace-write "$m" true
+  tap_is "$RC" 125 "approval: a writable bind outside the workspace is refused"
+  tap_has "$OUT" "pass --approve FILE with a line \"$r\"" \
+    "approval: the refusal names the token"
+  printf '%s\n' "# the operator approves" "$r" "$r/vendor/cache" \
+    > "$WORK/approve"
+  APPROVE="$WORK/approve"
+  agent workspace-write "$m" sh -c "echo a > $r/a && echo c > $r/vendor/cache/c"
+  tap_is "$RC" 0 "carve-outs: /repo and /repo/vendor/cache are writable"
+  tap_is "$(cat "$r/a" "$r/vendor/cache/c" 2>/dev/null)" "a
+c" "carve-outs: both writes reached the host"
+  agent workspace-write "$m" sh -c "echo v > $r/vendor/v"
+  tap_ok "carve-outs: /repo/vendor is not writable" test "$RC" -ne 0 \
+    -a ! -e "$r/vendor/v"
+  agent workspace-write "$m" cat "$r/vendor/hidden.txt"
+  tap_ok "carve-outs: /repo/vendor's files are hidden" test "$RC" -ne 0
+  tap_lacks "$OUT" sbx-hidden-content "carve-outs: the hidden file's content stays out"
+  agent workspace-write "$m" mkdir "$r/vendor/cache/../new"
+  tap_ok "carve-outs: nothing can be created in the deny" test "$RC" -ne 0
+  APPROVE=
+}
+
+case_protected_metadata ()
+{
+  mkdir -p "$WS/.git/hooks"
+  echo original > "$WS/.git/config"
+  agent workspace-write "" sh -c 'echo changed > .git/config'
+  tap_ok "protected .git/config is not writable" test "$RC" -ne 0
+  tap_is "$(cat "$WS/.git/config")" original ".git/config is unchanged"
+  agent workspace-write "" sh -c \
+    'mv .git .git.moved && mkdir -p .git && echo changed > .git/config'
+  tap_ok ".git/config cannot be replaced by renaming .git" \
+    test "$(cat "$WS/.git/config" 2>/dev/null)" = original
+  agent workspace-write "" sh -c 'rm -rf .git'
+  tap_ok "the protected .git cannot be removed" test -f "$WS/.git/config"
+  agent workspace-write "" sh -c \
+    'git init -q . 2>/dev/null || true; echo x > f && mkdir -p .git/objects/ab && echo o > .git/objects/ab/cd && echo i > .git/index'
+  tap_is "$RC" 0 "git's own data (objects, index) stays writable"
+  rm -rf "$WS/.git" "$WS/.git.moved"
+}
+
+case_exit_status ()
+{
+  agent workspace-write "" sh -c 'exit 3'
+  tap_is "$RC" 3 "exit 3 is passed through"
+  tap_has "$OUTCOME" '"outcome":"exited"' "outcome: exited"
+  tap_has "$OUTCOME" '"exitCode":3' "outcome: exitCode 3"
+  tap_has "$OUTCOME" '"wallTimeMs":' "outcome: wallTimeMs"
+  tap_has "$OUTCOME" '"mode":"workspace-write"' "outcome: enforcement mode"
+  tap_has "$OUTCOME" '"networkReach":"deny"' "outcome: network reach"
+  tap_has "$OUTCOME" '"level":"' "outcome: enforcement level"
+  agent workspace-write "" sh -c 'kill -TERM $$'
+  tap_is "$RC" 143 "a SIGTERM death exits 143"
+  tap_has "$OUTCOME" '"outcome":"signaled"' "outcome: signaled"
+  tap_has "$OUTCOME" '"signal":' "outcome: the signal"
+  agent workspace-write "" sbx-it-no-such-command
+  tap_is "$RC" 127 "a missing command exits 127"
+  tap_has "$OUT" 'executable file not found in $PATH' \
+    "a missing command is named as not found"
+}
+
+case_setup_failure ()
+{
+  agent workspace-write "$(bind_rw "$WORK/vanished")" true
+  tap_is "$RC" 125 "a mount source that does not exist: exit 125"
+  tap_has "$OUT" "$WORK/vanished does not exist" "the missing source is named"
+  tap_has "$OUTCOME" '"outcome":"sandbox-failure"' "outcome: sandbox-failure"
+  # A directory onto a file: only bubblewrap finds out, while setting up.
+  touch "$WS/a-file"
+  agent workspace-write \
+    "{\"destination\": \"$WS/a-file\", \"type\": \"bind\", \"source\": \"$WORK/repo\", \"options\": [\"rbind\"]}" true
+  tap_is "$RC" 125 "bubblewrap's own setup failure: exit 125"
+  tap_has "$OUT" "bwrap: " "bubblewrap's message is shown"
+  tap_has "$OUTCOME" '"outcome":"sandbox-failure"' \
+    "outcome: bubblewrap's failure is a sandbox-failure"
+}
+
+# Issue 2 point 5: fds the caller holds open reach nothing in the sandbox.
+case_inherited_fds ()
+{
+  local d="$WORK/fds"
+  mkdir -p "$d"
+  exec 7> "$d/seven" 20> "$d/twenty" 251> "$d/two-fifty-one"
+  agent workspace-write "" bash -c \
+    'for fd in 7 20 251; do eval "echo x >&$fd" 2>/dev/null && echo "wrote $fd"; done; ls /proc/self/fd | tr "\n" " "'
+  exec 7>&- 20>&- 251>&-
+  tap_lacks "$OUT" wrote "fds 7, 20 and 251 are closed in the sandbox"
+  tap_ok "the files behind fds 7, 20 and 251 stay empty" \
+    test ! -s "$d/seven" -a ! -s "$d/twenty" -a ! -s "$d/two-fifty-one"
+  tap_is "$OUT" "0 1 2 3 " "the sandbox has stdio and ls's own fd only"
+}
+
+case_environment ()
+{
+  export GITHUB_TOKEN=sbx-it-token
+  agent workspace-write "" env
+  unset GITHUB_TOKEN
+  tap_lacks "$OUT" GITHUB_TOKEN "GITHUB_TOKEN does not reach the sandbox"
+  tap_has "$OUT" "SBX_OCI_SANDBOX=" "SBX_OCI_SANDBOX is set"
+  tap_has "$OUT" "SBX_OCI_SANDBOX_MODE=workspace-write" \
+    "SBX_OCI_SANDBOX_MODE names the mode"
+}
+
+case_spec_runs_unchanged ()
+{
+  local b="$WORK/spec-bundle"
+  mkdir -p "$b"
+  (cd "$b" && "$SBX_OCI" spec --agent --workspace "$WS")
+  tap_is "$?" 0 "spec --agent writes a config"
+  run_bundle "$b"
+  tap_is "$RC" 0 "spec --agent's config runs unchanged"
+  tap_has "$OUT" "$WS" "it runs in the workspace"
+}
+
+case_sigterm_foreground ()
+{
+  local mark="sbx-it-mark-$$-$RANDOM"
+  write_agent "$WORK/sleep" workspace-write "$WS" "" \
+    sh -c "sleep 30; : $mark"
+  N=$((N + 1))
+  # The binary itself, not the sbx function: $! must be sbx-oci's pid.
+  "$SBX_OCI" --root "$WORK/state" run --bundle "$WORK/sleep" "it-$N" \
+    > /dev/null 2>&1 &
+  local pid=$! i=0
+  while ! has_process "$mark" && [ $i -lt 50 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+  tap_ok "the sandboxed sleep started" has_process "$mark"
+  local t0=$SECONDS
+  kill -TERM "$pid"
+  wait "$pid"
+  RC=$?
+  tap_ok "SIGTERM ends a foreground run quickly" test $((SECONDS - t0)) -lt 10
+  tap_is "$RC" 143 "the run exits 143"
+  sleep 0.2
+  tap_ok "the sandbox's processes are gone" no_process "$mark"
+}
+
+has_process ()
+{
+  pgrep -f "$1" > /dev/null
+}
+
+no_process ()
+{
+  ! pgrep -f "$1" > /dev/null
+}
+
+run_cases ()
+{
+  export HOME="$WORK/home"
+  WS="$WORK/ws"
+  mkdir -p "$HOME" "$WS" "$WORK/state"
+  case_workspace_write
+  case_nested_carve_outs
+  case_protected_metadata
+  case_exit_status
+  case_setup_failure
+  case_inherited_fds
+  case_environment
+  case_spec_runs_unchanged
+  case_sigterm_foreground
+}
+
+if [ -n "$WORK" ]; then
+  # The re-run under another user: results only, the caller counts them.
+  run_cases
+  exit 0
+fi
+
+WORK=$(mktemp -d /tmp/sbx-it.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+export TAP_LOG="$WORK/tap.log"
+chmod 755 "$WORK"
+if [ "$(id -u)" -ne 0 ]; then
+  TAP_PREFIX="[uid $(id -u)] " run_cases
+else
+  mkdir "$WORK/root" "$WORK/user"
+  (WORK="$WORK/root" TAP_PREFIX="[root] " run_cases)
+  chown 65534:65534 "$WORK/user"
+  touch "$WORK/user.log"
+  chown 65534:65534 "$WORK/user.log"
+  setpriv --reuid=65534 --regid=65534 --clear-groups \
+    env PATH=/usr/local/bin:/usr/bin:/bin SBX_IT_WORK="$WORK/user" TAP_LOG="$WORK/user.log" \
+    TAP_PREFIX="[uid 65534] " SBX_OCI="$SBX_OCI" bash "$HERE/run.sh"
+  cat "$WORK/user.log" >> "$TAP_LOG"
+fi
+tap_plan

@@ -1,0 +1,344 @@
+/* Golden tests of the translation: config.json text -> sbx_spec_parse ->
+   sbx_policy_resolve (against hand-filled host facts) -> sbx_bwrap_args,
+   the argv joined with spaces and compared with tests/golden/bwrap/NAME.args
+   (SBX_UPDATE_GOLDEN=1 rewrites them).  Then the order properties no golden
+   file states by itself, and the configs that must be refused.  */
+#include "runtime/linux/bwrap_args.h"
+#include "tests/unit/fake_host.h"
+#include "tests/unit/tap.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WS "\"mode\": \"workspace-write\", \"workspace\": \"/home/u/ws\""
+#define NESTED                                                                \
+  "{\"destination\": \"/repo\", \"type\": \"bind\", \"source\": \"/repo\", "  \
+  "\"options\": [\"rbind\", \"rw\"]}, "                                       \
+  "{\"destination\": \"/repo/vendor\", \"type\": \"tmpfs\", "                 \
+  "\"options\": [\"ro\"]}, "                                                  \
+  "{\"destination\": \"/repo/vendor/cache\", \"type\": \"bind\", "            \
+  "\"source\": \"/repo/vendor/cache\", \"options\": [\"rbind\", \"rw\"]}"
+
+#define CONTAINER_JSON                                                        \
+  "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\", "             \
+  "\"readonly\": true}, \"hostname\": \"box\", "                              \
+  "\"process\": {\"args\": [\"sh\", \"-c\", \"echo hi\"], \"cwd\": \"/\", "   \
+  "\"env\": [\"PATH=/bin\", \"TERM=dumb\"], "                                 \
+  "\"user\": {\"uid\": 1000, \"gid\": 1000}}, "                               \
+  "\"mounts\": ["                                                             \
+  "{\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"}, "  \
+  "{\"destination\": \"/dev\", \"type\": \"tmpfs\", \"source\": \"tmpfs\", "  \
+  "\"options\": [\"nosuid\", \"mode=755\", \"size=65536k\"]}, "               \
+  "{\"destination\": \"/dev/pts\", \"type\": \"devpts\"}, "                   \
+  "{\"destination\": \"/dev/shm\", \"type\": \"tmpfs\", "                     \
+  "\"options\": [\"mode=1777\", \"size=64m\"]}, "                             \
+  "{\"destination\": \"/dev/mqueue\", \"type\": \"mqueue\"}, "                \
+  "{\"destination\": \"/sys\", \"type\": \"sysfs\", \"options\": [\"ro\"]}, " \
+  "{\"destination\": \"/data\", \"type\": \"bind\", \"source\": \"/data\", "  \
+  "\"options\": [\"rbind\", \"ro\"]}], "                                      \
+  "\"linux\": {\"namespaces\": [{\"type\": \"pid\"}, {\"type\": \"mount\"}, " \
+  "{\"type\": \"network\"}, {\"type\": \"uts\"}, {\"type\": \"ipc\"}], "      \
+  "\"maskedPaths\": [\"/proc/kcore\", \"/proc/acpi\", \"/proc/missing\", "    \
+  "\"/sys/firmware\"], "                                                      \
+  "\"readonlyPaths\": [\"/proc/sys\", \"/etc\", \"/usr/missing\"]}}"
+
+/* Protected metadata that exists in the workspace.  */
+static const struct fake_path protected_present[] = {
+  { "/home/u/ws/.git", SBX_PATH_DIR },
+  { "/home/u/ws/.git/hooks", SBX_PATH_DIR },
+  { "/home/u/ws/.git/config", SBX_PATH_FILE },
+  { "/home/u/ws/.bashrc", SBX_PATH_FILE },
+  { NULL, SBX_PATH_ABSENT },
+};
+
+/* A host without the credential stores and the socket.  */
+static const struct fake_path bare_home[] = {
+  { "/home/u/.ssh", SBX_PATH_ABSENT },
+  { "/home/u/.npmrc", SBX_PATH_ABSENT },
+  { "/run/docker.sock", SBX_PATH_ABSENT },
+  { NULL, SBX_PATH_ABSENT },
+};
+
+struct golden_case
+{
+  const char *name;
+  const char *json;
+  const struct fake_path *paths;
+  bool is_root;
+};
+
+static const struct golden_case golden_cases[] = {
+  { "agent-read-only",
+    AGENT_JSON ("", "\"mode\": \"read-only\", \"network\": \"deny\""), NULL },
+  { "agent-workspace-write", AGENT_JSON ("", WS ", \"network\": \"deny\""),
+    NULL },
+  { "agent-danger-full-access",
+    AGENT_JSON ("", "\"mode\": \"danger-full-access\", "
+                    "\"network\": \"allow\""),
+    NULL },
+  { "agent-nested-carve-outs", AGENT_JSON (NESTED, WS), NULL },
+  { "agent-protected-present", AGENT_JSON ("", WS), protected_present },
+  { "agent-protected-absent", AGENT_JSON ("", WS), bare_home },
+  { "agent-hardened-off",
+    AGENT_JSON ("", WS ", \"hardenedDefaults\": false"), NULL },
+  { "agent-network-deny", AGENT_JSON ("", WS ", \"network\": \"deny\""),
+    bare_home },
+  { "agent-network-loopback",
+    AGENT_JSON ("", WS ", \"network\": \"loopback\""), bare_home },
+  { "agent-network-allow", AGENT_JSON ("", WS ", \"network\": \"allow\""),
+    bare_home },
+  { "container-rootfs", CONTAINER_JSON, NULL },
+  { "container-rootfs-as-root", CONTAINER_JSON, NULL, true },
+};
+
+static char *
+join_argv (const struct strv *argv)
+{
+  size_t len = 1;
+  for (size_t i = 0; i < argv->n; i++)
+    len += strlen (argv->v[i]) + 1;
+  char *s = calloc (1, len);
+  if (s == NULL)
+    abort ();
+  for (size_t i = 0; i < argv->n; i++)
+    {
+      if (i > 0)
+        strcat (s, " ");
+      strcat (s, argv->v[i]);
+    }
+  strcat (s, "\n");
+  return s;
+}
+
+static char *
+read_text (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  if (f == NULL)
+    return NULL;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream (&buf, &len);
+  int c;
+  while (mem && (c = fgetc (f)) != EOF)
+    fputc (c, mem);
+  fclose (f);
+  if (mem)
+    fclose (mem);
+  return buf;
+}
+
+static void
+check_golden (const char *root, const char *name, const char *got)
+{
+  char path[4096];
+  snprintf (path, sizeof path, "%s/tests/golden/bwrap/%s.args", root, name);
+  const char *update = getenv ("SBX_UPDATE_GOLDEN");
+  if (update && strcmp (update, "1") == 0)
+    {
+      FILE *f = fopen (path, "w");
+      bool written = f && fputs (got, f) >= 0;
+      if (f && fclose (f) != 0)
+        written = false;
+      tap_ok (written, "%s: golden rewritten at %s", name, path);
+      return;
+    }
+  char *want = read_text (path);
+  if (want == NULL)
+    {
+      tap_ok (false, "%s: matches %s", name, path);
+      printf ("# cannot read %s; run with SBX_UPDATE_GOLDEN=1\n", path);
+      return;
+    }
+  char label[256];
+  snprintf (label, sizeof label, "%s: matches %s", name, path);
+  tap_streq (got, want, label);
+  free (want);
+}
+
+/* Resolve and translate JSON as an unprivileged caller (or root) would,
+   with the fds `run` passes.  Returns the argv, or NULL with ERR filled.  */
+static int
+translate (const char *json, const struct fake_path *paths, bool is_root,
+           struct strv *argv, struct sbx_error *err)
+{
+  struct sbx_host_facts host = fake_host (paths);
+  host.is_root = is_root;
+  if (is_root)
+    host.uid = host.gid = 0;
+  struct sbx_plan *plan = NULL;
+  int r = fake_resolve_json (json, &host, &plan, err);
+  if (r < 0)
+    return r;
+  struct strv keep = { 0 };
+  if (strv_push (&keep, "CAP_CHOWN") < 0)
+    abort ();
+  struct sbx_bwrap_opts opts = { .die_with_parent = true, .cap_keep = &keep };
+  struct sbx_bwrap_fds fds = { .json_status = 3, .info = -1, .block = -1,
+                               .seccomp = 4, .seccomp_net = -1 };
+  r = sbx_bwrap_args (plan, &host, &fds, &opts, argv, err);
+  strv_free (&keep);
+  sbx_plan_free (plan);
+  return r;
+}
+
+static void
+test_golden (const char *root)
+{
+  for (size_t i = 0; i < sizeof golden_cases / sizeof *golden_cases; i++)
+    {
+      const struct golden_case *c = &golden_cases[i];
+      struct sbx_error err = { 0 };
+      struct strv argv = { 0 };
+      int r = translate (c->json, c->paths, c->is_root, &argv, &err);
+      if (tap_ok (r == 0, "%s: translated", c->name))
+        {
+          char *got = join_argv (&argv);
+          check_golden (root, c->name, got);
+          free (got);
+        }
+      else
+        printf ("# error %d: %s\n", r, err.msg);
+      strv_free (&argv);
+    }
+}
+
+/* Index of the first argument equal to A followed by B, or -1.  */
+static long
+find_pair (const struct strv *argv, const char *a, const char *b)
+{
+  for (size_t i = 0; i + 1 < argv->n; i++)
+    if (strcmp (argv->v[i], a) == 0 && strcmp (argv->v[i + 1], b) == 0)
+      return (long) i;
+  return -1;
+}
+
+/* The highest index of any write grant (--bind).  */
+static long
+last_grant (const struct strv *argv)
+{
+  long last = -1;
+  for (size_t i = 0; i < argv->n; i++)
+    if (strcmp (argv->v[i], "--bind") == 0)
+      last = (long) i;
+  return last;
+}
+
+static void
+test_order (void)
+{
+  struct sbx_error err = { 0 };
+  struct strv argv = { 0 };
+  int r = translate (AGENT_JSON (NESTED, WS), NULL, false, &argv, &err);
+  tap_ok (r == 0, "nested carve-outs: translated (%s)", err.msg);
+  long deny = find_pair (&argv, "--tmpfs", "/repo/vendor");
+  long cache = find_pair (&argv, "/repo/vendor/cache", "/repo/vendor/cache");
+  long repo = find_pair (&argv, "/repo", "/repo");
+  long seal = find_pair (&argv, "--remount-ro", "/repo/vendor");
+  tap_ok (repo >= 0 && deny > repo && cache > deny,
+          "nested carve-outs: /repo, then the deny, then the cache, in order");
+  tap_ok (seal > last_grant (&argv) && seal > cache,
+          "nested carve-outs: the deny's seal comes after every grant");
+  strv_free (&argv);
+
+  r = translate (CONTAINER_JSON, NULL, false, &argv, &err);
+  tap_ok (r == 0, "container: translated (%s)", err.msg);
+  long root_seal = find_pair (&argv, "--remount-ro", "/");
+  long dashdash = find_pair (&argv, "--", "sh");
+  tap_ok (root_seal >= 0 && root_seal + 2 == dashdash - 2,
+          "container: root.readonly seals \"/\" last, after every mount");
+  strv_free (&argv);
+}
+
+static void
+expect_refusal (const char *json, const struct fake_path *paths, int code,
+                const char *needle, const char *name)
+{
+  struct sbx_error err = { 0 };
+  struct strv argv = { 0 };
+  int r = translate (json, paths, false, &argv, &err);
+  tap_ok (r == code, "%s: refused with %d (got %d)", name, code, r);
+  if (!tap_ok (strstr (err.msg, needle) != NULL, "%s: message names it",
+               name))
+    printf ("# message: %s\n# wanted:  %s\n", err.msg, needle);
+  tap_ok (argv.n == 0, "%s: no command line", name);
+  strv_free (&argv);
+}
+
+static const struct fake_path symlinked_ws[] = {
+  { "/home/u/ws/link", SBX_PATH_SYMLINK },
+  { "/home/u/ws/link/cache", SBX_PATH_DIR },
+  { NULL, SBX_PATH_ABSENT },
+};
+
+static void
+test_refusals (void)
+{
+  expect_refusal (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"/rootfs\"}, "
+      "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, \"linux\": "
+      "{\"namespaces\": [{\"type\": \"user\"}], \"uidMappings\": "
+      "[{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}]}}",
+      NULL, -ENOTSUP,
+      "linux.uidMappings: bubblewrap maps only the caller's own id (1000)",
+      "uid mapping of a range");
+  expect_refusal (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"/rootfs\"}, "
+      "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, \"linux\": "
+      "{\"namespaces\": [{\"type\": \"user\"}], \"gidMappings\": "
+      "[{\"containerID\": 0, \"hostID\": 1000, \"size\": 1}, "
+      "{\"containerID\": 1, \"hostID\": 100000, \"size\": 1}]}}",
+      NULL, -ENOTSUP, "linux.gidMappings: bubblewrap maps only",
+      "two gid mappings");
+  expect_refusal (
+      AGENT_JSON ("{\"destination\": \"/home/u/ws/link/cache\", \"type\": "
+                  "\"tmpfs\", \"options\": [\"ro\"]}",
+                  WS),
+      symlinked_ws, -ELOOP,
+      "mount destination /home/u/ws/link/cache has a symbolic link "
+      "component inside the writable root /home/u/ws: refused",
+      "symlink below a writable root, runner 0.8.0");
+  expect_refusal (AGENT_JSON ("", WS ", \"network\": \"deny\", "
+                                   "\"requireEnforcement\": \"full\""),
+                  NULL, -EPERM,
+                  "sbx.requireEnforcement: \"full\" is required but this "
+                  "sandbox would get \"partial\" (bubblewrap 0.8.0 is older "
+                  "than 0.12.0",
+                  "requireEnforcement full on an old runner");
+}
+
+/* A host whose own /etc and /home exist next to the rootfs's /etc.  */
+static const struct fake_path host_and_rootfs[] = {
+  { "/etc", SBX_PATH_DIR },
+  { "/home", SBX_PATH_DIR },
+  { NULL, SBX_PATH_ABSENT },
+};
+
+/* readonlyPaths and maskedPaths name paths in the container's rootfs, not
+   the host's.  */
+static void
+test_container_paths (void)
+{
+  struct sbx_error err = { 0 };
+  struct strv argv = { 0 };
+  int r = translate (CONTAINER_JSON, host_and_rootfs, false, &argv, &err);
+  tap_ok (r == 0, "container on a host with /etc: translated (%s)", err.msg);
+  tap_ok (find_pair (&argv, "/bundle/rootfs/etc", "/etc") >= 0
+              && find_pair (&argv, "/etc", "/etc") < 0,
+          "readonlyPaths /etc binds the rootfs's /etc, not the host's");
+  strv_free (&argv);
+}
+
+int
+main (void)
+{
+  const char *root = getenv ("SBX_SOURCE_ROOT");
+  if (tap_ok (root != NULL, "SBX_SOURCE_ROOT names the source tree"))
+    test_golden (root);
+  test_order ();
+  test_refusals ();
+  test_container_paths ();
+  return tap_done ();
+}

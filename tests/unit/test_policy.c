@@ -1,0 +1,142 @@
+/* The environment rules of policy resolution: containers get exactly
+   process.env; agents get an allow-list (or inherit) with credential-shaped
+   names always dropped, and the variables that tell a nested tool it is
+   inside a sandbox.  */
+#include "tests/unit/fake_host.h"
+#include "tests/unit/tap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *
+env_get (const struct sbx_plan *plan, const char *name)
+{
+  size_t len = strlen (name);
+  for (size_t i = 0; i < plan->env.n; i++)
+    if (strncmp (plan->env.v[i], name, len) == 0
+        && plan->env.v[i][len] == '=')
+      return plan->env.v[i] + len + 1;
+  return NULL;
+}
+
+static struct sbx_plan *
+resolve (const char *json, const char *what)
+{
+  struct sbx_host_facts host = fake_host (NULL);
+  struct sbx_error err = { 0 };
+  struct sbx_plan *plan = NULL;
+  int r = fake_resolve_json (json, &host, &plan, &err);
+  if (!tap_ok (r == 0, "%s: resolved", what))
+    printf ("# error %d: %s\n", r, err.msg);
+  return plan;
+}
+
+static void
+test_container_env (void)
+{
+  struct sbx_plan *plan = resolve (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+      "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\", \"env\": "
+      "[\"PATH=/bin\", \"GITHUB_TOKEN=given\", \"A=1\"]}}",
+      "container");
+  if (plan == NULL)
+    return;
+  tap_ok (plan->env.n == 3, "container: exactly the 3 entries of process.env "
+                            "(got %zu)", plan->env.n);
+  tap_streq (plan->env.n > 1 ? plan->env.v[1] : NULL, "GITHUB_TOKEN=given",
+             "container: process.env kept as written, in order");
+  tap_ok (env_get (plan, "HOME") == NULL && env_get (plan, "TMPDIR") == NULL
+              && env_get (plan, "SBX_OCI_SANDBOX") == NULL,
+          "container: nothing from the caller or sbx added");
+  sbx_plan_free (plan);
+}
+
+static const char *const secrets[] = {
+  "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "MY_API_KEY", "db_password", NULL,
+};
+
+static void
+check_agent_common (const struct sbx_plan *plan, const char *mode,
+                    const char *what)
+{
+  for (size_t i = 0; secrets[i]; i++)
+    tap_ok (env_get (plan, secrets[i]) == NULL, "%s: %s dropped", what,
+            secrets[i]);
+  tap_streq (env_get (plan, "SBX_OCI_SANDBOX"), "bwrap",
+             "SBX_OCI_SANDBOX names the backend");
+  tap_streq (env_get (plan, "SBX_OCI_SANDBOX_MODE"), mode,
+             "SBX_OCI_SANDBOX_MODE names the mode");
+  tap_streq (env_get (plan, "TMPDIR"), "/tmp",
+             "TMPDIR is the private /tmp, not the host's");
+  tap_streq (env_get (plan, "LC_ALL"), "C.UTF-8", "LC_* kept");
+  tap_streq (env_get (plan, "HOME"), "/home/u", "HOME kept");
+}
+
+static void
+test_agent_allow_list (void)
+{
+  struct sbx_plan *plan = resolve (
+      AGENT_JSON ("", "\"mode\": \"workspace-write\", \"workspace\": "
+                      "\"/home/u/ws\", \"env\": {\"allow\": [\"EDITOR\", "
+                      "\"MY_API_KEY\"]}"),
+      "agent allow-list");
+  if (plan == NULL)
+    return;
+  check_agent_common (plan, "workspace-write", "allow-list");
+  tap_streq (env_get (plan, "EDITOR"), "vi", "allow-list: a name the config "
+                                             "allows is kept");
+  tap_ok (env_get (plan, "USER") != NULL, "allow-list: USER kept");
+  sbx_plan_free (plan);
+
+  plan = resolve (AGENT_JSON ("", "\"mode\": \"read-only\""),
+                  "agent default allow-list");
+  if (plan == NULL)
+    return;
+  tap_ok (env_get (plan, "EDITOR") == NULL,
+          "allow-list: an unlisted name is dropped");
+  tap_streq (env_get (plan, "PATH"), "/usr/bin:/bin", "allow-list: PATH kept");
+  check_agent_common (plan, "read-only", "default allow-list");
+  sbx_plan_free (plan);
+}
+
+static void
+test_agent_inherit (void)
+{
+  struct sbx_plan *plan = resolve (
+      AGENT_JSON ("", "\"mode\": \"workspace-write\", \"workspace\": "
+                      "\"/home/u/ws\", \"env\": {\"mode\": \"inherit\"}"),
+      "agent inherit");
+  if (plan == NULL)
+    return;
+  tap_streq (env_get (plan, "EDITOR"), "vi", "inherit: an unlisted name kept");
+  check_agent_common (plan, "workspace-write", "inherit");
+  sbx_plan_free (plan);
+}
+
+static void
+test_secret_names (void)
+{
+  static const char *const yes[] = { "GITHUB_TOKEN", "npm_token",
+                                     "AWS_SECRET_ACCESS_KEY", "MY_API_KEY",
+                                     "db_password", "GOOGLE_CREDENTIALS",
+                                     "SSH_PRIVATE_KEY", NULL };
+  static const char *const no[] = { "PATH", "TOKENIZER", "HOME",
+                                    "PASSWORD_STORE_DIR", NULL };
+  for (size_t i = 0; yes[i]; i++)
+    tap_ok (sbx_env_name_is_secret (yes[i], strlen (yes[i])),
+            "%s is credential-shaped", yes[i]);
+  for (size_t i = 0; no[i]; i++)
+    tap_ok (!sbx_env_name_is_secret (no[i], strlen (no[i])),
+            "%s is not credential-shaped", no[i]);
+}
+
+int
+main (void)
+{
+  test_container_env ();
+  test_agent_allow_list ();
+  test_agent_inherit ();
+  test_secret_names ();
+  return tap_done ();
+}
