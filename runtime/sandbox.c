@@ -1,6 +1,8 @@
 #include "runtime/sandbox.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +31,73 @@ sbx_state_root_ensure (const char *root, struct sbx_error *err)
       }
   if (mkdir (copy, 0700) < 0 && errno != EEXIST)
     return sbx_fail_errno (err, -errno, "--root: cannot create %s", copy);
+  return 0;
+}
+
+/* The roots an agent may write: what the alias walk must cover.  Derived
+   from the spec, before the plan, because the walk's findings are an input
+   of policy resolution (a host fact), not an afterthought.  */
+static int
+writable_roots (const struct sbx_spec *spec, struct strv *roots)
+{
+  const struct sbx_ext *x = &spec->ext;
+  int r = 0;
+  if (x->mode == SBX_MODE_WORKSPACE_WRITE && x->workspace)
+    r = strv_push (roots, x->workspace);
+  for (size_t i = 0; r == 0 && x->mode == SBX_MODE_WORKSPACE_WRITE
+                     && i < x->writable_roots.n;
+       i++)
+    r = strv_push (roots, x->writable_roots.v[i]);
+  for (size_t i = 0; r == 0 && i < x->temp_roots.n; i++)
+    r = strv_push (roots, x->temp_roots.v[i]);
+  for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)
+    {
+      const struct sbx_mount *m = &spec->mounts[i];
+      bool bind = (m->type && strcmp (m->type, "bind") == 0)
+                  || strv_contains (&m->options, "bind")
+                  || strv_contains (&m->options, "rbind");
+      if (bind && m->source && !strv_contains (&m->options, "ro")
+          && m->source[0] == '/')
+        r = strv_push (roots, m->source);
+    }
+  return r;
+}
+
+static int
+walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  const struct sbx_spec *spec = sb->spec;
+  if (!sbx_spec_is_agent (spec) || !spec->ext.alias_masking
+      || spec->ext.mode == SBX_MODE_DANGER_FULL_ACCESS)
+    return 0;
+  cleanup_strv struct strv roots = { 0 };
+  if (writable_roots (spec, &roots) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  if (roots.n == 0)
+    return 0;
+  int r = sbx_alias_walk ((const char *const *) roots.v, roots.n,
+                          spec->ext.alias_max_entries,
+                          spec->ext.alias_max_depth, &sb->aliases, err);
+  if (r == -ENOENT)
+    {
+      /* A missing root is the policy's to report, with its JSON path.  */
+      sbx_error_clear (err);
+      return 0;
+    }
+  if (r < 0)
+    return r;
+  struct sbx_alias_result *a = &sb->aliases;
+  if ((a->truncated || a->skipped)
+      && asprintf (&sb->alias_gap,
+                   "hard-link aliases: %s%s%" PRIu64
+                   " entries could not be read; those parts of the "
+                   "writable roots are not checked",
+                   a->truncated ? a->reason : "", a->truncated ? "; " : "",
+                   a->skipped)
+             < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  sb->probe.facts.alias_files = &a->paths;
+  sb->probe.facts.alias_gap = sb->alias_gap;
   return 0;
 }
 
@@ -136,6 +205,8 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
   if (r == 0)
     r = sbx_probe_host (g->runner, root, &sb->probe, err);
   if (r == 0)
+    r = walk_aliases (sb, err);
+  if (r == 0)
     r = sbx_policy_resolve (sb->spec, &sb->probe.facts, &sb->plan, err);
   if (r == 0)
     r = check_approvals (g, sb, err);
@@ -160,6 +231,8 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
   if (sb->seccomp_net_fd >= 0)
     close (sb->seccomp_net_fd);
   strv_free (&sb->cap_keep);
+  sbx_alias_result_free (&sb->aliases);
+  free (sb->alias_gap);
   sbx_plan_free (sb->plan);
   sbx_spec_free (sb->spec);
   memset (sb, 0, sizeof *sb);

@@ -5,6 +5,7 @@
 #define SBX_SANDBOX_H
 
 #include "runtime/cli.h"
+#include "runtime/linux/alias_walk.h"
 #include "runtime/linux/probe.h"
 #include "spec/policy.h"
 
@@ -14,6 +15,8 @@ struct sbx_sandbox
   struct sbx_probe probe;
   struct sbx_plan *plan;
   struct strv cap_keep;
+  struct sbx_alias_result aliases;
+  char *alias_gap;
   int seccomp_fd; /* -1: no filter */
   int seccomp_net_fd; /* -1: no network filter */
   int exec_status; /* 127/126 when the command cannot be found/run */

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "common/strv.h"
+
 enum sbx_path_kind
 {
   SBX_PATH_ABSENT = 0,
@@ -28,6 +30,10 @@ struct sbx_host_facts
   bool userns_ok;       /* an unprivileged user namespace can be created */
   bool private_proc_ok; /* a fresh /proc mounts inside the sandbox */
   char *const *environ; /* the caller's environment */
+  /* Hard-link aliases found in the writable roots (runtime/linux/
+     alias_walk.c), re-bound read-only by the plan.  NULL: no walk.  */
+  const struct strv *alias_files;
+  const char *alias_gap; /* the walk was incomplete: why, else NULL */
   /* How PATH looks on the host (lstat, not following the last link).  */
   enum sbx_path_kind (*path_kind) (const char *path, void *ctx);
   void *path_ctx;

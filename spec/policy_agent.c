@@ -259,6 +259,25 @@ hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
   return r == 0 ? hide_sockets (host, plan) : r;
 }
 
+/* Files with another name elsewhere stay read-only: writing one through
+   the sandbox would change a file outside every grant.  */
+static int
+mask_aliases (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+              struct sbx_plan *plan)
+{
+  if (!spec->ext.alias_masking || plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
+    return 0;
+  for (size_t i = 0; host->alias_files && i < host->alias_files->n; i++)
+    {
+      const char *f = host->alias_files->v[i];
+      if (!plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_ALIAS, f, f))
+        return -ENOMEM;
+    }
+  if (host->alias_gap)
+    return plan_gap (plan, false, SBX_LEVEL_PARTIAL, "%s", host->alias_gap);
+  return 0;
+}
+
 int
 policy_agent_mounts (const struct sbx_spec *spec,
                      const struct sbx_host_facts *host, struct sbx_plan *plan,
@@ -271,6 +290,8 @@ policy_agent_mounts (const struct sbx_spec *spec,
     r = policy_oci_mount (spec, host, i, plan, err);
   if (r == 0)
     r = protect_metadata (spec, host, plan);
+  if (r == 0)
+    r = mask_aliases (spec, host, plan);
   if (r == 0 && spec->ext.hardened_defaults)
     r = hardened_defaults (host, plan);
   return r;

@@ -21,10 +21,6 @@
 #include "common/error.h"
 #include "common/strv.h"
 
-/* The bounds of issue 4 point 5; both are configurable by the caller.  */
-#define SBX_ALIAS_MAX_ENTRIES_DEFAULT 50000
-#define SBX_ALIAS_MAX_DEPTH_DEFAULT 24
-
 struct sbx_alias_result
 {
   /* Absolute paths (each under the root string it was found through) of

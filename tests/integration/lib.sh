@@ -89,7 +89,8 @@ json_str ()
 
 # write_agent BUNDLE MODE WORKSPACE MOUNTS ARG...: an agent config.json in
 # BUNDLE running ARG... in WORKSPACE as the caller, network denied.  MOUNTS
-# is the JSON text inside "mounts": [...].
+# is the JSON text inside "mounts": [...]; SBX_EXTRA, if set, is more JSON
+# members for the "sbx" object; SBX_NETWORK overrides "deny".
 write_agent ()
 {
   local bundle=$1 mode=$2 ws=$3 mounts=$4 args="" a
@@ -112,7 +113,8 @@ write_agent ()
   "sbx": {
     "mode": "$mode",
     "workspace": $(json_str "$ws"),
-    "network": "deny"
+    "network": "${SBX_NETWORK:-deny}"${SBX_EXTRA:+,
+    $SBX_EXTRA}
   }
 }
 EOF

@@ -217,6 +217,49 @@ no_process ()
   ! pgrep -f "$1" > /dev/null
 }
 
+case_alias_masking ()
+{
+  local outside="$WORK/outside"
+  mkdir -p "$outside"
+  echo original > "$outside/secret"
+  ln -f "$outside/secret" "$WS/alias"
+  agent workspace-write "" sh -c 'echo changed > alias'
+  tap_ok "alias: a hard link to a file outside is not writable" \
+    test "$RC" -ne 0
+  tap_is "$(cat "$outside/secret")" original \
+    "alias: the file outside is unchanged"
+  SBX_EXTRA='"aliasMasking": {"maxEntries": 1}'
+  agent workspace-write "" true
+  SBX_EXTRA=
+  tap_has "$OUTCOME" "alias walk stopped at its bound" \
+    "alias: a walk cut short by its bound is reported"
+  tap_has "$OUTCOME" '"filesystem":"partial"' \
+    "alias: ... and the filesystem enforcement is partial"
+  rm -f "$WS/alias"
+}
+
+case_network ()
+{
+  cat > "$WS/net.py" <<'EOF'
+import socket
+try:
+    socket.socket(socket.AF_INET).connect(("127.0.0.1", 9))
+    print("connected")
+except OSError as e:
+    print("errno", e.errno)
+EOF
+  agent workspace-write "" python3 net.py
+  tap_has "$OUT" "errno 97" "network deny: an IP socket cannot even be made"
+  SBX_NETWORK=loopback
+  agent workspace-write "" python3 net.py
+  SBX_NETWORK=
+  tap_has "$OUT" "errno 111" \
+    "network loopback: the sandbox's own loopback answers (refused)"
+  tap_has "$OUTCOME" '"networkReach":"loopback"' \
+    "network loopback: the outcome says so"
+  rm -f "$WS/net.py"
+}
+
 run_cases ()
 {
   export HOME="$WORK/home"
@@ -231,6 +274,8 @@ run_cases ()
   case_environment
   case_spec_runs_unchanged
   case_sigterm_foreground
+  case_alias_masking
+  case_network
 }
 
 if [ -n "$WORK" ]; then
