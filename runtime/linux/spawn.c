@@ -6,17 +6,20 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
 #include "runtime/fd_scrub.h"
+#include "runtime/linux/rlimits.h"
 
 /* What failed in the child before exec, sent back on a CLOEXEC pipe.  */
 struct child_failure
 {
   int step;
   int errnum;
+  char detail[480]; /* the step's own message, when it has one */
 };
 
 enum
@@ -24,6 +27,7 @@ enum
   STEP_PGRP = 1,
   STEP_NETNS,
   STEP_CGROUP,
+  STEP_RLIMITS,
   STEP_FDS,
   STEP_EXEC
 };
@@ -32,6 +36,7 @@ static const char *const step_names[] = {
   [STEP_PGRP] = "set its process group",
   [STEP_NETNS] = "join the network namespace",
   [STEP_CGROUP] = "enter the sandbox's cgroup",
+  [STEP_RLIMITS] = "apply process.rlimits",
   [STEP_FDS] = "arrange its file descriptors",
   [STEP_EXEC] = "execute",
 };
@@ -43,12 +48,36 @@ struct fd_layout
 };
 
 static __attribute__ ((noreturn)) void
-child_fail (int report_fd, int step)
+child_fail_detail (int report_fd, int step, int errnum, const char *detail)
 {
-  struct child_failure f = { step, errno };
+  struct child_failure f = { step, errnum, "" };
+  if (detail)
+    snprintf (f.detail, sizeof f.detail, "%s", detail);
   if (write (report_fd, &f, sizeof f) < 0)
     _exit (127);
   _exit (127);
+}
+
+static __attribute__ ((noreturn)) void
+child_fail (int report_fd, int step)
+{
+  child_fail_detail (report_fd, step, errno, NULL);
+}
+
+/* What the sandbox inherits from its runner: resource limits and umask
+   (bwrap changes neither).  */
+static void
+apply_inherited (const struct sbx_spec *spec, int report_w)
+{
+  if (spec == NULL || !spec->has_process)
+    return;
+  const struct sbx_process *p = &spec->process;
+  struct sbx_error err = { 0 };
+  int r = sbx_rlimits_apply (p->rlimits, p->n_rlimits, &err);
+  if (r < 0)
+    child_fail_detail (report_w, STEP_RLIMITS, -r, err.msg);
+  if (p->user.has_umask)
+    umask (p->user.umask);
 }
 
 /* Move SRC to TARGET, which must be above every source still pending: the
@@ -87,6 +116,7 @@ child_main (const struct sbx_spawn_request *req, char **argv, char **envp,
       errno = -cr;
       child_fail (report_w, STEP_CGROUP);
     }
+  apply_inherited (req->spec, report_w);
   /* Lift every source above the layout so no dup2 clobbers another.  */
   int high = at->report + 1;
   int srcs[5] = { status_w, block_r, req->seccomp_fd, req->seccomp_net_fd,
@@ -131,6 +161,10 @@ read_child_failure (int report_r, const char *runner, struct sbx_error *err)
     return 0; /* closed by a successful exec */
   if (f.step < STEP_PGRP || f.step > STEP_EXEC)
     f.step = STEP_EXEC;
+  f.detail[sizeof f.detail - 1] = '\0';
+  if (f.detail[0])
+    return sbx_fail (err, f.errnum > 0 ? -f.errnum : -EINVAL, "%s",
+                     f.detail);
   return sbx_fail_errno (err, -f.errnum, "runner %s: cannot %s", runner,
                          step_names[f.step]);
 }

@@ -90,7 +90,8 @@ json_str ()
 # write_agent BUNDLE MODE WORKSPACE MOUNTS ARG...: an agent config.json in
 # BUNDLE running ARG... in WORKSPACE as the caller, network denied.  MOUNTS
 # is the JSON text inside "mounts": [...]; SBX_EXTRA, if set, is more JSON
-# members for the "sbx" object; SBX_NETWORK overrides "deny".
+# members for the "sbx" object; SBX_NETWORK overrides "deny";
+# PROCESS_EXTRA, more members for "process".
 write_agent ()
 {
   local bundle=$1 mode=$2 ws=$3 mounts=$4 args="" a
@@ -108,7 +109,8 @@ write_agent ()
     "args": [$args],
     "cwd": $(json_str "$ws"),
     "user": {"uid": $(id -u), "gid": $(id -g)},
-    "noNewPrivileges": true
+    "noNewPrivileges": true${PROCESS_EXTRA:+,
+    $PROCESS_EXTRA}
   },
   "sbx": {
     "mode": "$mode",

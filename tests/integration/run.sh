@@ -260,6 +260,21 @@ EOF
   rm -f "$WS/net.py"
 }
 
+case_rlimits_umask ()
+{
+  PROCESS_EXTRA='"rlimits": [{"type": "RLIMIT_NOFILE", "soft": 77, "hard": 77}]'
+  agent workspace-write "" sh -c 'ulimit -n'
+  tap_is "$OUT" 77 "rlimits: RLIMIT_NOFILE is visible inside"
+  if [ "$(id -u)" != 0 ]; then
+    PROCESS_EXTRA="\"rlimits\": [{\"type\": \"RLIMIT_NOFILE\", \"soft\": 77, \"hard\": $(( $(ulimit -Hn) + 1 ))}]"
+    agent workspace-write "" true
+    tap_is "$RC" 125 "rlimits: raising a hard limit unprivileged is refused"
+    tap_has "$OUT" "process.rlimits[0]: cannot set RLIMIT_NOFILE" \
+      "rlimits: ... naming the field"
+  fi
+  PROCESS_EXTRA=
+}
+
 run_cases ()
 {
   export HOME="$WORK/home"
@@ -276,6 +291,7 @@ run_cases ()
   case_sigterm_foreground
   case_alias_masking
   case_network
+  case_rlimits_umask
 }
 
 if [ -n "$WORK" ]; then
