@@ -92,7 +92,10 @@ storm () {
 
 memory () {
   local who=$1 name=mem-$1 mech
-  bundle "$WORK/$name" 0 300 12 "$TOUCH" 2048
+  # The build tree may sit below /tmp, which the sandbox replaces with a
+  # private one: run a copy from the (granted) workspace.
+  bundle "$WORK/$name" 0 300 12 "$WORK/$name/ws/limits_touch" 2048
+  cp "$TOUCH" "$WORK/$name/ws/limits_touch"
   run_case "$who" "$name"
   local o=$WORK/$name/out.json
   [ "$who" = root ] && mech=quota || mech=monitor
