@@ -1,6 +1,7 @@
 #include "runtime/linux/sampler.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +21,79 @@ sbx_sampler_init (struct sbx_sampler *s)
 {
   *s = (struct sbx_sampler){ 0 };
   s->page_size = sysconf (_SC_PAGESIZE);
+  /* Without a cache the sampler still works, opening files every tick. */
+  s->cache = calloc (SBX_SAMPLER_CACHE, sizeof *s->cache);
+}
+
+static void
+forget (struct sbx_sampler *s, struct sbx_proc_fds *e)
+{
+  close (e->stat_fd);
+  if (e->children_fd >= 0)
+    close (e->children_fd);
+  e->pid = 0;
+  s->cached--;
 }
 
 void
 sbx_sampler_free (struct sbx_sampler *s)
 {
+  for (size_t i = 0; s->cache && i < SBX_SAMPLER_CACHE; i++)
+    if (s->cache[i].pid)
+      forget (s, &s->cache[i]);
+  free (s->cache);
   free (s->stack);
-  s->stack = NULL;
-  s->cap = 0;
+  *s = (struct sbx_sampler){ 0 };
+}
+
+/* Linear probing; the table is kept at most half full.  */
+static struct sbx_proc_fds *
+slot (struct sbx_sampler *s, pid_t pid, bool create)
+{
+  if (s->cache == NULL)
+    return NULL;
+  for (size_t i = (size_t) pid & (SBX_SAMPLER_CACHE - 1);;
+       i = (i + 1) & (SBX_SAMPLER_CACHE - 1))
+    {
+      struct sbx_proc_fds *e = &s->cache[i];
+      if (e->pid == pid)
+        return e;
+      if (e->pid == 0)
+        return create && s->cached < SBX_SAMPLER_CACHE / 2 ? e : NULL;
+    }
+}
+
+/* Close what the last tick did not see: those processes are gone.  Slots
+   are emptied only here, between walks, and the table is then rebuilt so
+   that probing never stops at a hole.  */
+static void
+sweep_cache (struct sbx_sampler *s)
+{
+  bool removed = false;
+  for (size_t i = 0; s->cache && i < SBX_SAMPLER_CACHE; i++)
+    if (s->cache[i].pid && s->cache[i].tick != s->tick)
+      {
+        forget (s, &s->cache[i]);
+        removed = true;
+      }
+  if (!removed)
+    return;
+  struct sbx_proc_fds old[SBX_SAMPLER_CACHE];
+  memcpy (old, s->cache, sizeof old);
+  memset (s->cache, 0, sizeof old);
+  for (size_t i = 0; i < SBX_SAMPLER_CACHE; i++)
+    if (old[i].pid)
+      *slot (s, old[i].pid, true) = old[i];
+}
+
+/* Read an open procfs file from its start.  */
+static ssize_t
+reread (int fd, char *buf, size_t size)
+{
+  ssize_t n = pread (fd, buf, size - 1, 0);
+  if (n >= 0)
+    buf[n] = '\0';
+  return n < 0 ? -errno : n;
 }
 
 static int
@@ -46,32 +112,53 @@ push (struct sbx_sampler *s, size_t *n, pid_t pid)
   return 0;
 }
 
-static ssize_t
-read_small (const char *path, char *buf, size_t size)
+static int
+open_proc (pid_t pid, const char *what)
 {
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -errno;
-  ssize_t n = read (fd, buf, size - 1);
-  int saved = errno;
-  close (fd);
-  if (n < 0)
-    return -saved;
-  buf[n] = '\0';
-  return n;
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, what);
+  return open (path, O_RDONLY | O_CLOEXEC);
+}
+
+/* The stat file of PID, from the cache or opened (and cached).  *OWNED
+   says the caller must close it.  */
+static int
+stat_fd (struct sbx_sampler *s, pid_t pid, bool *owned)
+{
+  struct sbx_proc_fds *e = slot (s, pid, true);
+  *owned = false;
+  if (e && e->pid == pid)
+    {
+      e->tick = s->tick;
+      return e->stat_fd;
+    }
+  int fd = open_proc (pid, "stat");
+  if (fd < 0 || e == NULL)
+    {
+      *owned = fd >= 0;
+      return fd;
+    }
+  *e = (struct sbx_proc_fds){ pid, fd, -1, s->tick };
+  s->cached++;
+  return fd;
 }
 
 /* From /proc/PID/stat: field 20 num_threads and field 24 rss (pages).
    The command name (field 2) may hold spaces and parentheses, so fields
    are counted from the last ')'.  */
 static int
-read_stat (pid_t pid, char *buf, long *threads, long *rss_pages)
+read_stat (struct sbx_sampler *s, pid_t pid, char *buf, long *threads,
+           long *rss_pages)
 {
-  char path[48];
-  snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  ssize_t n = read_small (path, buf, READ_BUF);
-  if (n < 0)
-    return (int) n;
+  bool owned;
+  int fd = stat_fd (s, pid, &owned);
+  if (fd < 0)
+    return -ESRCH;
+  ssize_t n = reread (fd, buf, READ_BUF);
+  if (owned)
+    close (fd);
+  if (n <= 0)
+    return -ESRCH; /* a dead process's stat reads as an error or empty */
   char *p = strrchr (buf, ')');
   if (p == NULL)
     return -EIO;
@@ -90,17 +177,27 @@ static int
 push_children (struct sbx_sampler *s, size_t *n, pid_t pid, pid_t tid,
                char *buf)
 {
-  char path[64];
-  snprintf (path, sizeof path, "/proc/%d/task/%d/children", (int) pid,
-            (int) tid);
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  char what[48];
+  snprintf (what, sizeof what, "task/%d/children", (int) tid);
+  struct sbx_proc_fds *e = pid == tid ? slot (s, pid, false) : NULL;
+  bool cached = e && e->pid == pid;
+  int fd = cached ? e->children_fd : -1;
+  if (fd < 0)
+    fd = open_proc (pid, what);
   if (fd < 0)
     return 0; /* gone meanwhile */
+  if (cached && e->children_fd < 0)
+    e->children_fd = fd;
+  /* pread from offset 0: a cached file needs no seek, and most children
+     lists (leaves) end at the first read.  */
   size_t keep = 0;
+  off_t offset = 0;
   ssize_t got;
   int r = 0;
-  while (r == 0 && (got = read (fd, buf + keep, READ_BUF - 1 - keep)) > 0)
+  while (r == 0
+         && (got = pread (fd, buf + keep, READ_BUF - 1 - keep, offset)) > 0)
     {
+      offset += got;
       size_t len = keep + (size_t) got;
       buf[len] = '\0';
       char *p = buf, *end;
@@ -114,7 +211,8 @@ push_children (struct sbx_sampler *s, size_t *n, pid_t pid, pid_t tid,
       keep = len - (size_t) (p - buf);
       memmove (buf, p, keep);
     }
-  close (fd);
+  if (!cached)
+    close (fd);
   return r;
 }
 
@@ -155,12 +253,13 @@ sbx_sampler_take (struct sbx_sampler *s, pid_t root, struct sbx_sample *out)
   char buf[READ_BUF];
   size_t n = 0;
   *out = (struct sbx_sample){ 0 };
+  s->tick++;
   int r = push (s, &n, root);
   while (r == 0 && n > 0)
     {
       pid_t pid = s->stack[--n];
       long threads, rss;
-      int sr = read_stat (pid, buf, &threads, &rss);
+      int sr = read_stat (s, pid, buf, &threads, &rss);
       if (sr < 0)
         {
           if (pid == root)
@@ -173,5 +272,6 @@ sbx_sampler_take (struct sbx_sampler *s, pid_t root, struct sbx_sample *out)
       r = threads > 1 ? push_thread_children (s, &n, pid, buf)
                       : push_children (s, &n, pid, pid, buf);
     }
+  sweep_cache (s);
   return r;
 }

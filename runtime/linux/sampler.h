@@ -11,11 +11,27 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* Open /proc files of the processes seen at the last ticks: re-reading an
+   open procfs file costs a fraction of opening it again, and an fd keeps
+   naming the process it was opened for, so a recycled pid is never read. */
+struct sbx_proc_fds
+{
+  pid_t pid; /* 0: free slot */
+  int stat_fd;
+  int children_fd; /* the leader thread's children */
+  unsigned tick;   /* the last tick that saw this process */
+};
+
+#define SBX_SAMPLER_CACHE 512 /* slots; a power of two */
+
 struct sbx_sampler
 {
   pid_t *stack; /* pids still to visit */
   size_t cap;
   long page_size;
+  unsigned tick;
+  struct sbx_proc_fds *cache; /* SBX_SAMPLER_CACHE slots, or NULL */
+  size_t cached;
 };
 
 struct sbx_sample
