@@ -256,6 +256,10 @@ int sbx_spec_load (const char *bundle, struct sbx_spec **out,
 
 void sbx_spec_free (struct sbx_spec *spec);
 
+/* Free a seccomp model allocated like the parser's (every string and array
+   malloc'd): the parser's own and the runtime's built-in filters.  */
+void sbx_seccomp_free (struct sbx_seccomp *seccomp);
+
 /* The agent case: the sandbox's root is the host's own "/".  */
 bool sbx_spec_is_agent (const struct sbx_spec *spec);
 

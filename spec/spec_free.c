@@ -32,8 +32,8 @@ free_process (struct sbx_process *p)
   free (p->rlimits);
 }
 
-static void
-free_seccomp (struct sbx_seccomp *s)
+void
+sbx_seccomp_free (struct sbx_seccomp *s)
 {
   if (s == NULL)
     return;
@@ -63,7 +63,7 @@ free_linux (struct sbx_linux *lx)
   free (lx->gid_mappings);
   strv_free (&lx->masked_paths);
   strv_free (&lx->readonly_paths);
-  free_seccomp (lx->seccomp);
+  sbx_seccomp_free (lx->seccomp);
   free (lx->cgroups_path);
   free_kv (lx->sysctl, lx->n_sysctl);
   free (lx->rootfs_propagation);

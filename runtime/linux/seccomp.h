@@ -48,9 +48,6 @@ int sbx_seccomp_agent_default (bool allow_user_namespaces,
 int sbx_seccomp_network_deny (struct sbx_seccomp **out,
                               struct sbx_error *err);
 
-/* Free a standalone struct sbx_seccomp and everything it owns.  */
-void sbx_seccomp_free (struct sbx_seccomp *sc);
-
 static inline void
 sbx_seccomp_freep (struct sbx_seccomp **p)
 {

@@ -124,27 +124,6 @@ static const char *const agent_extra_architectures[] = {
   NULL,
 };
 
-void
-sbx_seccomp_free (struct sbx_seccomp *sc)
-{
-  if (sc == NULL)
-    return;
-  free (sc->default_action);
-  strv_free (&sc->architectures);
-  strv_free (&sc->flags);
-  for (size_t i = 0; i < sc->n_syscalls; i++)
-    {
-      struct sbx_seccomp_rule *rule = &sc->syscalls[i];
-      strv_free (&rule->names);
-      free (rule->action);
-      for (size_t j = 0; j < rule->n_args; j++)
-        free (rule->args[j].op);
-      free (rule->args);
-    }
-  free (sc->syscalls);
-  free (sc);
-}
-
 static int
 fill_rule (struct sbx_seccomp_rule *rule, const struct agent_rule *ar)
 {
