@@ -48,11 +48,5 @@ int sbx_seccomp_agent_default (bool allow_user_namespaces,
 int sbx_seccomp_network_deny (struct sbx_seccomp **out,
                               struct sbx_error *err);
 
-static inline void
-sbx_seccomp_freep (struct sbx_seccomp **p)
-{
-  sbx_seccomp_free (*p);
-}
-#define cleanup_seccomp_spec __attribute__ ((cleanup (sbx_seccomp_freep)))
 
 #endif
