@@ -134,9 +134,10 @@ sbx_spawn_runner (const struct sbx_spawn_request *req,
   if (pipe2 (p, O_CLOEXEC) < 0)
     return sbx_fail_errno (err, -errno, "cannot create the status pipe");
   status_r = p[0], status_w = p[1];
-  if (req->hold && pipe2 (p, O_CLOEXEC) < 0)
+  bool own_pipe = req->hold && req->hold_fd <= 2;
+  if (own_pipe && pipe2 (p, O_CLOEXEC) < 0)
     return sbx_fail_errno (err, -errno, "cannot create the hold pipe");
-  if (req->hold)
+  if (own_pipe)
     block_r = p[0], block_w = p[1];
   if (pipe2 (p, O_CLOEXEC) < 0)
     return sbx_fail_errno (err, -errno, "cannot create a pipe");
@@ -154,7 +155,8 @@ sbx_spawn_runner (const struct sbx_spawn_request *req,
   if (pid < 0)
     return sbx_fail_errno (err, -errno, "cannot fork");
   if (pid == 0)
-    child_main (req, argv.v, envp, &at, status_w, block_r, report_w);
+    child_main (req, argv.v, envp, &at, status_w,
+                own_pipe ? block_r : req->hold ? req->hold_fd : -1, report_w);
   close (steal_fd (&report_w));
   r = read_child_failure (report_r, req->host->runner_path, err);
   if (r < 0)

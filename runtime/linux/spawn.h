@@ -16,6 +16,8 @@ struct sbx_spawn_request
   const struct sbx_spec *spec; /* rlimits */
   int seccomp_fd;              /* -1: none */
   bool hold;                   /* start held on --block-fd until released */
+  int hold_fd;                 /* > 2: hold on this fd (a FIFO that outlives
+                                  sbx) instead of a pipe; release_fd = -1 */
   int preserve_fds;            /* fds 3 .. 3+N-1 pass through unchanged */
   bool own_process_group;      /* terminal signals reach sbx, not bwrap */
 };
