@@ -29,6 +29,9 @@
 #include "runtime/sandbox.h"
 #include "runtime/state_store.h"
 
+/* How long bwrap may take to set the sandbox up.  */
+#define HOLD_WAIT_MS 30000
+
 struct create_options
 {
   const char *bundle;
@@ -111,10 +114,56 @@ state_json (const struct sbx_sandbox *sb, const struct sbx_container *c,
   return r;
 }
 
+static int
+runner_failed (const struct sbx_sandbox *sb, int status, struct sbx_error *err)
+{
+  return sbx_fail (err, -EIO,
+                   "the sandbox could not be set up (runner %s exited with "
+                   "status %d)",
+                   sb->probe.facts.runner_path,
+                   WIFEXITED (status) ? WEXITSTATUS (status)
+                                      : 128 + WTERMSIG (status));
+}
+
+/* bwrap reports the sandbox's pid right after clone, before it sets the
+   sandbox up: only once the sandbox sits in read() on its block fd is the
+   setup known to have worked.  /proc/PID/syscall shows that as
+   "0 0xFD ..."; a runner that exits first means the setup failed (bwrap
+   has said why on stderr).  */
+static int
+wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
+                 int block_fd, struct sbx_error *err)
+{
+  char path[64], want[32], buf[64];
+  snprintf (path, sizeof path, "/proc/%d/syscall", (int) child);
+  int wlen = snprintf (want, sizeof want, "0 0x%x ", block_fd);
+  for (int ms = 0; ms < HOLD_WAIT_MS;)
+    {
+      int status;
+      if (waitpid (*runner, &status, WNOHANG) == *runner)
+        {
+          *runner = 0;
+          return runner_failed (sb, status, err);
+        }
+      cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
+      ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
+      if (n > wlen && strncmp (buf, want, wlen) == 0)
+        return 0;
+      if (n < 0 && (errno == EACCES || errno == EPERM))
+        return 0; /* cannot be observed here: bwrap's report must do */
+      int step = ms < 100 ? 1 : 10;
+      usleep (step * 1000);
+      ms += step;
+    }
+  return sbx_fail (err, -ETIMEDOUT,
+                   "the sandbox was not set up within %d s", HOLD_WAIT_MS / 1000);
+}
+
 /* Spawn bwrap held on the FIFO and learn the sandbox's pid.  */
 static int
 spawn_held (const struct sbx_sandbox *sb, const struct create_options *o,
-            int fifo, pid_t *runner, pid_t *child, struct sbx_error *err)
+            int fifo, pid_t *runner, struct sbx_container *c,
+            struct sbx_error *err)
 {
   struct sbx_spawn_request req = {
     .plan = sb->plan,
@@ -142,15 +191,13 @@ spawn_held (const struct sbx_sandbox *sb, const struct create_options *o,
       int status = 0;
       waitpid (*runner, &status, 0);
       *runner = 0;
-      return sbx_fail (err, -EIO,
-                       "the sandbox could not be set up (runner %s exited "
-                       "with status %d)",
-                       sb->probe.facts.runner_path,
-                       WIFEXITED (status) ? WEXITSTATUS (status)
-                                          : 128 + WTERMSIG (status));
+      return runner_failed (sb, status, err);
     }
-  *child = st.child_pid;
-  return 0;
+  c->pid = st.child_pid;
+  c->start_time = sbx_pid_start_time (c->pid);
+  if (c->start_time == 0)
+    return sbx_fail (err, -ESRCH, "the sandbox ended during setup");
+  return wait_until_held (sb, runner, c->pid, sp.block_fd, err);
 }
 
 static int
@@ -198,15 +245,9 @@ launch (const struct sbx_sandbox *sb, const struct create_options *o,
   if (fifo < 0)
     return sbx_fail_errno (err, -errno, "cannot open %s", fifo_path);
   pid_t runner = 0;
-  int r = spawn_held (sb, o, fifo, &runner, &c->pid, err);
-  if (r == 0)
-    {
-      c->start_time = sbx_pid_start_time (c->pid);
-      if (c->start_time == 0)
-        r = sbx_fail (err, -ESRCH, "the sandbox ended during setup");
-    }
+  int r = spawn_held (sb, o, fifo, &runner, c, err);
   r = r ?: record (sb, o, c, err);
-  if (r < 0 && c->pid > 0)
+  if (r < 0 && c->start_time > 0)
     {
       int pfd = sbx_pidfd_open (c->pid);
       if (pfd >= 0 && sbx_pid_start_time (c->pid) == c->start_time)

@@ -167,6 +167,7 @@ sbx_spawn_runner (const struct sbx_spawn_request *req,
   out->runner_pid = pid;
   out->status_fd = steal_fd (&status_r);
   out->release_fd = steal_fd (&block_w);
+  out->block_fd = at.block;
   return 0;
 }
 

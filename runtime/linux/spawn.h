@@ -27,6 +27,7 @@ struct sbx_spawned
   pid_t runner_pid;
   int status_fd;  /* read end of --json-status-fd */
   int release_fd; /* write end of --block-fd, or -1 */
+  int block_fd;   /* the --block-fd number the runner sees, or -1 */
 };
 
 int sbx_spawn_runner (const struct sbx_spawn_request *req,
