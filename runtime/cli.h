@@ -47,6 +47,8 @@ int sbx_cmd_list (struct sbx_globals *g, int argc, char **argv,
                   struct sbx_error *err);
 int sbx_cmd_ps (struct sbx_globals *g, int argc, char **argv,
                 struct sbx_error *err);
+int sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
+                  struct sbx_error *err);
 int sbx_cmd_features (struct sbx_globals *g, int argc, char **argv,
                       struct sbx_error *err);
 int sbx_cmd_pause (struct sbx_globals *g, int argc, char **argv,

@@ -26,6 +26,7 @@ static const struct command commands[] = {
   { "state", sbx_cmd_state, "print a container's OCI state" },
   { "kill", sbx_cmd_kill, "signal a container's processes" },
   { "delete", sbx_cmd_delete, "remove a container (--force: end it first)" },
+  { "exec", sbx_cmd_exec, "run another process in a running container" },
   { "list", sbx_cmd_list, "list the containers" },
   { "ps", sbx_cmd_ps, "list the processes of a container" },
   { "features", sbx_cmd_features, "print the OCI features document" },
