@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -24,6 +25,7 @@
 #include "runtime/cli.h"
 #include "runtime/exec_lookup.h"
 #include "runtime/linux/capabilities.h"
+#include "runtime/linux/console.h"
 #include "runtime/linux/seccomp.h"
 #include "runtime/state_store.h"
 #include "spec/spec.h"
@@ -35,6 +37,8 @@ struct exec_options
   const char *cwd;
   struct strv env;
   bool detach;
+  bool tty;
+  const char *console_socket;
   int first_arg; /* argv index of the id */
 };
 
@@ -45,6 +49,7 @@ struct exec_plan
   struct strv caps;             /* kept when running as uid 0 */
   struct sock_fprog filter;     /* .len 0: none */
   int ns_fds[7];
+  int tty_slave;                /* -1: no terminal */
 };
 
 static const char *const ns_names[] = { "user", "cgroup", "ipc", "uts",
@@ -83,9 +88,8 @@ parse_exec_options (int argc, char **argv, struct exec_options *o,
         break;
       case 'd': o->detach = true; break;
       case 'x': break;
-      case 't': case 'c':
-        return sbx_fail (err, -ENOTSUP,
-                         "exec: a terminal (--tty) is not supported yet");
+      case 't': o->tty = true; break;
+      case 'c': o->console_socket = optarg; break;
       case 'u':
         return sbx_fail (err, -ENOTSUP,
                          "exec --user: give the user in --process");
@@ -96,6 +100,8 @@ parse_exec_options (int argc, char **argv, struct exec_options *o,
     return sbx_fail (err, -EINVAL, "exec: a container id is required");
   if (o->process_file == NULL && optind + 1 >= argc)
     return sbx_fail (err, -EINVAL, "exec: give --process FILE or a command");
+  if (o->tty && o->console_socket == NULL)
+    return sbx_fail (err, -EINVAL, "exec --tty: --console-socket is required");
   o->first_arg = optind;
   return 0;
 }
@@ -173,6 +179,26 @@ open_namespaces (const struct sbx_container *c, struct exec_plan *p,
   return 0;
 }
 
+/* A pseudo-terminal of the sandbox's own devpts (so the process sees
+   /dev/pts/N), its master sent to the caller as runc sends it.  */
+static int
+open_terminal (const struct sbx_container *c, const char *socket_path,
+               int *slave, struct sbx_error *err)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/root/dev/ptmx", (int) c->pid);
+  cleanup_close int master = open (path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (master < 0)
+    return sbx_fail_errno (err, -errno, "exec --tty: cannot open %s", path);
+  int unlock = 0;
+  if (ioctl (master, TIOCSPTLCK, &unlock) < 0
+      || (*slave = ioctl (master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC))
+             < 0)
+    return sbx_fail_errno (err, -errno,
+                           "exec --tty: cannot open the terminal of %s", path);
+  return sbx_console_send (socket_path, master, err);
+}
+
 static int
 load_filter (const struct sbx_spec *spec, struct sock_fprog *f,
              struct sbx_error *err)
@@ -197,6 +223,7 @@ enum
 {
   STEP_SETNS = 1,
   STEP_FORK,
+  STEP_TTY,
   STEP_CWD,
   STEP_USER,
   STEP_CAPS,
@@ -239,6 +266,11 @@ static __attribute__ ((noreturn)) void
 become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
 {
   const struct sbx_process *pr = &p->spec->process;
+  struct sbx_error ignored = { 0 };
+  if (p->tty_slave >= 0
+      && (setsid () < 0
+          || sbx_console_make_controlling (p->tty_slave, &ignored) < 0))
+    fail_step (report_w, STEP_TTY);
   if (chdir (cwd) < 0)
     fail_step (report_w, STEP_CWD);
   if (setgroups (pr->user.n_additional_gids, pr->user.additional_gids) < 0
@@ -290,6 +322,7 @@ enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
 static const char *const step_names[] = {
   [STEP_SETNS] = "join the container's namespaces",
   [STEP_FORK] = "fork into the container's pid namespace",
+  [STEP_TTY] = "take the terminal",
   [STEP_CWD] = "enter the working directory",
   [STEP_USER] = "take the process's user and groups",
   [STEP_CAPS] = "set the capabilities",
@@ -382,7 +415,8 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
               struct sbx_error *err)
 {
   struct exec_options o = { 0 };
-  struct exec_plan p = { .ns_fds = { -1, -1, -1, -1, -1, -1, -1 } };
+  struct exec_plan p = { .ns_fds = { -1, -1, -1, -1, -1, -1, -1 },
+                         .tty_slave = -1 };
   struct strv notes = { 0 }, env = { 0 };
   struct sbx_container c = { .lock_fd = -1 };
   int r = parse_exec_options (argc, argv, &o, err);
@@ -397,6 +431,8 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
   if (r == 0 && merge_env (&p.spec->process, &o.env, &env) < 0)
     r = sbx_fail (err, -ENOMEM, "out of memory");
   r = r ?: open_namespaces (&c, &p, err);
+  if (r == 0 && o.tty)
+    r = open_terminal (&c, o.console_socket, &p.tty_slave, err);
   if (r == 0)
     {
       char *empty[] = { NULL };
@@ -405,6 +441,8 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
   for (size_t i = 0; i < 7; i++)
     if (p.ns_fds[i] >= 0)
       close (p.ns_fds[i]);
+  if (p.tty_slave >= 0)
+    close (p.tty_slave);
   free (p.filter.filter);
   strv_free (&p.caps);
   strv_free (&notes);
