@@ -273,8 +273,12 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
     fail_step (report_w, STEP_TTY);
   if (chdir (cwd) < 0)
     fail_step (report_w, STEP_CWD);
+  /* An unprivileged sandbox's user namespace denies setgroups; with no
+     additional groups asked for, there is nothing to set.  */
   if (setgroups (pr->user.n_additional_gids, pr->user.additional_gids) < 0
-      || setgid (pr->user.gid) < 0)
+      && (errno != EPERM || pr->user.n_additional_gids > 0))
+    fail_step (report_w, STEP_USER);
+  if (setgid (pr->user.gid) < 0)
     fail_step (report_w, STEP_USER);
   if (pr->user.uid == 0 ? apply_caps (&p->caps) < 0
                         : setuid (pr->user.uid) < 0)

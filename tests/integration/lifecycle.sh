@@ -87,6 +87,23 @@ suite () {
   check "and says so (\"$out\")" grep -q "not stopped" <<<"$out"
 
   # kill: signal names and numbers; pid 1 without a handler ignores TERM
+  # exec: joins the sandbox (pid namespace, /proc), exit status, detach
+  check "exec runs a command" [ "$(sbx exec c1 echo hi 2>&1)" = hi ]
+  sbx exec c1 sh -c 'exit 4'
+  check "exec: exit status 4 propagates" [ $? -eq 4 ]
+  out=$(sbx exec c1 ls /proc 2>&1)
+  check "exec sees the sandbox's pid 1 in its /proc" grep -qx 1 <<<"$out"
+  printf '{"args":["sh","-c","echo $BAR; pwd"],"cwd":"/tmp","env":["PATH=/bin","BAR=baz"],"user":{"uid":0,"gid":0}}' >"$B/proc.json"
+  chmod 644 "$B/proc.json"
+  check "exec --process applies env and cwd" [ "$(sbx exec --process "$B/proc.json" c1 2>&1)" = $'baz\n/tmp' ]
+  sbx exec --detach --pid-file "$B/xpid" c1 sleep 30
+  xpid=$(cat "$B/xpid" 2>/dev/null)
+  check "exec --detach writes a pid in the sandbox's pid namespace" \
+    [ -n "$xpid" ] && [ "$(readlink /proc/"$xpid"/ns/pid)" = "$(readlink /proc/"$pid"/ns/pid)" ]
+  check "ps lists both processes" [ "$(sbx ps --format json c1)" = "[$pid,$xpid]" ]
+  out=$(sbx exec c1 no-such-command 2>&1)
+  check "exec of a missing executable: runc's words" grep -qF 'executable file not found in $PATH' <<<"$out"
+
   check "kill by name (KILL)" sbx kill c1 KILL
   check "state says stopped after kill" wait_status c1 stopped
   check "stopped state has pid 0" [ "$(pid_of c1)" = 0 ]
