@@ -22,6 +22,7 @@
 #include "common/json_gen.h"
 #include "hooks/hooks.h"
 #include "runtime/cli.h"
+#include "runtime/create_console.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/runner_status.h"
 #include "runtime/linux/spawn.h"
@@ -162,8 +163,8 @@ wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
 /* Spawn bwrap held on the FIFO and learn the sandbox's pid.  */
 static int
 spawn_held (const struct sbx_sandbox *sb, const struct create_options *o,
-            int fifo, pid_t *runner, struct sbx_container *c,
-            struct sbx_error *err)
+            int fifo, struct sbx_create_console *con, pid_t *runner,
+            struct sbx_container *c, struct sbx_error *err)
 {
   struct sbx_spawn_request req = {
     .plan = sb->plan,
@@ -177,7 +178,11 @@ spawn_held (const struct sbx_sandbox *sb, const struct create_options *o,
     .preserve_fds = o->preserve_fds,
   };
   struct sbx_spawned sp;
-  int r = sbx_spawn_runner (&req, &sp, err);
+  int r = con->slave >= 0 ? sbx_create_console_swap_in (con) : 0;
+  if (r < 0)
+    return sbx_fail_errno (err, r, "cannot give the terminal to the runner");
+  r = sbx_spawn_runner (&req, &sp, err);
+  sbx_create_console_swap_out (con);
   if (r < 0)
     return r;
   *runner = sp.runner_pid;
@@ -233,7 +238,7 @@ record (const struct sbx_sandbox *sb, const struct create_options *o,
 }
 
 static int
-launch (const struct sbx_sandbox *sb, const struct create_options *o,
+launch (struct sbx_sandbox *sb, const struct create_options *o,
         struct sbx_container *c, struct sbx_error *err)
 {
   cleanup_free char *fifo_path = sbx_state_file (c, SBX_RELEASE_FIFO);
@@ -244,8 +249,21 @@ launch (const struct sbx_sandbox *sb, const struct create_options *o,
   cleanup_close int fifo = open (fifo_path, O_RDWR | O_CLOEXEC);
   if (fifo < 0)
     return sbx_fail_errno (err, -errno, "cannot open %s", fifo_path);
+  struct sbx_create_console con = { .slave = -1, .saved = { -1, -1, -1 } };
+  if (sb->spec->process.terminal)
+    {
+      int r = sbx_create_console_open (&con, c->dir, o->console_socket,
+                                       sb->plan, err);
+      if (r < 0)
+        {
+          sbx_create_console_close (&con);
+          return r;
+        }
+    }
   pid_t runner = 0;
-  int r = spawn_held (sb, o, fifo, &runner, c, err);
+  int r = spawn_held (sb, o, fifo, &con, &runner, c, err);
+  /* Held means set up: the sandbox has its bind of the instance.  */
+  sbx_create_console_close (&con);
   r = r ?: record (sb, o, c, err);
   if (r < 0 && c->start_time > 0)
     {
@@ -290,10 +308,6 @@ sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
   if (r == 0 && sb.spec->process.terminal && o.console_socket == NULL)
     r = sbx_fail (err, -EINVAL,
                   "process.terminal is true: --console-socket is required");
-  else if (r == 0 && sb.spec->process.terminal)
-    r = sbx_fail (err, -ENOTSUP,
-                  "process.terminal: a console is not supported by create "
-                  "yet; use \"terminal\": false");
   r = r ?: launch (&sb, &o, &c, err);
   sbx_sandbox_release (&sb);
   if (r < 0)
