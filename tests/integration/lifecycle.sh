@@ -169,6 +169,19 @@ suite () {
   check "with runc's words (\"$out\")" grep -qF 'executable file not found in $PATH' <<<"$out"
   check "and leaves no state" [ ! -e "$ROOT/nx" ]
 
+  # process.terminal: the pty master arrives on --console-socket (root
+  # only: the sandbox's devpts instance is mounted by sbx)
+  if [ -z "$AS" ]; then
+    make_bundle "$B/tty" '["sh","-c","tty; exit 3"]'
+    python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["process"]["terminal"]=True; json.dump(c,open(sys.argv[1],"w"))' "$B/tty/config.json"
+    out=$(timeout 20 python3 "$HERE/lifecycle_console.py" "$B/tty" "$B/console.sock" t1 -- "$SBX" --root "$ROOT" 2>&1)
+    check "terminal: the workload's stdio is /dev/pts/0 (\"$out\")" grep -qx /dev/pts/0 <<<"$out"
+    check "terminal: no devpts mount is left on the host" bash -c "! grep -q '$ROOT/t1/pts' /proc/self/mountinfo"
+    sbx delete --force t1
+    out=$(sbx create --bundle "$B/tty" t2 2>&1 >/dev/null)
+    check "terminal without --console-socket: a clear error" grep -q "console-socket is required" <<<"$out"
+  fi
+
   check "delete --force of a missing id succeeds" sbx delete --force never-was
   out=$(sbx delete never-was 2>&1)
   check "delete of a missing id fails: does not exist" grep -q 'does not exist' <<<"$out"
