@@ -1,3 +1,5 @@
+#include "config.h"
+
 #include "runtime/state_store.h"
 
 #include <dirent.h>
@@ -308,7 +310,7 @@ sbx_state_emit (yajl_gen g, const struct sbx_container *c)
   const char *oci = doc_str (c->doc, k_oci);
   int r = sbx_json_open (g, false);
   if (r == 0)
-    r = sbx_json_key_str (g, "ociVersion", oci ? oci : "1.2.0");
+    r = sbx_json_key_str (g, "ociVersion", oci ? oci : SBX_OCI_VERSION);
   if (r == 0)
     r = sbx_json_key_str (g, "id", c->id);
   if (r == 0)
@@ -316,7 +318,7 @@ sbx_state_emit (yajl_gen g, const struct sbx_container *c)
   if (r == 0)
     r = sbx_json_key_int (g, "pid", s == SBX_STATUS_STOPPED ? 0 : c->pid);
   if (r == 0)
-    r = sbx_json_key_str (g, "bundle", c->bundle);
+    r = sbx_json_key_str (g, "bundle", c->bundle ? c->bundle : "");
   if (r == 0 && (r = sbx_json_key (g, "annotations")) == 0)
     {
       yajl_val ann = yajl_tree_get (c->doc, k_ann, yajl_t_object);

@@ -81,7 +81,6 @@ features_json (yajl_gen g)
   r = r ?: sbx_json_key_str (g, "runner", "bubblewrap");
   r = r ?: sbx_json_key_bool (g, "pauseSupported", false);
   r = r ?: sbx_json_key_bool (g, "updateSupported", false);
-  r = r ?: sbx_json_key_bool (g, "terminalSupported", false);
   r = r ?: sbx_json_close (g, false);
   return r ?: sbx_json_close (g, false);
 }
