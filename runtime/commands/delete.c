@@ -1,11 +1,14 @@
 /* `sbx-oci delete [--force] ID`: remove a stopped (or never started)
    container; --force first ends a running one.  Killing the sandbox's
    pid 1 ends its whole pid namespace.  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -38,6 +41,51 @@ end_sandbox (const struct sbx_container *c, struct sbx_error *err)
                      "container \"%s\": pid %d survived SIGKILL for %ds",
                      c->id, (int) c->pid, KILL_WAIT_MS / 1000);
   return 0;
+}
+
+static bool
+holds_file (const char *pid, const struct stat *want)
+{
+  char dir[300];
+  snprintf (dir, sizeof dir, "/proc/%s/fd", pid);
+  DIR *d = opendir (dir);
+  if (d == NULL)
+    return false;
+  bool found = false;
+  struct dirent *e;
+  while (!found && (e = readdir (d)) != NULL)
+    {
+      struct stat st;
+      found = fstatat (dirfd (d), e->d_name, &st, 0) == 0
+              && st.st_ino == want->st_ino && st.st_dev == want->st_dev;
+    }
+  closedir (d);
+  return found;
+}
+
+/* With its state unreadable, a created container can still be found: its
+   held first process is the one process holding the release FIFO.  */
+static void
+end_fifo_holders (const struct sbx_container *c)
+{
+  cleanup_free char *fifo = sbx_state_file (c, SBX_RELEASE_FIFO);
+  struct stat want;
+  if (fifo == NULL || stat (fifo, &want) < 0)
+    return;
+  DIR *d = opendir ("/proc");
+  struct dirent *e;
+  while (d && (e = readdir (d)) != NULL)
+    if (e->d_name[0] >= '1' && e->d_name[0] <= '9'
+        && holds_file (e->d_name, &want))
+      {
+        int fd = sbx_pidfd_open (atoi (e->d_name));
+        if (fd >= 0 && holds_file (e->d_name, &want))
+          sbx_pidfd_signal (fd, SIGKILL);
+        if (fd >= 0)
+          close (fd);
+      }
+  if (d)
+    closedir (d);
 }
 
 static void
@@ -107,6 +155,7 @@ sbx_cmd_delete (struct sbx_globals *g, int argc, char **argv,
     {
       /* Unreadable state: nothing can be trusted but the directory.  */
       sbx_error_clear (err);
+      end_fifo_holders (&c);
       r = sbx_state_remove (&c, err);
     }
   else if (r == 0)

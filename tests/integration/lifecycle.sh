@@ -155,13 +155,14 @@ suite () {
   # corrupt state
   sbx create --bundle "$B/long" bad >/dev/null 2>&1
   badpid=$(pid_of bad)
-  sbx kill bad KILL
   printf '{"ociVersion": "1.2.0", "id": "ba' >"$ROOT/bad/state.json"
   out=$(sbx state bad 2>&1)
   check "corrupt state.json: state fails" [ $? -ne 0 ]
   check "and names the file (\"$out\")" grep -q "$ROOT/bad/state.json" <<<"$out"
   check "delete --force cleans a corrupt container" sbx delete --force bad
   check "its directory is gone" [ ! -e "$ROOT/bad" ]
+  sleep 0.2
+  check "and its held sandbox is ended" bash -c "! grep -qs '^[^ ]* ([^)]*) [^Z]' /proc/$badpid/stat"
 
   # missing executable
   out=$(sbx create --bundle "$B/noexec" nx 2>&1 >/dev/null)
