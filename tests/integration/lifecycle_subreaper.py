@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Play conmon: become a child subreaper, create and start a container, and
 learn its exit status only by waitpid() on the pid in --pid-file.
-usage: lifecycle_subreaper.py PIDFILE -- SBX-COMMAND-PREFIX... (create and
-start are appended: PREFIX create --bundle B --pid-file F ID, PREFIX start ID)
-Prints the exit code (or 128+signal) of that pid."""
+usage: lifecycle_subreaper.py BUNDLE PIDFILE ID -- PREFIX...
+runs PREFIX create --bundle BUNDLE --pid-file PIDFILE ID, then PREFIX start ID,
+and prints the exit code (or 128+signal) of that pid."""
 import ctypes
 import os
 import subprocess
