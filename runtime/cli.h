@@ -36,6 +36,30 @@ int sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
                    struct sbx_error *err);
 int sbx_cmd_spec (struct sbx_globals *g, int argc, char **argv,
                   struct sbx_error *err);
+int sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
+                    struct sbx_error *err);
+int sbx_cmd_start (struct sbx_globals *g, int argc, char **argv,
+                   struct sbx_error *err);
+int sbx_cmd_state (struct sbx_globals *g, int argc, char **argv,
+                   struct sbx_error *err);
+int sbx_cmd_kill (struct sbx_globals *g, int argc, char **argv,
+                  struct sbx_error *err);
+int sbx_cmd_delete (struct sbx_globals *g, int argc, char **argv,
+                    struct sbx_error *err);
+int sbx_cmd_list (struct sbx_globals *g, int argc, char **argv,
+                  struct sbx_error *err);
+int sbx_cmd_ps (struct sbx_globals *g, int argc, char **argv,
+                struct sbx_error *err);
+int sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
+                  struct sbx_error *err);
+int sbx_cmd_features (struct sbx_globals *g, int argc, char **argv,
+                      struct sbx_error *err);
+int sbx_cmd_pause (struct sbx_globals *g, int argc, char **argv,
+                   struct sbx_error *err);
+int sbx_cmd_resume (struct sbx_globals *g, int argc, char **argv,
+                    struct sbx_error *err);
+int sbx_cmd_update (struct sbx_globals *g, int argc, char **argv,
+                    struct sbx_error *err);
 
 /* The state root: --root, else /run/sbx-oci for root, else
    $XDG_RUNTIME_DIR/sbx-oci (or /tmp/sbx-oci-UID without one).  */

@@ -22,6 +22,18 @@ static const struct command commands[] = {
   { "run", sbx_cmd_run, "run a bundle's process in a sandbox, in the foreground" },
   { "spec", sbx_cmd_spec, "write a starting config.json" },
   { "check", sbx_cmd_check, "say what this host enforces and how to fix gaps" },
+  { "create", sbx_cmd_create, "set a container up, held before its command" },
+  { "start", sbx_cmd_start, "let a created container run its command" },
+  { "state", sbx_cmd_state, "print a container's OCI state" },
+  { "kill", sbx_cmd_kill, "signal a container's processes" },
+  { "delete", sbx_cmd_delete, "remove a container (--force: end it first)" },
+  { "exec", sbx_cmd_exec, "run another process in a running container" },
+  { "list", sbx_cmd_list, "list the containers" },
+  { "ps", sbx_cmd_ps, "list the processes of a container" },
+  { "features", sbx_cmd_features, "print the OCI features document" },
+  { "pause", sbx_cmd_pause, "not supported" },
+  { "resume", sbx_cmd_resume, "not supported" },
+  { "update", sbx_cmd_update, "not supported" },
 };
 
 static void

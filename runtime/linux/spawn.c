@@ -1,6 +1,7 @@
 #include "runtime/linux/spawn.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -40,6 +41,14 @@ static const char *const step_names[] = {
   [STEP_FDS] = "arrange its file descriptors",
   [STEP_EXEC] = "execute",
 };
+
+/* The request's optional descriptors: stdio is never one of them, so a
+   field left at 0 by an initializer reads as "none", not as stdin.  */
+static bool
+has_fd (int fd)
+{
+  return fd > 2;
+}
 
 /* Descriptor numbers the runner will see.  */
 struct fd_layout
@@ -119,7 +128,9 @@ child_main (const struct sbx_spawn_request *req, char **argv, char **envp,
   apply_inherited (req->spec, report_w);
   /* Lift every source above the layout so no dup2 clobbers another.  */
   int high = at->report + 1;
-  int srcs[5] = { status_w, block_r, req->seccomp_fd, req->seccomp_net_fd,
+  int srcs[5] = { status_w, block_r,
+                  has_fd (req->seccomp_fd) ? req->seccomp_fd : -1,
+                  has_fd (req->seccomp_net_fd) ? req->seccomp_net_fd : -1,
                   report_w };
   for (int i = 0; i < 5; i++)
     if (srcs[i] >= 0
@@ -144,8 +155,8 @@ layout_fds (const struct sbx_spawn_request *req, struct fd_layout *at)
   int next = 3 + (req->preserve_fds > 0 ? req->preserve_fds : 0);
   at->status = next++;
   at->block = req->hold ? next++ : -1;
-  at->seccomp = req->seccomp_fd >= 0 ? next++ : -1;
-  at->seccomp_net = req->seccomp_net_fd >= 0 ? next++ : -1;
+  at->seccomp = has_fd (req->seccomp_fd) ? next++ : -1;
+  at->seccomp_net = has_fd (req->seccomp_net_fd) ? next++ : -1;
   at->report = next;
 }
 
@@ -181,9 +192,10 @@ sbx_spawn_runner (const struct sbx_spawn_request *req,
   if (pipe2 (p, O_CLOEXEC) < 0)
     return sbx_fail_errno (err, -errno, "cannot create the status pipe");
   status_r = p[0], status_w = p[1];
-  if (req->hold && pipe2 (p, O_CLOEXEC) < 0)
+  bool own_pipe = req->hold && !has_fd (req->hold_fd);
+  if (own_pipe && pipe2 (p, O_CLOEXEC) < 0)
     return sbx_fail_errno (err, -errno, "cannot create the hold pipe");
-  if (req->hold)
+  if (own_pipe)
     block_r = p[0], block_w = p[1];
   if (pipe2 (p, O_CLOEXEC) < 0)
     return sbx_fail_errno (err, -errno, "cannot create a pipe");
@@ -202,7 +214,8 @@ sbx_spawn_runner (const struct sbx_spawn_request *req,
   if (pid < 0)
     return sbx_fail_errno (err, -errno, "cannot fork");
   if (pid == 0)
-    child_main (req, argv.v, envp, &at, status_w, block_r, report_w);
+    child_main (req, argv.v, envp, &at, status_w,
+                own_pipe ? block_r : req->hold ? req->hold_fd : -1, report_w);
   close (steal_fd (&report_w));
   r = read_child_failure (report_r, req->host->runner_path, err);
   if (r < 0)
@@ -213,6 +226,7 @@ sbx_spawn_runner (const struct sbx_spawn_request *req,
   out->runner_pid = pid;
   out->status_fd = steal_fd (&status_r);
   out->release_fd = steal_fd (&block_w);
+  out->block_fd = at.block;
   return 0;
 }
 

@@ -1,0 +1,321 @@
+/* `sbx-oci create`: set the sandbox up held before exec, and leave no sbx
+   process between the caller and the sandbox's first process (DESIGN.md,
+   "Process model").  bwrap runs with --unshare-pid --as-pid-1, held on a
+   FIFO in the state directory (opened read-write, so it never sees EOF);
+   once bwrap reports the sandbox's pid, the outer bwrap is killed and the
+   sandbox is re-parented to the caller's subreaper.  `start` writes one
+   byte to the FIFO.  */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/file_io.h"
+#include "common/json_gen.h"
+#include "hooks/hooks.h"
+#include "runtime/cli.h"
+#include "runtime/create_console.h"
+#include "runtime/linux/pidfd.h"
+#include "runtime/linux/runner_status.h"
+#include "runtime/linux/spawn.h"
+#include "runtime/outcome.h"
+#include "runtime/sandbox.h"
+#include "runtime/state_store.h"
+
+/* How long bwrap may take to set the sandbox up.  */
+#define HOLD_WAIT_MS 30000
+
+struct create_options
+{
+  const char *bundle;
+  const char *pid_file;
+  const char *console_socket;
+  int preserve_fds;
+  const char *id;
+};
+
+static int
+parse_create_options (int argc, char **argv, struct create_options *o,
+                      struct sbx_error *err)
+{
+  static const struct option longopts[] = {
+    { "bundle", required_argument, NULL, 'b' },
+    { "pid-file", required_argument, NULL, 'P' },
+    { "console-socket", required_argument, NULL, 'c' },
+    { "preserve-fds", required_argument, NULL, 'p' },
+    { "no-pivot", no_argument, NULL, 'x' },
+    { "no-new-keyring", no_argument, NULL, 'x' },
+    { NULL, 0, NULL, 0 },
+  };
+  int c;
+  while ((c = getopt_long (argc, argv, "+b:", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case 'b': o->bundle = optarg; break;
+      case 'P': o->pid_file = optarg; break;
+      case 'c': o->console_socket = optarg; break;
+      case 'p': o->preserve_fds = atoi (optarg); break;
+      case 'x': break;
+      default:
+        return sbx_fail (err, -EINVAL, "create: unknown option (see --help)");
+      }
+  if (o->preserve_fds < 0 || o->preserve_fds > 1024)
+    return sbx_fail (err, -EINVAL, "--preserve-fds: expected 0..1024");
+  if (optind != argc - 1)
+    return sbx_fail (err, -EINVAL, "create: expected exactly one container id");
+  o->id = argv[optind];
+  return 0;
+}
+
+static int
+state_json (const struct sbx_sandbox *sb, const struct sbx_container *c,
+            char **text, size_t *len)
+{
+  char created[64];
+  struct timespec ts;
+  struct tm tm;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  gmtime_r (&ts.tv_sec, &tm);
+  size_t n = strftime (created, sizeof created, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf (created + n, sizeof created - n, ".%09ldZ", ts.tv_nsec);
+
+  yajl_gen g = sbx_json_new (false);
+  if (g == NULL)
+    return -ENOMEM;
+  int r = sbx_json_open (g, false);
+  r = r ?: sbx_json_key_str (g, "ociVersion", sb->spec->oci_version);
+  r = r ?: sbx_json_key_str (g, "id", c->id);
+  r = r ?: sbx_json_key_str (g, "status", "created");
+  r = r ?: sbx_json_key_int (g, "pid", c->pid);
+  r = r ?: sbx_json_key_str (g, "bundle", sb->spec->bundle);
+  r = r ?: sbx_json_key (g, "annotations");
+  r = r ?: sbx_json_open (g, false);
+  for (size_t i = 0; r == 0 && i < sb->spec->n_annotations; i++)
+    r = sbx_json_key_str (g, sb->spec->annotations[i].key,
+                          sb->spec->annotations[i].value);
+  r = r ?: sbx_json_close (g, false);
+  r = r ?: sbx_json_key_str (g, "created", created);
+  r = r ?: sbx_json_key (g, "org.sbx-oci");
+  r = r ?: sbx_json_open (g, false);
+  r = r ?: sbx_json_key_int (g, "startTime", (long long) c->start_time);
+  r = r ?: sbx_json_key (g, "enforcement");
+  r = r ?: sbx_enforcement_json (g, sb->plan);
+  r = r ?: sbx_json_close (g, false);
+  r = r ?: sbx_json_close (g, false);
+  r = r ?: sbx_json_finish (g, text, len);
+  yajl_gen_free (g);
+  return r;
+}
+
+static int
+runner_failed (const struct sbx_sandbox *sb, int status, struct sbx_error *err)
+{
+  return sbx_fail (err, -EIO,
+                   "the sandbox could not be set up (runner %s exited with "
+                   "status %d)",
+                   sb->probe.facts.runner_path,
+                   WIFEXITED (status) ? WEXITSTATUS (status)
+                                      : 128 + WTERMSIG (status));
+}
+
+/* bwrap reports the sandbox's pid right after clone, before it sets the
+   sandbox up: only once the sandbox sits in read() on its block fd is the
+   setup known to have worked.  /proc/PID/syscall shows that as
+   "0 0xFD ..."; a runner that exits first means the setup failed (bwrap
+   has said why on stderr).  */
+static int
+wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
+                 int block_fd, struct sbx_error *err)
+{
+  char path[64], want[32], buf[64];
+  snprintf (path, sizeof path, "/proc/%d/syscall", (int) child);
+  int wlen = snprintf (want, sizeof want, "0 0x%x ", block_fd);
+  for (int ms = 0; ms < HOLD_WAIT_MS;)
+    {
+      int status;
+      if (waitpid (*runner, &status, WNOHANG) == *runner)
+        {
+          *runner = 0;
+          return runner_failed (sb, status, err);
+        }
+      cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
+      ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
+      if (n > wlen && strncmp (buf, want, wlen) == 0)
+        return 0;
+      if (n < 0 && (errno == EACCES || errno == EPERM))
+        return 0; /* cannot be observed here: bwrap's report must do */
+      int step = ms < 100 ? 1 : 10;
+      usleep (step * 1000);
+      ms += step;
+    }
+  return sbx_fail (err, -ETIMEDOUT,
+                   "the sandbox was not set up within %d s", HOLD_WAIT_MS / 1000);
+}
+
+/* Spawn bwrap held on the FIFO and learn the sandbox's pid.  */
+static int
+spawn_held (const struct sbx_sandbox *sb, const struct create_options *o,
+            int fifo, struct sbx_create_console *con, pid_t *runner,
+            struct sbx_container *c, struct sbx_error *err)
+{
+  struct sbx_spawn_request req = {
+    .plan = sb->plan,
+    .host = &sb->probe.facts,
+    .opts = { .as_pid_1 = true, .die_with_parent = false,
+              .cap_keep = &sb->cap_keep },
+    .spec = sb->spec,
+    .seccomp_fd = sb->seccomp_fd,
+    .seccomp_net_fd = sb->seccomp_net_fd,
+    .hold = true,
+    .hold_fd = fifo,
+    .preserve_fds = o->preserve_fds,
+  };
+  struct sbx_spawned sp;
+  int r = con->slave >= 0 ? sbx_create_console_swap_in (con) : 0;
+  if (r < 0)
+    return sbx_fail_errno (err, r, "cannot give the terminal to the runner");
+  r = sbx_spawn_runner (&req, &sp, err);
+  sbx_create_console_swap_out (con);
+  if (r < 0)
+    return r;
+  *runner = sp.runner_pid;
+  struct sbx_runner_status st = { 0 };
+  r = sbx_runner_status_wait_child (&st, sp.status_fd);
+  close (sp.status_fd);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "cannot read the runner's status");
+  if (st.child_pid <= 0)
+    {
+      int status = 0;
+      waitpid (*runner, &status, 0);
+      *runner = 0;
+      return runner_failed (sb, status, err);
+    }
+  c->pid = st.child_pid;
+  c->start_time = sbx_pid_start_time (c->pid);
+  if (c->start_time == 0)
+    return sbx_fail (err, -ESRCH, "the sandbox ended during setup");
+  return wait_until_held (sb, runner, c->pid, sp.block_fd, err);
+}
+
+static int
+run_create_hooks (const struct sbx_spec *spec, const char *state,
+                  struct sbx_error *err)
+{
+  int r = sbx_hooks_run (&spec->hooks.prestart, "prestart", state, err);
+  r = r ?: sbx_hooks_run (&spec->hooks.create_runtime, "createRuntime", state,
+                          err);
+  r = r ?: sbx_hooks_run (&spec->hooks.create_container, "createContainer",
+                          state, err);
+  return r;
+}
+
+static int
+record (const struct sbx_sandbox *sb, const struct create_options *o,
+        struct sbx_container *c, struct sbx_error *err)
+{
+  cleanup_free char *text = NULL;
+  cleanup_free char *path = sbx_state_file (c, SBX_STATE_FILE);
+  size_t len;
+  if (path == NULL || state_json (sb, c, &text, &len) < 0)
+    return sbx_fail (err, -ENOMEM, "cannot format the state");
+  int r = sbx_write_file_atomic (path, text, len, 0600, err);
+  r = r ?: run_create_hooks (sb->spec, text, err);
+  if (r == 0 && o->pid_file)
+    {
+      char pid[32];
+      int n = snprintf (pid, sizeof pid, "%d", (int) c->pid);
+      r = sbx_write_file_atomic (o->pid_file, pid, n, 0644, err);
+    }
+  return r;
+}
+
+static int
+launch (struct sbx_sandbox *sb, const struct create_options *o,
+        struct sbx_container *c, struct sbx_error *err)
+{
+  cleanup_free char *fifo_path = sbx_state_file (c, SBX_RELEASE_FIFO);
+  if (fifo_path == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  if (mkfifo (fifo_path, 0600) < 0)
+    return sbx_fail_errno (err, -errno, "cannot create %s", fifo_path);
+  cleanup_close int fifo = open (fifo_path, O_RDWR | O_CLOEXEC);
+  if (fifo < 0)
+    return sbx_fail_errno (err, -errno, "cannot open %s", fifo_path);
+  struct sbx_create_console con = { .slave = -1, .saved = { -1, -1, -1 } };
+  if (sb->spec->process.terminal)
+    {
+      int r = sbx_create_console_open (&con, c->dir, o->console_socket,
+                                       sb->plan, err);
+      if (r < 0)
+        {
+          sbx_create_console_close (&con);
+          return r;
+        }
+    }
+  pid_t runner = 0;
+  int r = spawn_held (sb, o, fifo, &con, &runner, c, err);
+  /* Held means set up: the sandbox has its bind of the instance.  */
+  sbx_create_console_close (&con);
+  r = r ?: record (sb, o, c, err);
+  if (r < 0 && c->start_time > 0)
+    {
+      int pfd = sbx_pidfd_open (c->pid);
+      if (pfd >= 0 && sbx_pid_start_time (c->pid) == c->start_time)
+        sbx_pidfd_signal (pfd, SIGKILL);
+      if (pfd >= 0)
+        close (pfd);
+    }
+  /* Without --die-with-parent the held sandbox outlives its launcher and
+     is re-parented to the caller's subreaper.  */
+  if (runner > 0)
+    {
+      kill (runner, SIGKILL);
+      waitpid (runner, NULL, 0);
+    }
+  return r;
+}
+
+int
+sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
+                struct sbx_error *err)
+{
+  struct create_options o = { .bundle = "." };
+  int r = parse_create_options (argc, argv, &o, err);
+  if (r < 0)
+    return r;
+  const char *root = sbx_state_root (g);
+  r = sbx_state_check_id (o.id, err);
+  r = r ?: sbx_state_root_ensure (root, err);
+  if (r < 0)
+    return r;
+  struct sbx_container c;
+  r = sbx_state_claim (root, o.id, &c, err);
+  if (r < 0)
+    {
+      sbx_state_close (&c);
+      return r;
+    }
+  struct sbx_sandbox sb;
+  r = sbx_sandbox_prepare (g, o.bundle, &sb, err);
+  if (r == 0 && sb.spec->process.terminal && o.console_socket == NULL)
+    r = sbx_fail (err, -EINVAL,
+                  "process.terminal is true: --console-socket is required");
+  r = r ?: launch (&sb, &o, &c, err);
+  sbx_sandbox_release (&sb);
+  if (r < 0)
+    {
+      struct sbx_error ignored = { 0 };
+      sbx_state_remove (&c, &ignored);
+    }
+  sbx_state_close (&c);
+  return r < 0 ? r : 0;
+}

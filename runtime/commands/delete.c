@@ -1,0 +1,165 @@
+/* `sbx-oci delete [--force] ID`: remove a stopped (or never started)
+   container; --force first ends a running one.  Killing the sandbox's
+   pid 1 ends its whole pid namespace.  */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/json_gen.h"
+#include "hooks/hooks.h"
+#include "runtime/cli.h"
+#include "runtime/linux/pidfd.h"
+#include "runtime/state_store.h"
+#include "spec/spec.h"
+
+#define KILL_WAIT_MS 10000
+
+static int
+end_sandbox (const struct sbx_container *c, struct sbx_error *err)
+{
+  cleanup_close int fd = sbx_state_pidfd (c);
+  if (fd < 0)
+    return 0; /* already gone */
+  if (sbx_pidfd_signal (fd, SIGKILL) < 0 && errno != ESRCH)
+    return sbx_fail_errno (err, -errno, "cannot kill container \"%s\"",
+                           c->id);
+  /* A pidfd turns readable when its process has exited.  */
+  struct pollfd p = { .fd = fd, .events = POLLIN };
+  int r;
+  do
+    r = poll (&p, 1, KILL_WAIT_MS);
+  while (r < 0 && errno == EINTR);
+  if (r == 0)
+    return sbx_fail (err, -ETIMEDOUT,
+                     "container \"%s\": pid %d survived SIGKILL for %ds",
+                     c->id, (int) c->pid, KILL_WAIT_MS / 1000);
+  return 0;
+}
+
+static bool
+holds_file (const char *pid, const struct stat *want)
+{
+  char dir[300];
+  snprintf (dir, sizeof dir, "/proc/%s/fd", pid);
+  DIR *d = opendir (dir);
+  if (d == NULL)
+    return false;
+  bool found = false;
+  struct dirent *e;
+  while (!found && (e = readdir (d)) != NULL)
+    {
+      struct stat st;
+      found = fstatat (dirfd (d), e->d_name, &st, 0) == 0
+              && st.st_ino == want->st_ino && st.st_dev == want->st_dev;
+    }
+  closedir (d);
+  return found;
+}
+
+/* With its state unreadable, a created container can still be found: its
+   held first process is the one process holding the release FIFO.  */
+static void
+end_fifo_holders (const struct sbx_container *c)
+{
+  cleanup_free char *fifo = sbx_state_file (c, SBX_RELEASE_FIFO);
+  struct stat want;
+  if (fifo == NULL || stat (fifo, &want) < 0)
+    return;
+  DIR *d = opendir ("/proc");
+  struct dirent *e;
+  while (d && (e = readdir (d)) != NULL)
+    if (e->d_name[0] >= '1' && e->d_name[0] <= '9'
+        && holds_file (e->d_name, &want))
+      {
+        int fd = sbx_pidfd_open (atoi (e->d_name));
+        if (fd >= 0 && holds_file (e->d_name, &want))
+          sbx_pidfd_signal (fd, SIGKILL);
+        if (fd >= 0)
+          close (fd);
+      }
+  if (d)
+    closedir (d);
+}
+
+static void
+run_poststop (const struct sbx_globals *g, const struct sbx_container *c)
+{
+  struct sbx_spec *spec = NULL;
+  struct sbx_error err = { 0 };
+  if (c->bundle == NULL || sbx_spec_load (c->bundle, &spec, &err) < 0)
+    return; /* the bundle may be gone already: nothing to run */
+  yajl_gen gen = sbx_json_new (false);
+  cleanup_free char *state = NULL;
+  size_t len;
+  if (gen && sbx_state_emit (gen, c) == 0
+      && sbx_json_finish (gen, &state, &len) == 0)
+    {
+      struct strv msgs = { 0 };
+      sbx_hooks_run_all_logged (&spec->hooks.poststop, "poststop", state,
+                                &msgs);
+      for (size_t i = 0; i < msgs.n; i++)
+        sbx_log_warning (g, "%s", msgs.v[i]);
+      strv_free (&msgs);
+    }
+  if (gen)
+    yajl_gen_free (gen);
+  sbx_spec_free (spec);
+}
+
+static int
+delete_container (const struct sbx_globals *g, struct sbx_container *c,
+                  bool force, struct sbx_error *err)
+{
+  enum sbx_status s = sbx_state_status (c);
+  if (s == SBX_STATUS_RUNNING && !force)
+    return sbx_fail (err, -EBUSY,
+                     "cannot delete container \"%s\" that is not stopped: "
+                     "kill it first or use --force",
+                     c->id);
+  int r = s == SBX_STATUS_STOPPED ? 0 : end_sandbox (c, err);
+  if (r < 0)
+    return r;
+  run_poststop (g, c);
+  return sbx_state_remove (c, err);
+}
+
+int
+sbx_cmd_delete (struct sbx_globals *g, int argc, char **argv,
+                struct sbx_error *err)
+{
+  static const struct option longopts[] = {
+    { "force", no_argument, NULL, 'f' },
+    { NULL, 0, NULL, 0 },
+  };
+  bool force = false;
+  int opt;
+  while ((opt = getopt_long (argc, argv, "+f", longopts, NULL)) != -1)
+    if (opt == 'f')
+      force = true;
+    else
+      return sbx_fail (err, -EINVAL, "delete: unknown option (see --help)");
+  if (optind != argc - 1)
+    return sbx_fail (err, -EINVAL, "delete: expected exactly one container id");
+  struct sbx_container c;
+  int r = sbx_state_open (sbx_state_root (g), argv[optind], true, &c, err);
+  if (r == -ENOENT && force)
+    r = 0; /* as runc: nothing to delete is not an error */
+  else if (r == -EINVAL && force && c.dir)
+    {
+      /* Unreadable state: nothing can be trusted but the directory.  */
+      sbx_error_clear (err);
+      end_fifo_holders (&c);
+      r = sbx_state_remove (&c, err);
+    }
+  else if (r == 0)
+    r = delete_container (g, &c, force, err);
+  sbx_state_close (&c);
+  return r < 0 ? r : 0;
+}

@@ -1,0 +1,458 @@
+/* `sbx-oci exec`: bwrap cannot join a running sandbox, so sbx does: join
+   the namespaces of the sandbox's first process (/proc/PID/ns), fork into
+   its pid namespace, take the process's user, capabilities, no_new_privs
+   and the container's seccomp program, and exec.  With --detach the
+   process is left to the caller's subreaper, as runc leaves it.  */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <cap-ng.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/file_io.h"
+#include "runtime/cli.h"
+#include "runtime/exec_lookup.h"
+#include "runtime/linux/capabilities.h"
+#include "runtime/linux/console.h"
+#include "runtime/linux/seccomp.h"
+#include "runtime/state_store.h"
+#include "spec/spec.h"
+
+struct exec_options
+{
+  const char *process_file;
+  const char *pid_file;
+  const char *cwd;
+  struct strv env;
+  bool detach;
+  bool tty;
+  const char *console_socket;
+  int first_arg; /* argv index of the id */
+};
+
+/* What the new process needs, prepared before any fork.  */
+struct exec_plan
+{
+  struct sbx_spec *spec;        /* process (and the bundle's seccomp) */
+  struct strv caps;             /* kept when running as uid 0 */
+  struct sock_fprog filter;     /* .len 0: none */
+  int ns_fds[7];
+  int tty_slave;                /* -1: no terminal */
+};
+
+static const char *const ns_names[] = { "user", "cgroup", "ipc", "uts",
+                                        "net", "pid", "mnt" };
+
+static int
+parse_exec_options (int argc, char **argv, struct exec_options *o,
+                    struct sbx_error *err)
+{
+  static const struct option longopts[] = {
+    { "process", required_argument, NULL, 'p' },
+    { "pid-file", required_argument, NULL, 'P' },
+    { "cwd", required_argument, NULL, 'w' },
+    { "env", required_argument, NULL, 'e' },
+    { "detach", no_argument, NULL, 'd' },
+    { "tty", no_argument, NULL, 't' },
+    { "console-socket", required_argument, NULL, 'c' },
+    { "preserve-fds", required_argument, NULL, 'x' },
+    { "user", required_argument, NULL, 'u' },
+    { "cap", required_argument, NULL, 'x' },
+    { "no-new-privs", no_argument, NULL, 'x' },
+    { "process-label", required_argument, NULL, 'x' },
+    { "apparmor", required_argument, NULL, 'x' },
+    { NULL, 0, NULL, 0 },
+  };
+  int c;
+  while ((c = getopt_long (argc, argv, "+p:w:e:dtu:", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case 'p': o->process_file = optarg; break;
+      case 'P': o->pid_file = optarg; break;
+      case 'w': o->cwd = optarg; break;
+      case 'e':
+        if (strv_push (&o->env, optarg) < 0)
+          return sbx_fail (err, -ENOMEM, "out of memory");
+        break;
+      case 'd': o->detach = true; break;
+      case 'x': break;
+      case 't': o->tty = true; break;
+      case 'c': o->console_socket = optarg; break;
+      case 'u':
+        return sbx_fail (err, -ENOTSUP,
+                         "exec --user: give the user in --process");
+      default:
+        return sbx_fail (err, -EINVAL, "exec: unknown option (see --help)");
+      }
+  if (optind >= argc)
+    return sbx_fail (err, -EINVAL, "exec: a container id is required");
+  if (o->process_file == NULL && optind + 1 >= argc)
+    return sbx_fail (err, -EINVAL, "exec: give --process FILE or a command");
+  if (o->tty && o->console_socket == NULL)
+    return sbx_fail (err, -EINVAL, "exec --tty: --console-socket is required");
+  o->first_arg = optind;
+  return 0;
+}
+
+/* The process object, read as the "process" of a config the parser knows. */
+static int
+load_process (const struct exec_options *o, char **argv,
+              const struct sbx_container *c, struct exec_plan *p,
+              struct sbx_error *err)
+{
+  int r = sbx_spec_load (c->bundle, &p->spec, err);
+  if (r < 0)
+    return r;
+  if (o->process_file == NULL)
+    {
+      /* ARGS on the command line replace the bundle's command.  */
+      strv_free (&p->spec->process.args);
+      for (int i = o->first_arg + 1; r == 0 && argv[i]; i++)
+        r = strv_push (&p->spec->process.args, argv[i]);
+      return r;
+    }
+  cleanup_free char *text = NULL, *doc = NULL;
+  size_t len;
+  r = sbx_read_file (o->process_file, 1 << 20, &text, &len, err);
+  if (r == -ENOENT)
+    return sbx_fail (err, r, "--process %s: no such file", o->process_file);
+  if (r < 0)
+    return r;
+  if (asprintf (&doc, "{\"ociVersion\":\"1.0.0\",\"root\":{\"path\":\"/\"},"
+                      "\"process\":%s}", text) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  struct sbx_spec *ps = NULL;
+  r = sbx_spec_parse (doc, strlen (doc), "/", &ps, err);
+  if (r < 0)
+    return sbx_error_prefix (err, "--process %s", o->process_file);
+  /* Swap in the given process, keep the bundle's seccomp.  */
+  struct sbx_process tmp = p->spec->process;
+  p->spec->process = ps->process;
+  ps->process = tmp;
+  sbx_spec_free (ps);
+  return 0;
+}
+
+static int
+same_ns (pid_t pid, const char *name)
+{
+  char a[64], b[64];
+  struct stat sa, sb;
+  snprintf (a, sizeof a, "/proc/self/ns/%s", name);
+  snprintf (b, sizeof b, "/proc/%d/ns/%s", (int) pid, name);
+  if (stat (a, &sa) < 0 || stat (b, &sb) < 0)
+    return -1;
+  return sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
+}
+
+static int
+open_namespaces (const struct sbx_container *c, struct exec_plan *p,
+                 struct sbx_error *err)
+{
+  for (size_t i = 0; i < 7; i++)
+    {
+      char path[64];
+      snprintf (path, sizeof path, "/proc/%d/ns/%s", (int) c->pid,
+                ns_names[i]);
+      int same = same_ns (c->pid, ns_names[i]);
+      if (same == 1 || (same < 0 && i == 1))
+        continue; /* shared with us (or no cgroup namespaces here) */
+      p->ns_fds[i] = open (path, O_RDONLY | O_CLOEXEC);
+      if (p->ns_fds[i] < 0)
+        return sbx_fail_errno (err, -errno, "cannot open %s", path);
+    }
+  /* The pid was checked before the opens: check it again after.  */
+  if (!sbx_state_pid_alive (c))
+    return sbx_fail (err, -ESRCH, "container not running");
+  return 0;
+}
+
+/* A pseudo-terminal of the sandbox's own devpts (so the process sees
+   /dev/pts/N), its master sent to the caller as runc sends it.  */
+static int
+open_terminal (const struct sbx_container *c, const char *socket_path,
+               int *slave, struct sbx_error *err)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/root/dev/ptmx", (int) c->pid);
+  cleanup_close int master = open (path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (master < 0)
+    return sbx_fail_errno (err, -errno, "exec --tty: cannot open %s", path);
+  int unlock = 0;
+  if (ioctl (master, TIOCSPTLCK, &unlock) < 0
+      || (*slave = ioctl (master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC))
+             < 0)
+    return sbx_fail_errno (err, -errno,
+                           "exec --tty: cannot open the terminal of %s", path);
+  return sbx_console_send (socket_path, master, err);
+}
+
+static int
+load_filter (const struct sbx_spec *spec, struct sock_fprog *f,
+             struct sbx_error *err)
+{
+  if (spec->linux_.seccomp == NULL)
+    return 0;
+  cleanup_close int fd = sbx_seccomp_compile (spec->linux_.seccomp, err);
+  if (fd < 0)
+    return fd;
+  struct stat st;
+  if (fstat (fd, &st) < 0 || st.st_size % sizeof (struct sock_filter))
+    return sbx_fail (err, -EINVAL, "the compiled seccomp program is corrupt");
+  f->filter = malloc (st.st_size ? st.st_size : 1);
+  if (f->filter == NULL
+      || pread (fd, f->filter, st.st_size, 0) != (ssize_t) st.st_size)
+    return sbx_fail (err, -EIO, "cannot read the compiled seccomp program");
+  f->len = st.st_size / sizeof (struct sock_filter);
+  return 0;
+}
+
+enum
+{
+  STEP_SETNS = 1,
+  STEP_FORK,
+  STEP_TTY,
+  STEP_CWD,
+  STEP_USER,
+  STEP_CAPS,
+  STEP_SECCOMP,
+  STEP_EXEC,
+};
+
+struct exec_failure
+{
+  int step, errnum;
+};
+
+static __attribute__ ((noreturn)) void
+fail_step (int report_w, int step)
+{
+  struct exec_failure f = { step, errno };
+  if (write (report_w, &f, sizeof f) < 0)
+    _exit (127);
+  _exit (127);
+}
+
+static int
+apply_caps (const struct strv *caps)
+{
+  capng_clear (CAPNG_SELECT_BOTH);
+  for (size_t i = 0; i < caps->n; i++)
+    {
+      int cap = capng_name_to_capability (caps->v[i] + 4); /* "CAP_" */
+      if (cap >= 0)
+        capng_update (CAPNG_ADD,
+                      CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_INHERITABLE
+                          | CAPNG_BOUNDING_SET,
+                      cap);
+    }
+  return capng_apply (CAPNG_SELECT_BOTH);
+}
+
+/* In the sandbox's namespaces: become the process and exec it.  */
+static __attribute__ ((noreturn)) void
+become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
+{
+  const struct sbx_process *pr = &p->spec->process;
+  struct sbx_error ignored = { 0 };
+  if (p->tty_slave >= 0
+      && (setsid () < 0
+          || sbx_console_make_controlling (p->tty_slave, &ignored) < 0))
+    fail_step (report_w, STEP_TTY);
+  if (chdir (cwd) < 0)
+    fail_step (report_w, STEP_CWD);
+  /* An unprivileged sandbox's user namespace denies setgroups; with no
+     additional groups asked for, there is nothing to set.  */
+  if (setgroups (pr->user.n_additional_gids, pr->user.additional_gids) < 0
+      && (errno != EPERM || pr->user.n_additional_gids > 0))
+    fail_step (report_w, STEP_USER);
+  if (setgid (pr->user.gid) < 0)
+    fail_step (report_w, STEP_USER);
+  if (pr->user.uid == 0 ? apply_caps (&p->caps) < 0
+                        : setuid (pr->user.uid) < 0)
+    fail_step (report_w, pr->user.uid == 0 ? STEP_CAPS : STEP_USER);
+  /* bwrap always sets no_new_privs: the exec'd process gets no more.  */
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+    fail_step (report_w, STEP_CAPS);
+  if (p->filter.len
+      && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p->filter) < 0)
+    fail_step (report_w, STEP_SECCOMP);
+  environ = envp; /* execvp searches the process's own PATH */
+  execvp (pr->args.v[0], pr->args.v);
+  fail_step (report_w, STEP_EXEC);
+}
+
+/* The intermediate child: join, fork into the pid namespace, report the
+   new pid, and wait for it unless detached.  */
+static __attribute__ ((noreturn)) void
+enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
+       int report_w, int pid_w)
+{
+  for (size_t i = 0; i < 7; i++)
+    if (p->ns_fds[i] >= 0 && setns (p->ns_fds[i], 0) < 0)
+      fail_step (report_w, STEP_SETNS);
+  pid_t pid = fork ();
+  if (pid < 0)
+    fail_step (report_w, STEP_FORK);
+  if (pid == 0)
+    {
+      close (pid_w);
+      become (p, envp, cwd, report_w);
+    }
+  close (report_w);
+  if (write (pid_w, &pid, sizeof pid) < 0 || detach)
+    _exit (0);
+  close (pid_w);
+  int status;
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      _exit (127);
+  _exit (WIFEXITED (status) ? WEXITSTATUS (status)
+                            : 128 + WTERMSIG (status));
+}
+
+static const char *const step_names[] = {
+  [STEP_SETNS] = "join the container's namespaces",
+  [STEP_FORK] = "fork into the container's pid namespace",
+  [STEP_TTY] = "take the terminal",
+  [STEP_CWD] = "enter the working directory",
+  [STEP_USER] = "take the process's user and groups",
+  [STEP_CAPS] = "set the capabilities",
+  [STEP_SECCOMP] = "load the seccomp program",
+  [STEP_EXEC] = "execute",
+};
+
+static int
+report_failure (const struct exec_failure *f, const struct exec_plan *p,
+                const char *cwd, struct sbx_error *err)
+{
+  const char *cmd = p->spec->process.args.v[0];
+  if (f->step == STEP_EXEC && f->errnum == ENOENT)
+    return sbx_fail (err, -ENOENT,
+                     "exec: \"%s\": executable file not found in $PATH", cmd);
+  if (f->step == STEP_EXEC && f->errnum == EACCES)
+    return sbx_fail (err, -EACCES, "exec: \"%s\": permission denied", cmd);
+  int step = f->step >= STEP_SETNS && f->step <= STEP_EXEC ? f->step
+                                                            : STEP_EXEC;
+  return sbx_fail_errno (err, -f->errnum, "exec %s: cannot %s%s%s", cmd,
+                         step_names[step], step == STEP_CWD ? " " : "",
+                         step == STEP_CWD ? cwd : "");
+}
+
+static int
+merge_env (const struct sbx_process *pr, const struct strv *extra,
+           struct strv *out)
+{
+  for (size_t i = 0; i < pr->env.n; i++)
+    {
+      size_t klen = strcspn (pr->env.v[i], "=");
+      bool replaced = false;
+      for (size_t j = 0; j < extra->n; j++)
+        replaced |= strncmp (extra->v[j], pr->env.v[i], klen + 1) == 0;
+      if (!replaced && strv_push (out, pr->env.v[i]) < 0)
+        return -ENOMEM;
+    }
+  for (size_t j = 0; j < extra->n; j++)
+    if (strv_push (out, extra->v[j]) < 0)
+      return -ENOMEM;
+  return 0;
+}
+
+static int
+launch (const struct exec_plan *p, const struct exec_options *o,
+        char **envp, struct sbx_error *err)
+{
+  const char *cwd = o->cwd ? o->cwd : p->spec->process.cwd;
+  int rep[2], pp[2];
+  if (pipe2 (rep, O_CLOEXEC) < 0 || pipe2 (pp, O_CLOEXEC) < 0)
+    return sbx_fail_errno (err, -errno, "cannot create a pipe");
+  pid_t a = fork ();
+  if (a < 0)
+    return sbx_fail_errno (err, -errno, "cannot fork");
+  if (a == 0)
+    {
+      close (rep[0]);
+      close (pp[0]);
+      enter (p, envp, cwd, o->detach, rep[1], pp[1]);
+    }
+  close (rep[1]);
+  close (pp[1]);
+  pid_t pid = 0;
+  struct exec_failure f;
+  ssize_t np = read (pp[0], &pid, sizeof pid);
+  ssize_t nf = read (rep[0], &f, sizeof f);
+  close (pp[0]);
+  close (rep[0]);
+  int r = 0;
+  if (nf == (ssize_t) sizeof f)
+    r = report_failure (&f, p, cwd, err);
+  else if (np != (ssize_t) sizeof pid)
+    r = sbx_fail (err, -EIO, "exec: the process could not be started");
+  if (r == 0 && o->pid_file)
+    {
+      char buf[32];
+      int n = snprintf (buf, sizeof buf, "%d", (int) pid);
+      r = sbx_write_file_atomic (o->pid_file, buf, n, 0644, err);
+    }
+  int status;
+  while (waitpid (a, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (r < 0 || o->detach)
+    return r;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+int
+sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
+              struct sbx_error *err)
+{
+  struct exec_options o = { 0 };
+  struct exec_plan p = { .ns_fds = { -1, -1, -1, -1, -1, -1, -1 },
+                         .tty_slave = -1 };
+  struct strv notes = { 0 }, env = { 0 };
+  struct sbx_container c = { .lock_fd = -1 };
+  int r = parse_exec_options (argc, argv, &o, err);
+  r = r ?: sbx_state_open (sbx_state_root (g), argv[o.first_arg], false, &c,
+                           err);
+  if (r == 0 && sbx_state_status (&c) != SBX_STATUS_RUNNING)
+    r = sbx_fail (err, -EINVAL, "cannot exec in a stopped container");
+  r = r ?: load_process (&o, argv, &c, &p, err);
+  r = r ?: sbx_caps_plan (&p.spec->process.capabilities, true, &p.caps,
+                          &notes, err);
+  r = r ?: load_filter (p.spec, &p.filter, err);
+  if (r == 0 && merge_env (&p.spec->process, &o.env, &env) < 0)
+    r = sbx_fail (err, -ENOMEM, "out of memory");
+  r = r ?: open_namespaces (&c, &p, err);
+  if (r == 0 && o.tty)
+    r = open_terminal (&c, o.console_socket, &p.tty_slave, err);
+  if (r == 0)
+    {
+      char *empty[] = { NULL };
+      r = launch (&p, &o, env.v ? env.v : empty, err);
+    }
+  for (size_t i = 0; i < 7; i++)
+    if (p.ns_fds[i] >= 0)
+      close (p.ns_fds[i]);
+  if (p.tty_slave >= 0)
+    close (p.tty_slave);
+  free (p.filter.filter);
+  strv_free (&p.caps);
+  strv_free (&notes);
+  strv_free (&env);
+  strv_free (&o.env);
+  sbx_spec_free (p.spec);
+  sbx_state_close (&c);
+  return r;
+}

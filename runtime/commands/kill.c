@@ -1,0 +1,101 @@
+/* `sbx-oci kill [--all] ID [SIGNAL]`: bwrap forwards no signals, so sbx
+   signals the sandbox's first process (pid 1 of its namespace) itself,
+   through a pidfd verified against the recorded start time; --all signals
+   every process of the sandbox's pid namespace.  */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "runtime/cli.h"
+#include "runtime/linux/pidfd.h"
+#include "runtime/ns_procs.h"
+#include "runtime/state_store.h"
+
+/* "9", "KILL" or "SIGKILL" (any case).  */
+static int
+parse_signal (const char *s, struct sbx_error *err)
+{
+  char *end;
+  long n = strtol (s, &end, 10);
+  if (*s && *end == '\0')
+    {
+      if (n > 0 && n < NSIG)
+        return (int) n;
+    }
+  else
+    {
+      const char *name = strncasecmp (s, "SIG", 3) == 0 ? s + 3 : s;
+      for (int sig = 1; sig < NSIG; sig++)
+        {
+          const char *abbrev = sigabbrev_np (sig);
+          if (abbrev && strcasecmp (abbrev, name) == 0)
+            return sig;
+        }
+    }
+  return sbx_fail (err, -EINVAL, "invalid signal \"%s\": use a number or a "
+                                 "name such as TERM or SIGKILL",
+                   s);
+}
+
+/* Every other process of the namespace, each through its own pidfd.  */
+static void
+signal_namespace (pid_t pid1, int sig)
+{
+  pid_t *pids;
+  size_t n;
+  if (sbx_ns_pids (pid1, &pids, &n) < 0)
+    return;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (pids[i] == pid1)
+        continue;
+      int fd = sbx_pidfd_open (pids[i]);
+      if (fd >= 0)
+        {
+          sbx_pidfd_signal (fd, sig);
+          close (fd);
+        }
+    }
+  free (pids);
+}
+
+int
+sbx_cmd_kill (struct sbx_globals *g, int argc, char **argv,
+              struct sbx_error *err)
+{
+  static const struct option longopts[] = {
+    { "all", no_argument, NULL, 'a' },
+    { NULL, 0, NULL, 0 },
+  };
+  bool all = false;
+  int c;
+  while ((c = getopt_long (argc, argv, "+a", longopts, NULL)) != -1)
+    if (c == 'a')
+      all = true;
+    else
+      return sbx_fail (err, -EINVAL, "kill: unknown option (see --help)");
+  if (optind >= argc || argc - optind > 2)
+    return sbx_fail (err, -EINVAL, "kill: expected a container id and a "
+                                   "signal");
+  int sig = optind + 1 < argc ? parse_signal (argv[optind + 1], err) : SIGTERM;
+  if (sig < 0)
+    return sig;
+  struct sbx_container ct;
+  int r = sbx_state_open (sbx_state_root (g), argv[optind], true, &ct, err);
+  int fd = r == 0 ? sbx_state_pidfd (&ct) : -1;
+  if (r == 0 && fd < 0)
+    r = sbx_fail (err, -ESRCH, "container not running");
+  if (r == 0 && all)
+    signal_namespace (ct.pid, sig);
+  if (r == 0 && sbx_pidfd_signal (fd, sig) < 0 && errno != ESRCH)
+    r = sbx_fail_errno (err, -errno, "cannot signal container \"%s\"",
+                        ct.id);
+  if (fd >= 0)
+    close (fd);
+  sbx_state_close (&ct);
+  return r < 0 ? r : 0;
+}

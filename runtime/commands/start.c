@@ -1,0 +1,100 @@
+/* `sbx-oci start`: release a created sandbox (one byte on its FIFO) and
+   run the poststart hooks.  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/json_gen.h"
+#include "hooks/hooks.h"
+#include "runtime/cli.h"
+#include "runtime/state_store.h"
+#include "spec/spec.h"
+
+static int
+release (struct sbx_container *c, struct sbx_error *err)
+{
+  cleanup_free char *fifo = sbx_state_file (c, SBX_RELEASE_FIFO);
+  cleanup_free char *mark = sbx_state_file (c, SBX_STARTED_MARK);
+  if (fifo == NULL || mark == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  /* Non-blocking: with no reader left the open fails instead of hanging. */
+  cleanup_close int fd = open (fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return sbx_fail_errno (err, -errno, "cannot open %s", fifo);
+  /* Marked first: a sandbox seen running is never reported as created. */
+  cleanup_close int m = open (mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (m < 0)
+    return sbx_fail_errno (err, -errno, "cannot create %s", mark);
+  ssize_t n;
+  do
+    n = write (fd, "x", 1);
+  while (n < 0 && errno == EINTR);
+  if (n != 1)
+    {
+      int saved = errno;
+      unlink (mark);
+      return sbx_fail_errno (err, -saved, "cannot release the sandbox");
+    }
+  return 0;
+}
+
+static void
+run_poststart (const struct sbx_globals *g, const struct sbx_container *c)
+{
+  struct sbx_spec *spec = NULL;
+  struct sbx_error err = { 0 };
+  if (sbx_spec_load (c->bundle, &spec, &err) < 0)
+    {
+      sbx_log_warning (g, "poststart hooks not run: %s", err.msg);
+      return;
+    }
+  yajl_gen gen = sbx_json_new (false);
+  cleanup_free char *state = NULL;
+  size_t len;
+  if (gen && sbx_state_emit (gen, c) == 0
+      && sbx_json_finish (gen, &state, &len) == 0)
+    {
+      struct strv msgs = { 0 };
+      /* The runtime spec: a failing poststart hook is only a warning.  */
+      sbx_hooks_run_all_logged (&spec->hooks.poststart, "poststart", state,
+                                &msgs);
+      for (size_t i = 0; i < msgs.n; i++)
+        sbx_log_warning (g, "%s", msgs.v[i]);
+      strv_free (&msgs);
+    }
+  if (gen)
+    yajl_gen_free (gen);
+  sbx_spec_free (spec);
+}
+
+int
+sbx_cmd_start (struct sbx_globals *g, int argc, char **argv,
+               struct sbx_error *err)
+{
+  if (argc != 2)
+    return sbx_fail (err, -EINVAL, "start: expected exactly one container id");
+  struct sbx_container c;
+  int r = sbx_state_open (sbx_state_root (g), argv[1], true, &c, err);
+  if (r == 0)
+    switch (sbx_state_status (&c))
+      {
+      case SBX_STATUS_CREATED:
+        r = release (&c, err);
+        break;
+      case SBX_STATUS_RUNNING:
+        r = sbx_fail (err, -EINVAL,
+                      "cannot start an already running container");
+        break;
+      case SBX_STATUS_STOPPED:
+        r = sbx_fail (err, -EINVAL,
+                      "cannot start a container that has stopped");
+        break;
+      }
+  if (r == 0)
+    run_poststart (g, &c);
+  sbx_state_close (&c);
+  return r < 0 ? r : 0;
+}

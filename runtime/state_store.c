@@ -1,0 +1,356 @@
+#include "config.h"
+
+#include "runtime/state_store.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/file_io.h"
+#include "common/json_gen.h"
+#include "runtime/linux/pidfd.h"
+
+#define STATE_MAX (4 << 20)
+
+int
+sbx_state_check_id (const char *id, struct sbx_error *err)
+{
+  size_t n = strlen (id);
+  if (n == 0 || n > 1024 || strcmp (id, ".") == 0 || strcmp (id, "..") == 0
+      || strspn (id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                     "0123456789_.-")
+             != n)
+    return sbx_fail (err, -EINVAL,
+                     "invalid container id \"%.64s\": use 1 to 1024 of "
+                     "A-Z a-z 0-9 _ . -",
+                     id);
+  return 0;
+}
+
+char *
+sbx_state_file (const struct sbx_container *c, const char *name)
+{
+  char *p = NULL;
+  if (asprintf (&p, "%s/%s", c->dir, name) < 0)
+    return NULL;
+  return p;
+}
+
+static int
+init_container (const char *root, const char *id, struct sbx_container *c,
+                struct sbx_error *err)
+{
+  memset (c, 0, sizeof *c);
+  c->lock_fd = -1;
+  int r = sbx_state_check_id (id, err);
+  if (r < 0)
+    return r;
+  c->id = strdup (id);
+  if (c->id == NULL || asprintf (&c->dir, "%s/%s", root, id) < 0)
+    {
+      c->dir = NULL;
+      return sbx_fail (err, -ENOMEM, "out of memory");
+    }
+  return 0;
+}
+
+static int
+take_lock (struct sbx_container *c, struct sbx_error *err)
+{
+  cleanup_free char *path = sbx_state_file (c, "lock");
+  if (path == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  c->lock_fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (c->lock_fd < 0)
+    {
+      if (errno == ENOENT)
+        return sbx_fail (err, -ENOENT, "container \"%s\" does not exist",
+                         c->id);
+      return sbx_fail_errno (err, -errno, "cannot open %s", path);
+    }
+  while (flock (c->lock_fd, LOCK_EX) < 0)
+    if (errno != EINTR)
+      return sbx_fail_errno (err, -errno, "cannot lock %s", path);
+  return 0;
+}
+
+int
+sbx_state_claim (const char *root, const char *id, struct sbx_container *c,
+                 struct sbx_error *err)
+{
+  int r = init_container (root, id, c, err);
+  if (r < 0)
+    return r;
+  if (mkdir (c->dir, 0700) < 0)
+    {
+      if (errno == EEXIST)
+        return sbx_fail (err, -EEXIST, "container \"%s\" already exists", id);
+      return sbx_fail_errno (err, -errno, "cannot create %s", c->dir);
+    }
+  return take_lock (c, err);
+}
+
+static const char *
+doc_str (yajl_val doc, const char **path)
+{
+  yajl_val v = yajl_tree_get (doc, path, yajl_t_string);
+  return v ? YAJL_GET_STRING (v) : NULL;
+}
+
+static int
+parse_state (struct sbx_container *c, const char *path, const char *text,
+             struct sbx_error *err)
+{
+  char why[256] = "";
+  c->doc = yajl_tree_parse (text, why, sizeof why);
+  if (c->doc == NULL || !YAJL_IS_OBJECT (c->doc))
+    return sbx_fail (err, -EINVAL,
+                     "%s: corrupt state (%s): delete --force removes it",
+                     path, c->doc ? "not an object" : strtok (why, "\n"));
+  static const char *k_bundle[] = { "bundle", NULL };
+  static const char *k_pid[] = { "pid", NULL };
+  static const char *k_start[] = { "org.sbx-oci", "startTime", NULL };
+  c->bundle = doc_str (c->doc, k_bundle);
+  yajl_val pid = yajl_tree_get (c->doc, k_pid, yajl_t_number);
+  yajl_val start = yajl_tree_get (c->doc, k_start, yajl_t_number);
+  if (c->bundle == NULL || pid == NULL || start == NULL
+      || !YAJL_IS_INTEGER (pid) || !YAJL_IS_INTEGER (start))
+    return sbx_fail (err, -EINVAL,
+                     "%s: corrupt state (bundle, pid or startTime missing): "
+                     "delete --force removes it",
+                     path);
+  c->pid = (pid_t) YAJL_GET_INTEGER (pid);
+  c->start_time = (unsigned long long) YAJL_GET_INTEGER (start);
+  return 0;
+}
+
+int
+sbx_state_open (const char *root, const char *id, bool lock,
+                struct sbx_container *c, struct sbx_error *err)
+{
+  int r = init_container (root, id, c, err);
+  if (r < 0)
+    return r;
+  struct stat st;
+  if (stat (c->dir, &st) < 0 || !S_ISDIR (st.st_mode))
+    return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
+  if (lock && (r = take_lock (c, err)) < 0)
+    return r;
+  cleanup_free char *path = sbx_state_file (c, SBX_STATE_FILE);
+  cleanup_free char *text = NULL;
+  size_t len;
+  if (path == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  r = sbx_read_file (path, STATE_MAX, &text, &len, err);
+  if (r == -ENOENT)
+    {
+      /* Removed while we waited for the lock, or a create that died
+         before writing its state.  */
+      if (stat (c->dir, &st) < 0)
+        return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
+      return sbx_fail (err, -EINVAL,
+                       "%s: missing (create did not finish): delete --force "
+                       "removes it",
+                       path);
+    }
+  if (r < 0)
+    return r;
+  return parse_state (c, path, text, err);
+}
+
+void
+sbx_state_close (struct sbx_container *c)
+{
+  if (c->lock_fd >= 0)
+    close (c->lock_fd);
+  if (c->doc)
+    yajl_tree_free (c->doc);
+  free (c->id);
+  free (c->dir);
+  memset (c, 0, sizeof *c);
+  c->lock_fd = -1;
+}
+
+/* The process state letter (field 3) and start time (field 22) of PID. */
+static bool
+read_stat (pid_t pid, char *state, unsigned long long *start)
+{
+  char path[64], buf[1024];
+  snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  if (n <= 0)
+    return false;
+  buf[n] = '\0';
+  /* comm may hold spaces and parentheses: count from the last ')'.  */
+  char *p = strrchr (buf, ')');
+  if (p == NULL)
+    return false;
+  p++;
+  for (int field = 3; field <= 22; field++)
+    {
+      while (*p == ' ')
+        p++;
+      if (field == 3)
+        *state = *p;
+      if (field == 22)
+        {
+          *start = strtoull (p, NULL, 10);
+          return true;
+        }
+      p = strchr (p, ' ');
+      if (p == NULL)
+        return false;
+    }
+  return false;
+}
+
+unsigned long long
+sbx_pid_start_time (pid_t pid)
+{
+  char state;
+  unsigned long long start;
+  return read_stat (pid, &state, &start) ? start : 0;
+}
+
+bool
+sbx_state_pid_alive (const struct sbx_container *c)
+{
+  char state;
+  unsigned long long start;
+  if (c->doc == NULL || c->pid <= 0 || !read_stat (c->pid, &state, &start))
+    return false;
+  /* A zombie waiting for its subreaper has ended its work.  */
+  return state != 'Z' && state != 'X' && start == c->start_time;
+}
+
+enum sbx_status
+sbx_state_status (const struct sbx_container *c)
+{
+  if (!sbx_state_pid_alive (c))
+    return SBX_STATUS_STOPPED;
+  cleanup_free char *mark = sbx_state_file (c, SBX_STARTED_MARK);
+  if (mark && access (mark, F_OK) < 0)
+    return SBX_STATUS_CREATED;
+  return SBX_STATUS_RUNNING;
+}
+
+const char *
+sbx_status_name (enum sbx_status s)
+{
+  static const char *const names[] = { "created", "running", "stopped" };
+  return names[s];
+}
+
+int
+sbx_state_pidfd (const struct sbx_container *c)
+{
+  if (!sbx_state_pid_alive (c))
+    return -ESRCH;
+  int fd = sbx_pidfd_open (c->pid);
+  if (fd < 0)
+    return -errno;
+  /* The pid could have been recycled between the check and the open.  */
+  if (!sbx_state_pid_alive (c))
+    {
+      close (fd);
+      return -ESRCH;
+    }
+  return fd;
+}
+
+int
+sbx_json_copy (yajl_gen g, yajl_val v)
+{
+  int r = 0;
+  if (v == NULL || YAJL_IS_NULL (v))
+    return yajl_gen_null (g) == yajl_gen_status_ok ? 0 : -EINVAL;
+  if (YAJL_IS_STRING (v))
+    return sbx_json_str (g, YAJL_GET_STRING (v));
+  if (YAJL_IS_NUMBER (v))
+    return yajl_gen_number (g, YAJL_GET_NUMBER (v),
+                            strlen (YAJL_GET_NUMBER (v)))
+                   == yajl_gen_status_ok
+               ? 0
+               : -EINVAL;
+  if (YAJL_IS_TRUE (v) || YAJL_IS_FALSE (v))
+    return yajl_gen_bool (g, YAJL_IS_TRUE (v)) == yajl_gen_status_ok ? 0
+                                                                      : -EINVAL;
+  bool array = YAJL_IS_ARRAY (v);
+  r = sbx_json_open (g, array);
+  size_t n = array ? v->u.array.len : v->u.object.len;
+  for (size_t i = 0; r == 0 && i < n; i++)
+    {
+      if (!array)
+        r = sbx_json_key (g, v->u.object.keys[i]);
+      if (r == 0)
+        r = sbx_json_copy (g, array ? v->u.array.values[i]
+                                    : v->u.object.values[i]);
+    }
+  return r < 0 ? r : sbx_json_close (g, array);
+}
+
+int
+sbx_state_emit (yajl_gen g, const struct sbx_container *c)
+{
+  static const char *k_oci[] = { "ociVersion", NULL };
+  static const char *k_ann[] = { "annotations", NULL };
+  static const char *k_created[] = { "created", NULL };
+  static const char *k_facts[] = { "org.sbx-oci", NULL };
+  enum sbx_status s = sbx_state_status (c);
+  const char *oci = doc_str (c->doc, k_oci);
+  int r = sbx_json_open (g, false);
+  if (r == 0)
+    r = sbx_json_key_str (g, "ociVersion", oci ? oci : SBX_OCI_VERSION);
+  if (r == 0)
+    r = sbx_json_key_str (g, "id", c->id);
+  if (r == 0)
+    r = sbx_json_key_str (g, "status", sbx_status_name (s));
+  if (r == 0)
+    r = sbx_json_key_int (g, "pid", s == SBX_STATUS_STOPPED ? 0 : c->pid);
+  if (r == 0)
+    r = sbx_json_key_str (g, "bundle", c->bundle ? c->bundle : "");
+  if (r == 0 && (r = sbx_json_key (g, "annotations")) == 0)
+    {
+      yajl_val ann = yajl_tree_get (c->doc, k_ann, yajl_t_object);
+      r = ann ? sbx_json_copy (g, ann)
+              : (sbx_json_open (g, false) ?: sbx_json_close (g, false));
+    }
+  const char *created = doc_str (c->doc, k_created);
+  if (r == 0 && created)
+    r = sbx_json_key_str (g, "created", created);
+  yajl_val facts = yajl_tree_get (c->doc, k_facts, yajl_t_object);
+  if (r == 0 && facts && (r = sbx_json_key (g, "org.sbx-oci")) == 0)
+    r = sbx_json_copy (g, facts);
+  return r < 0 ? r : sbx_json_close (g, false);
+}
+
+int
+sbx_state_remove (struct sbx_container *c, struct sbx_error *err)
+{
+  cleanup_close int dfd = open (c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0)
+    return errno == ENOENT ? 0
+                           : sbx_fail_errno (err, -errno, "cannot open %s",
+                                             c->dir);
+  DIR *d = fdopendir (dup (dfd));
+  if (d == NULL)
+    return sbx_fail_errno (err, -errno, "cannot read %s", c->dir);
+  struct dirent *e;
+  while ((e = readdir (d)) != NULL)
+    if (strcmp (e->d_name, ".") != 0 && strcmp (e->d_name, "..") != 0)
+      unlinkat (dfd, e->d_name, 0);
+  closedir (d);
+  if (rmdir (c->dir) < 0 && errno != ENOENT)
+    return sbx_fail_errno (err, -errno, "cannot remove %s", c->dir);
+  return 0;
+}

@@ -1,0 +1,205 @@
+#!/bin/bash
+# The OCI lifecycle as runc users drive it: create, start, state, kill,
+# delete, list, ps, with a busybox-static rootfs.  Run as root, the suite
+# runs twice: as root, then as uid 65534 (setpriv) with --root in a temp
+# dir.  Prints TAP.
+set -u
+SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+HERE=$(cd "$(dirname "$0")" && pwd)
+BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
+WORK=$(mktemp -d /tmp/sbx-lifecycle.XXXXXX)
+chmod 755 "$WORK"
+n=0
+failed=0
+
+ok () { n=$((n + 1)); echo "ok $n - $MODE: $1"; }
+not_ok () { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $MODE: $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check () { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+
+# The runtime as the current mode's user, with no PATH and no HOME, as
+# podman runs kill and delete.
+sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
+
+make_bundle () { # DIR ARGS-AS-JSON
+  local dir=$1 args=$2
+  mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/proc" "$dir/rootfs/dev"
+  cp "$BUSYBOX" "$dir/rootfs/bin/busybox"
+  for a in sh sleep touch cat echo true ls; do ln -sf busybox "$dir/rootfs/bin/$a"; done
+  chmod 1777 "$dir/rootfs/tmp"
+  (cd "$dir" && "$SBX" spec) || return 1
+  python3 - "$dir/config.json" "$args" <<'PY'
+import json, sys
+path, args = sys.argv[1], json.loads(sys.argv[2])
+c = json.load(open(path))
+c["process"]["args"] = args
+c["root"]["readonly"] = False
+c["annotations"] = {"org.example.test": "lifecycle"}
+json.dump(c, open(path, "w"))
+PY
+  chmod -R a+rX "$dir"
+}
+
+status_of () { sbx state "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])'; }
+pid_of () { sbx state "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])'; }
+
+wait_status () { # ID STATUS
+  for _ in $(seq 50); do [ "$(status_of "$1")" = "$2" ] && return 0; sleep 0.1; done
+  return 1
+}
+
+suite () {
+  B=$WORK/$MODE
+  mkdir -p "$B"; chmod 755 "$B"
+  make_bundle "$B/long" '["sh","-c","touch /tmp/ran; sleep 30"]'
+  make_bundle "$B/exit7" '["sh","-c","exit 7"]'
+  make_bundle "$B/noexec" '["no-such-command"]'
+  chmod 777 "$B"
+  # A rootless container owns its rootfs (bwrap makes mount points in it).
+  [ -n "$AS" ] && chown -R 65534:65534 "$B"
+
+  # create: held before exec, silent, pid in its own pid namespace
+  sbx create --bundle "$B/long" --pid-file "$B/pid" c1 >"$B/c1.out" 2>"$B/c1.err"
+  check "create succeeds" [ $? -eq 0 ]
+  if [ -s "$B/c1.err" ]; then not_ok "create is silent on stderr" "$(cat "$B/c1.err")"; else ok "create is silent on stderr"; fi
+  check "state says created" [ "$(status_of c1)" = created ]
+  sleep 0.3
+  check "the workload has not run before start" [ ! -e "$B/long/rootfs/tmp/ran" ]
+  pid=$(pid_of c1)
+  check "--pid-file holds state.pid ($pid)" [ "$(cat "$B/pid" 2>/dev/null)" = "$pid" ]
+  check "that pid lives in its own pid namespace" \
+    [ "$(readlink /proc/"$pid"/ns/pid)" != "$(readlink /proc/self/ns/pid)" ]
+  state=$(sbx state c1)
+  check "state has the annotations and sbx's facts" \
+    python3 -c 'import json,sys; s=json.loads(sys.argv[1]); assert s["annotations"]=={"org.example.test":"lifecycle"} and "enforcement" in s["org.sbx-oci"] and s["bundle"]==sys.argv[2]' "$state" "$B/long"
+  check "ps lists the sandbox pid" [ "$(sbx ps --format json c1)" = "[$pid]" ]
+  check "list -q shows the id" [ "$(sbx list -q)" = c1 ]
+  check "list --format json parses" python3 -c 'import json,sys; assert json.loads(sys.argv[1])[0]["id"]=="c1"' "$(sbx list --format json)"
+
+  # start: released, running
+  check "start succeeds" sbx start c1
+  check "state says running" wait_status c1 running
+  for _ in $(seq 30); do [ -e "$B/long/rootfs/tmp/ran" ] && break; sleep 0.1; done
+  check "the workload ran after start" [ -e "$B/long/rootfs/tmp/ran" ]
+  out=$(sbx start c1 2>&1)
+  check "start of a running container fails" [ $? -ne 0 ]
+  out=$(sbx delete c1 2>&1)
+  check "delete of a running container refuses without --force" [ $? -ne 0 ]
+  check "and says so (\"$out\")" grep -q "not stopped" <<<"$out"
+
+  # kill: signal names and numbers; pid 1 without a handler ignores TERM
+  # exec: joins the sandbox (pid namespace, /proc), exit status, detach
+  check "exec runs a command" [ "$(sbx exec c1 echo hi 2>&1)" = hi ]
+  sbx exec c1 sh -c 'exit 4'
+  check "exec: exit status 4 propagates" [ $? -eq 4 ]
+  out=$(sbx exec c1 ls /proc 2>&1)
+  check "exec sees the sandbox's pid 1 in its /proc" grep -qx 1 <<<"$out"
+  printf '{"args":["sh","-c","echo $BAR; pwd"],"cwd":"/tmp","env":["PATH=/bin","BAR=baz"],"user":{"uid":0,"gid":0}}' >"$B/proc.json"
+  chmod 644 "$B/proc.json"
+  check "exec --process applies env and cwd" [ "$(sbx exec --process "$B/proc.json" c1 2>&1)" = $'baz\n/tmp' ]
+  sbx exec --detach --pid-file "$B/xpid" c1 sleep 30
+  xpid=$(cat "$B/xpid" 2>/dev/null)
+  check "exec --detach writes a pid in the sandbox's pid namespace" \
+    [ -n "$xpid" ] && [ "$(readlink /proc/"$xpid"/ns/pid)" = "$(readlink /proc/"$pid"/ns/pid)" ]
+  check "ps lists both processes" [ "$(sbx ps --format json c1)" = "[$pid,$xpid]" ]
+  out=$(sbx exec c1 no-such-command 2>&1)
+  check "exec of a missing executable: runc's words" grep -qF 'executable file not found in $PATH' <<<"$out"
+
+  check "kill by name (KILL)" sbx kill c1 KILL
+  check "state says stopped after kill" wait_status c1 stopped
+  check "stopped state has pid 0" [ "$(pid_of c1)" = 0 ]
+  out=$(sbx kill c1 TERM 2>&1)
+  check "kill of a stopped container: \"container not running\"" grep -q "container not running" <<<"$out"
+  check "delete of a stopped container" sbx delete c1
+  out=$(sbx state c1 2>&1)
+  check "state after delete: does not exist" grep -q 'container "c1" does not exist' <<<"$out"
+
+  for sig in 9 SIGKILL; do
+    sbx create --bundle "$B/long" "k-$sig" >/dev/null 2>&1
+    sbx start "k-$sig"
+    check "kill by $sig" sbx kill "k-$sig" "$sig"
+    check "stopped after kill $sig" wait_status "k-$sig" stopped
+    sbx delete "k-$sig"
+  done
+  sbx create --bundle "$B/long" kall >/dev/null 2>&1; sbx start kall
+  check "kill --all" sbx kill --all kall 9
+  check "stopped after kill --all" wait_status kall stopped
+  sbx delete kall
+  out=$(sbx kill c1 2>&1)
+  check "kill of a missing id says does not exist" grep -q 'does not exist' <<<"$out"
+
+  # the exit status reaches a subreaper that waitpid()s the --pid-file pid
+  code=$($AS env -i /usr/bin/python3 "$HERE/lifecycle_subreaper.py" "$B/exit7" "$B/pid7" e7 -- "$SBX" --root "$ROOT")
+  check "a subreaper's waitpid sees the workload's exit code 7 (got $code)" [ "$code" = 7 ]
+  check "a finished container reads stopped" wait_status e7 stopped
+  check "delete of a finished container" sbx delete e7
+
+  # ids
+  sbx create --bundle "$B/long" dup >/dev/null 2>&1
+  out=$(sbx create --bundle "$B/long" dup 2>&1 >/dev/null)
+  check "duplicate id: already exists" grep -q 'container "dup" already exists' <<<"$out"
+  check "the first container is untouched" [ "$(status_of dup)" = created ]
+  check "delete --force of a created container" sbx delete --force dup
+  out=$(sbx create --bundle "$B/long" "../x" 2>&1 >/dev/null)
+  check "an id with / is refused" grep -q "invalid container id" <<<"$out"
+
+  wins=0
+  for i in $(seq 20); do
+    (sbx create --bundle "$B/long" race >/dev/null 2>&1 && echo win >"$B/race.$i") &
+  done
+  wait
+  wins=$(ls "$B"/race.* 2>/dev/null | wc -l)
+  check "20 concurrent creates of one id: exactly one wins ($wins)" [ "$wins" -eq 1 ]
+  check "the winner is created" [ "$(status_of race)" = created ]
+  sbx delete --force race
+
+  # corrupt state
+  sbx create --bundle "$B/long" bad >/dev/null 2>&1
+  badpid=$(pid_of bad)
+  printf '{"ociVersion": "1.2.0", "id": "ba' >"$ROOT/bad/state.json"
+  out=$(sbx state bad 2>&1)
+  check "corrupt state.json: state fails" [ $? -ne 0 ]
+  check "and names the file (\"$out\")" grep -q "$ROOT/bad/state.json" <<<"$out"
+  check "delete --force cleans a corrupt container" sbx delete --force bad
+  check "its directory is gone" [ ! -e "$ROOT/bad" ]
+  sleep 0.2
+  check "and its held sandbox is ended" bash -c "! grep -qs '^[^ ]* ([^)]*) [^Z]' /proc/$badpid/stat"
+
+  # missing executable
+  out=$(sbx create --bundle "$B/noexec" nx 2>&1 >/dev/null)
+  check "create fails on a missing executable" [ $? -ne 0 ]
+  check "with runc's words (\"$out\")" grep -qF 'executable file not found in $PATH' <<<"$out"
+  check "and leaves no state" [ ! -e "$ROOT/nx" ]
+
+  # process.terminal: the pty master arrives on --console-socket (root
+  # only: the sandbox's devpts instance is mounted by sbx)
+  if [ -z "$AS" ]; then
+    make_bundle "$B/tty" '["sh","-c","tty; exit 3"]'
+    python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["process"]["terminal"]=True; json.dump(c,open(sys.argv[1],"w"))' "$B/tty/config.json"
+    out=$(timeout 20 python3 "$HERE/lifecycle_console.py" "$B/tty" "$B/console.sock" t1 -- "$SBX" --root "$ROOT" 2>&1)
+    check "terminal: the workload's stdio is /dev/pts/0 (\"$out\")" grep -qx /dev/pts/0 <<<"$out"
+    check "terminal: no devpts mount is left on the host" bash -c "! grep -q '$ROOT/t1/pts' /proc/self/mountinfo"
+    sbx delete --force t1
+    out=$(sbx create --bundle "$B/tty" t2 2>&1 >/dev/null)
+    check "terminal without --console-socket: a clear error" grep -q "console-socket is required" <<<"$out"
+  fi
+
+  check "delete --force of a missing id succeeds" sbx delete --force never-was
+  out=$(sbx delete never-was 2>&1)
+  check "delete of a missing id fails: does not exist" grep -q 'does not exist' <<<"$out"
+  check "list is empty at the end" [ -z "$(sbx list -q)" ]
+}
+
+if [ "$(id -u)" = 0 ]; then
+  MODE=root AS= ROOT=$WORK/root-state suite
+  UROOT=$WORK/user-state; mkdir -p "$UROOT"; chown 65534:65534 "$UROOT"
+  MODE=user AS="setpriv --reuid=65534 --regid=65534 --clear-groups" ROOT=$UROOT suite
+else
+  MODE=user AS= ROOT=$WORK/user-state suite
+fi
+for r in "$WORK"/root-state "$WORK"/user-state; do
+  [ -d "$r" ] || continue
+  for d in "$r"/*/; do [ -d "$d" ] && "$SBX" --root "$r" delete --force "$(basename "$d")" 2>/dev/null; done
+done
+rm -rf "$WORK"
+echo "1..$n"
+[ "$failed" -eq 0 ]
