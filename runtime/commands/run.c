@@ -150,10 +150,33 @@ supervise (const struct sbx_sandbox *sb, const struct run_options *o,
 /* The limits are set up before the runner starts and finished after it
    ended, whatever happened in between: a quota's cgroup never outlives
    the run.  */
+/* The foreground path has no created state for a hook to be given or to
+   act on between set-up and start: refuse rather than skip them.  */
+static int
+refuse_hooks (const struct sbx_hooks *h, struct sbx_error *err)
+{
+  const struct sbx_hook_list *lists[]
+      = { &h->prestart,       &h->create_runtime, &h->create_container,
+          &h->start_container, &h->poststart,     &h->poststop };
+  static const char *const names[]
+      = { "prestart",       "createRuntime", "createContainer",
+          "startContainer", "poststart",     "poststop" };
+  for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
+    if (lists[i]->n > 0)
+      return sbx_fail (err, -ENOTSUP,
+                       "hooks.%s: `run` does not run OCI hooks; use "
+                       "`create` and `start`, which do",
+                       names[i]);
+  return 0;
+}
+
 static int
 run_limited (const struct sbx_sandbox *sb, const struct run_options *o,
              struct sbx_outcome *out, struct sbx_error *err)
 {
+  int hr = refuse_hooks (&sb->spec->hooks, err);
+  if (hr < 0)
+    return hr;
   struct sbx_limits lim;
   const char *cgroups_path = sb->spec->has_linux
                                  ? sb->spec->linux_.cgroups_path
