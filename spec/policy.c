@@ -86,6 +86,8 @@ resolve_namespaces (const struct sbx_spec *spec, struct sbx_plan *plan)
     else if (lx->namespaces[i].type == SBX_NS_NETWORK)
       {
         free (plan->netns_path);
+  free (plan->uid_map);
+  free (plan->gid_map);
         if ((plan->netns_path = strdup (lx->namespaces[i].path)) == NULL)
           return -ENOMEM;
       }
@@ -119,45 +121,6 @@ resolve_namespace_paths (const struct sbx_spec *spec, struct sbx_error *err)
                        "namespace is supported for \"network\" only "
                        "(bubblewrap creates the others itself)",
                        i);
-  return 0;
-}
-
-/* bubblewrap maps exactly one uid and one gid: the caller's, to the
-   sandbox's.  A mapping of anything else cannot be expressed.  */
-static int
-resolve_identity (const struct sbx_spec *spec,
-                  const struct sbx_host_facts *host, struct sbx_plan *plan,
-                  struct sbx_error *err)
-{
-  const struct sbx_linux *lx = &spec->linux_;
-  const struct sbx_id_mapping *maps[2] = { lx->uid_mappings, lx->gid_mappings };
-  size_t counts[2] = { lx->n_uid_mappings, lx->n_gid_mappings };
-  const char *names[2] = { "linux.uidMappings", "linux.gidMappings" };
-  unsigned long hosts[2] = { host->uid, host->gid };
-  for (int k = 0; k < 2; k++)
-    {
-      if (counts[k] > 1 || (counts[k] == 1
-                            && (maps[k][0].size != 1
-                                || maps[k][0].host_id != hosts[k])))
-        return sbx_fail (err, -ENOTSUP,
-                         "%s: bubblewrap maps only the caller's own id "
-                         "(%lu) to one id in the sandbox; use a single "
-                         "mapping {\"hostID\": %lu, \"size\": 1}",
-                         names[k], hosts[k], hosts[k]);
-    }
-  if (!spec->has_process)
-    return 0;
-  const struct sbx_user *u = &spec->process.user;
-  bool differs = u->uid != host->uid || u->gid != host->gid;
-  if (counts[0] == 1)
-    differs = differs || lx->uid_mappings[0].container_id != u->uid;
-  if (differs || plan->unshare[SBX_NS_USER])
-    {
-      plan->unshare[SBX_NS_USER] = true;
-      plan->set_ids = true;
-      plan->uid = u->uid;
-      plan->gid = u->gid;
-    }
   return 0;
 }
 
@@ -221,7 +184,7 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   if (r == 0)
     r = resolve_process (spec, plan, err);
   if (r == 0)
-    r = resolve_identity (spec, host, plan, err);
+    r = policy_identity (spec, host, plan, err);
   if (r == 0)
     r = plan->agent ? policy_agent_mounts (spec, host, plan, err)
                     : policy_container_mounts (spec, host, plan, err);
@@ -254,6 +217,8 @@ sbx_plan_free (struct sbx_plan *plan)
   free (plan->root);
   free (plan->hostname);
   free (plan->netns_path);
+  free (plan->uid_map);
+  free (plan->gid_map);
   free (plan->cwd);
   strv_free (&plan->argv);
   strv_free (&plan->env);

@@ -76,6 +76,8 @@ struct sbx_plan
   struct strv env;       /* exactly the child's environment */
   char *cwd;
   bool set_ids;          /* switch to uid/gid inside a user namespace */
+  char *uid_map;         /* /proc/PID/uid_map text sbx writes itself, or */
+  char *gid_map;         /* NULL: bwrap maps the caller's own id */
   uid_t uid;
   gid_t gid;
   bool new_session;

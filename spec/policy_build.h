@@ -31,6 +31,9 @@ int policy_container_mounts (const struct sbx_spec *spec,
 int policy_oci_mount (const struct sbx_spec *spec,
                       const struct sbx_host_facts *host, size_t index,
                       struct sbx_plan *plan, struct sbx_error *err);
+int policy_identity (const struct sbx_spec *spec,
+                     const struct sbx_host_facts *host, struct sbx_plan *plan,
+                     struct sbx_error *err);
 int policy_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
                 struct sbx_plan *plan, struct sbx_error *err);
 int policy_enforcement (const struct sbx_spec *spec,

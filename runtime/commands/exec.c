@@ -300,9 +300,17 @@ static __attribute__ ((noreturn)) void
 enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
        int report_w, int pid_w)
 {
-  for (size_t i = 0; i < 7; i++)
-    if (p->ns_fds[i] >= 0 && setns (p->ns_fds[i], 0) < 0)
-      fail_step (report_w, STEP_SETNS);
+  /* Unprivileged, the sandbox's user namespace is what grants the right to
+     join the others: it goes first.  Root holds that right already, and
+     must use it before entering the user namespace, because some of the
+     others (a network namespace podman made) belong to the host's.  */
+  bool user_last = geteuid () == 0;
+  for (size_t k = 0; k < 7; k++)
+    {
+      size_t i = user_last ? (k + 1) % 7 : k; /* ns_names[0] is "user" */
+      if (p->ns_fds[i] >= 0 && setns (p->ns_fds[i], 0) < 0)
+        fail_step (report_w, STEP_SETNS);
+    }
   pid_t pid = fork ();
   if (pid < 0)
     fail_step (report_w, STEP_FORK);

@@ -149,6 +149,8 @@ sbx_bwrap_args (const struct sbx_plan *plan,
     r = push_fd (argv, "--info-fd", fds->info);
   if (r == 0)
     r = push_fd (argv, "--block-fd", fds->block);
+  if (r == 0)
+    r = push_fd (argv, "--userns-block-fd", fds->userns_block);
   /* --add-seccomp-fd, not --seccomp: the two cannot be mixed, and only
      the former stacks a second program.  */
   if (r == 0)

@@ -15,10 +15,11 @@ struct sbx_bwrap_fds
   int block;       /* --block-fd: hold before exec until a byte arrives */
   int seccomp;     /* --add-seccomp-fd: the config's or the agent filter */
   int seccomp_net; /* --add-seccomp-fd: the network "deny" filter */
+  int userns_block; /* --userns-block-fd: sbx writes the id maps first */
 };
 
 #define SBX_BWRAP_NO_FDS                                                      \
-  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1 }
+  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1 }
 
 struct sbx_bwrap_opts
 {

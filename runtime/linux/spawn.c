@@ -14,6 +14,7 @@
 #include "common/cleanup.h"
 #include "runtime/fd_scrub.h"
 #include "runtime/linux/rlimits.h"
+#include "runtime/linux/runner_status.h"
 
 /* What failed in the child before exec, sent back on a CLOEXEC pipe.  */
 struct child_failure
@@ -50,10 +51,24 @@ has_fd (int fd)
   return fd > 2;
 }
 
-/* Descriptor numbers the runner will see.  */
+/* The descriptors the runner is given, in the order they are numbered
+   from 3 (after any preserved ones); -1 where unused.  */
+enum
+{
+  FD_STATUS,
+  FD_BLOCK,
+  FD_SECCOMP,
+  FD_SECCOMP_NET,
+  FD_INFO,
+  FD_USERNS,
+  FD_COUNT
+};
+
 struct fd_layout
 {
-  int status, block, seccomp, seccomp_net, report;
+  int at[FD_COUNT];  /* the number the runner sees */
+  int src[FD_COUNT]; /* the descriptor sbx holds */
+  int report;        /* the child's failure pipe, above all of them */
 };
 
 static __attribute__ ((noreturn)) void
@@ -89,20 +104,32 @@ apply_inherited (const struct sbx_spec *spec, int report_w)
     umask (p->user.umask);
 }
 
-/* Move SRC to TARGET, which must be above every source still pending: the
-   caller first lifts all sources above the layout.  */
+/* Put every source at its number.  Sources are first lifted above the
+   layout so that no dup2 clobbers one still to be placed.  */
 static int
-place (int src, int target)
+place_fds (const struct fd_layout *l, int *report_w)
 {
-  if (src < 0)
-    return 0;
-  return dup2 (src, target) < 0 ? -1 : 0;
+  int high = l->report + 4, src[FD_COUNT];
+  for (int i = 0; i < FD_COUNT; i++)
+    if ((src[i] = l->src[i]) >= 0
+        && (src[i] = fcntl (src[i], F_DUPFD_CLOEXEC, high)) < 0)
+      return -1;
+  int rep = fcntl (*report_w, F_DUPFD_CLOEXEC, high);
+  if (rep < 0)
+    return -1;
+  *report_w = rep;
+  for (int i = 0; i < FD_COUNT; i++)
+    if (src[i] >= 0 && dup2 (src[i], l->at[i]) < 0)
+      return -1;
+  if (dup3 (rep, l->report, O_CLOEXEC) < 0)
+    return -1;
+  *report_w = l->report;
+  return sbx_close_fds_from (l->report + 1);
 }
 
 static __attribute__ ((noreturn)) void
 child_main (const struct sbx_spawn_request *req, char **argv, char **envp,
-            const struct fd_layout *at, int status_w, int block_r,
-            int report_w)
+            const struct fd_layout *l, int report_w)
 {
   sigset_t none;
   sigemptyset (&none);
@@ -126,38 +153,21 @@ child_main (const struct sbx_spawn_request *req, char **argv, char **envp,
       child_fail (report_w, STEP_CGROUP);
     }
   apply_inherited (req->spec, report_w);
-  /* Lift every source above the layout so no dup2 clobbers another.  */
-  int high = at->report + 1;
-  int srcs[5] = { status_w, block_r,
-                  has_fd (req->seccomp_fd) ? req->seccomp_fd : -1,
-                  has_fd (req->seccomp_net_fd) ? req->seccomp_net_fd : -1,
-                  report_w };
-  for (int i = 0; i < 5; i++)
-    if (srcs[i] >= 0
-        && (srcs[i] = fcntl (srcs[i], F_DUPFD_CLOEXEC, high + 4)) < 0)
-      child_fail (report_w, STEP_FDS);
-  report_w = srcs[4];
-  if (place (srcs[0], at->status) < 0 || place (srcs[1], at->block) < 0
-      || place (srcs[2], at->seccomp) < 0
-      || place (srcs[3], at->seccomp_net) < 0
-      || dup3 (report_w, at->report, O_CLOEXEC) < 0)
-    child_fail (report_w, STEP_FDS);
-  report_w = at->report;
-  if (sbx_close_fds_from (at->report + 1) < 0)
+  if (place_fds (l, &report_w) < 0)
     child_fail (report_w, STEP_FDS);
   execve (argv[0], argv, envp);
   child_fail (report_w, STEP_EXEC);
 }
 
+/* Number the sources that are present: 3 upwards, after the preserved
+   descriptors.  */
 static void
-layout_fds (const struct sbx_spawn_request *req, struct fd_layout *at)
+layout_fds (const struct sbx_spawn_request *req, struct fd_layout *l)
 {
   int next = 3 + (req->preserve_fds > 0 ? req->preserve_fds : 0);
-  at->status = next++;
-  at->block = req->hold ? next++ : -1;
-  at->seccomp = has_fd (req->seccomp_fd) ? next++ : -1;
-  at->seccomp_net = has_fd (req->seccomp_net_fd) ? next++ : -1;
-  at->report = next;
+  for (int i = 0; i < FD_COUNT; i++)
+    l->at[i] = l->src[i] >= 0 ? next++ : -1;
+  l->report = next;
 }
 
 static int
@@ -180,53 +190,146 @@ read_child_failure (int report_r, const char *runner, struct sbx_error *err)
                          step_names[f.step]);
 }
 
+/* The pipes sbx keeps one end of.  */
+struct spawn_pipes
+{
+  int status_r, block_w, info_r, userns_w, report_r;
+};
+
+static void
+close_pipes (struct fd_layout *l, struct spawn_pipes *p, int report_w)
+{
+  for (int i = 0; i < FD_COUNT; i++)
+    if (l->src[i] >= 0 && i != FD_SECCOMP && i != FD_SECCOMP_NET
+        && !(i == FD_BLOCK && p->block_w < 0))
+      close (l->src[i]);
+  if (report_w >= 0)
+    close (report_w);
+}
+
+static int
+open_pipe (int *ours, int *theirs, bool we_read)
+{
+  int p[2];
+  if (pipe2 (p, O_CLOEXEC) < 0)
+    return -errno;
+  *ours = we_read ? p[0] : p[1];
+  *theirs = we_read ? p[1] : p[0];
+  return 0;
+}
+
+/* Make the pipes and name every source of the layout.  */
+static int
+open_pipes (const struct sbx_spawn_request *req, struct fd_layout *l,
+            struct spawn_pipes *p, int *report_w)
+{
+  for (int i = 0; i < FD_COUNT; i++)
+    l->src[i] = -1;
+  *p = (struct spawn_pipes){ -1, -1, -1, -1, -1 };
+  int r = open_pipe (&p->status_r, &l->src[FD_STATUS], true);
+  if (r == 0 && req->hold && has_fd (req->hold_fd))
+    l->src[FD_BLOCK] = req->hold_fd;
+  else if (r == 0 && req->hold)
+    r = open_pipe (&p->block_w, &l->src[FD_BLOCK], false);
+  if (has_fd (req->seccomp_fd))
+    l->src[FD_SECCOMP] = req->seccomp_fd;
+  if (has_fd (req->seccomp_net_fd))
+    l->src[FD_SECCOMP_NET] = req->seccomp_net_fd;
+  if (r == 0 && req->plan->uid_map)
+    r = open_pipe (&p->info_r, &l->src[FD_INFO], true);
+  if (r == 0 && req->plan->uid_map)
+    r = open_pipe (&p->userns_w, &l->src[FD_USERNS], false);
+  if (r == 0)
+    r = open_pipe (&p->report_r, report_w, true);
+  layout_fds (req, l);
+  return r;
+}
+
+static int
+write_proc (pid_t pid, const char *file, const char *text)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, file);
+  cleanup_close int fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text))
+    return -errno;
+  return 0;
+}
+
+/* bwrap waits on --userns-block-fd after reporting the sandbox's pid on
+   --info-fd: write the sandbox's id maps, then let it go on.  */
+static int
+write_id_maps (const struct sbx_plan *plan, struct spawn_pipes *p,
+               struct sbx_error *err)
+{
+  /* Read to the end: bwrap closes the info channel only after writing all
+     of it, and closing our end early would kill it with SIGPIPE.  */
+  struct sbx_runner_status st = { 0 };
+  while (!st.eof && sbx_runner_status_read (&st, p->info_r) == 0)
+    ;
+  if (st.child_pid <= 0)
+    return sbx_fail (err, -ECHILD,
+                     "the runner exited before the sandbox's user namespace "
+                     "was set up (its message is above)");
+  int r = write_proc (st.child_pid, "uid_map", plan->uid_map);
+  if (r == 0)
+    r = write_proc (st.child_pid, "gid_map", plan->gid_map);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "cannot write the sandbox's id maps");
+  if (write (p->userns_w, "x", 1) != 1)
+    return sbx_fail_errno (err, -errno, "cannot release the user namespace");
+  return 0;
+}
+
 int
 sbx_spawn_runner (const struct sbx_spawn_request *req,
                   struct sbx_spawned *out, struct sbx_error *err)
 {
-  struct fd_layout at;
-  layout_fds (req, &at);
-  cleanup_close int status_r = -1, status_w = -1, block_r = -1, block_w = -1;
-  cleanup_close int report_r = -1, report_w = -1;
-  int p[2];
-  if (pipe2 (p, O_CLOEXEC) < 0)
-    return sbx_fail_errno (err, -errno, "cannot create the status pipe");
-  status_r = p[0], status_w = p[1];
-  bool own_pipe = req->hold && !has_fd (req->hold_fd);
-  if (own_pipe && pipe2 (p, O_CLOEXEC) < 0)
-    return sbx_fail_errno (err, -errno, "cannot create the hold pipe");
-  if (own_pipe)
-    block_r = p[0], block_w = p[1];
-  if (pipe2 (p, O_CLOEXEC) < 0)
-    return sbx_fail_errno (err, -errno, "cannot create a pipe");
-  report_r = p[0], report_w = p[1];
-
-  struct sbx_bwrap_fds fds
-      = { at.status, -1, at.block, at.seccomp, at.seccomp_net };
+  struct fd_layout l;
+  struct spawn_pipes p;
+  int report_w = -1;
+  int r = open_pipes (req, &l, &p, &report_w);
   cleanup_strv struct strv argv = { 0 };
-  int r = sbx_bwrap_args (req->plan, req->host, &fds, &req->opts, &argv, err);
+  struct sbx_bwrap_fds fds
+      = { l.at[FD_STATUS], l.at[FD_INFO],        l.at[FD_BLOCK],
+          l.at[FD_SECCOMP], l.at[FD_SECCOMP_NET], l.at[FD_USERNS] };
   if (r < 0)
-    return r;
+    sbx_fail_errno (err, r, "cannot create the runner's pipes");
+  else
+    r = sbx_bwrap_args (req->plan, req->host, &fds, &req->opts, &argv, err);
   char *empty[] = { NULL };
   char **envp = req->plan->env.v ? req->plan->env.v : empty;
-
-  pid_t pid = fork ();
-  if (pid < 0)
-    return sbx_fail_errno (err, -errno, "cannot fork");
+  pid_t pid = r < 0 ? -1 : fork ();
   if (pid == 0)
-    child_main (req, argv.v, envp, &at, status_w,
-                own_pipe ? block_r : req->hold ? req->hold_fd : -1, report_w);
-  close (steal_fd (&report_w));
-  r = read_child_failure (report_r, req->host->runner_path, err);
+    child_main (req, argv.v, envp, &l, report_w);
+  if (r == 0 && pid < 0)
+    r = sbx_fail_errno (err, -errno, "cannot fork");
+  close_pipes (&l, &p, report_w);
+  if (r == 0)
+    r = read_child_failure (p.report_r, req->host->runner_path, err);
+  if (r == 0 && req->plan->uid_map)
+    r = write_id_maps (req->plan, &p, err);
+  int ours[] = { p.report_r, p.info_r, p.userns_w };
+  for (size_t i = 0; i < sizeof ours / sizeof *ours; i++)
+    if (ours[i] >= 0)
+      close (ours[i]);
   if (r < 0)
     {
-      waitpid (pid, NULL, 0);
+      if (pid > 0)
+        {
+          kill (pid, SIGKILL);
+          waitpid (pid, NULL, 0);
+        }
+      if (p.status_r >= 0)
+        close (p.status_r);
+      if (p.block_w >= 0)
+        close (p.block_w);
       return r;
     }
   out->runner_pid = pid;
-  out->status_fd = steal_fd (&status_r);
-  out->release_fd = steal_fd (&block_w);
-  out->block_fd = at.block;
+  out->status_fd = p.status_r;
+  out->release_fd = p.block_w;
+  out->block_fd = l.at[FD_BLOCK];
   return 0;
 }
 

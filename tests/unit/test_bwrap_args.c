@@ -177,7 +177,8 @@ translate (const char *json, const struct fake_path *paths, bool is_root,
     abort ();
   struct sbx_bwrap_opts opts = { .die_with_parent = true, .cap_keep = &keep };
   struct sbx_bwrap_fds fds = { .json_status = 3, .info = -1, .block = -1,
-                               .seccomp = 4, .seccomp_net = -1 };
+                               .seccomp = 4, .seccomp_net = -1,
+                               .userns_block = -1 };
   r = sbx_bwrap_args (plan, &host, &fds, &opts, argv, err);
   strv_free (&keep);
   sbx_plan_free (plan);
