@@ -84,7 +84,11 @@ tap_plan ()
 # A JSON string literal of $1.
 json_str ()
 {
-  printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
+  local s=${1//\\/\\\\}
+  s=${s//\"/\\\"}
+  s=${s//$'\n'/\\n}
+  s=${s//$'\t'/\\t}
+  printf '"%s"' "$s"
 }
 
 # write_agent BUNDLE MODE WORKSPACE MOUNTS ARG...: an agent config.json in

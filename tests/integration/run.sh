@@ -275,6 +275,64 @@ case_rlimits_umask ()
   PROCESS_EXTRA=
 }
 
+case_hardened_defaults ()
+{
+  local home="$WORK/home"
+  mkdir -p "$home/.ssh"
+  echo sbx-secret-key > "$home/.ssh/id_sbx"
+  echo sbx-secret-token > "$home/.npmrc"
+  HOME="$home" agent workspace-write "" cat "$home/.ssh/id_sbx"
+  tap_ok "hardened: ~/.ssh is unreadable" test "$RC" -ne 0
+  tap_lacks "$OUT" sbx-secret-key "hardened: the key stays out"
+  HOME="$home" agent workspace-write "" cat "$home/.npmrc"
+  tap_lacks "$OUT" sbx-secret-token "hardened: ~/.npmrc reads as empty"
+  # An SSH agent's socket: hidden, and its variable dropped.
+  local sock="$WORK/agent.sock"
+  python3 -c 'import socket,sys,time
+s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1); time.sleep(20)' \
+    "$sock" &
+  local listener=$!
+  for _ in 1 2 3 4 5 6 7 8 9 10; do [ -S "$sock" ] && break; sleep 0.1; done
+  cat > "$WS/conn.py" <<'EOF'
+import os, socket, sys
+print("env:", os.environ.get("SSH_AUTH_SOCK"))
+try:
+    socket.socket(socket.AF_UNIX).connect(sys.argv[1])
+    print("connected")
+except OSError as e:
+    print("refused", e.errno)
+EOF
+  SBX_NETWORK=loopback SSH_AUTH_SOCK="$sock" HOME="$home" \
+    agent workspace-write "" python3 conn.py "$sock"
+  tap_has "$OUT" "env: None" "hardened: SSH_AUTH_SOCK is not passed"
+  tap_has "$OUT" "refused" "hardened: the SSH agent's socket cannot be reached"
+  kill "$listener" 2>/dev/null
+  wait "$listener" 2>/dev/null
+  rm -f "$WS/conn.py"
+  # A private /tmp, and a TMPDIR that works.
+  agent workspace-write "" sh -c \
+    'f=$(mktemp) && echo ok > "$f" && cat "$f" && echo "$f" > tmpname'
+  tap_is "$RC" 0 "hardened: mktemp works in the sandbox"
+  tap_ok "hardened: its file is not in the host's /tmp" \
+    test ! -e "$(cat "$WS/tmpname" 2>/dev/null)"
+  rm -f "$WS/tmpname"
+}
+
+case_git_commit_and_no_litter ()
+{
+  command -v git > /dev/null || return 0
+  git -C "$WS" init -q 2>/dev/null
+  local before after
+  before=$(cd "$WS" && find . -path ./.git -prune -o -print | sort)
+  agent workspace-write "" sh -c 'echo x > file && git add file &&
+    git -c user.name=sbx -c user.email=sbx@example.invalid commit -qm t &&
+    git log --oneline | wc -l'
+  tap_is "$OUT" 1 "git: a commit works with .git/config and hooks protected"
+  after=$(cd "$WS" && find . -path ./.git -prune -o -print | grep -v '^./file$' | sort)
+  tap_is "$after" "$before" "no litter: nothing new in the workspace"
+  rm -rf "$WS/.git" "$WS/file"
+}
+
 run_cases ()
 {
   export HOME="$WORK/home"
@@ -292,6 +350,8 @@ run_cases ()
   case_alias_masking
   case_network
   case_rlimits_umask
+  case_hardened_defaults
+  case_git_commit_and_no_litter
 }
 
 if [ -n "$WORK" ]; then
