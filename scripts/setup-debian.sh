@@ -5,7 +5,7 @@ set -eu
 
 need="meson ninja-build pkg-config gcc clang libclang-rt-14-dev \
 libyajl-dev libseccomp-dev libcap-ng-dev bubblewrap busybox-static \
-python3 util-linux procps"
+python3 util-linux procps strace git"
 [ "${SBX_SETUP_BENCH:-0}" = 1 ] && need="$need crun runc hyperfine"
 
 missing=""

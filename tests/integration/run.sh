@@ -333,6 +333,31 @@ case_git_commit_and_no_litter ()
   rm -rf "$WS/.git" "$WS/file"
 }
 
+case_check_and_probe ()
+{
+  local out
+  out=$(sbx check --format json 2>&1)
+  tap_ok "check: the JSON report parses" python3 -c \
+    'import json,sys; r=json.loads(sys.argv[1]); assert any(c["name"]=="runner" for c in r["checks"])' "$out"
+  tap_has "$out" "bubblewrap >= 0.12.0" "check: an old runner comes with its fix"
+  out=$(sbx check 2>&1)
+  if [ "$(id -u)" = 0 ]; then
+    tap_has "$out" "kernel quotas" "check: root gets kernel quotas"
+  else
+    tap_has "$out" "delegated cgroup v2" "check: unprivileged, the quota gap names its fix"
+  fi
+  local b="$WORK/b$N"
+  agent workspace-write "" true
+  tap_ok "probe: the answer is cached in the state root" \
+    test -s "$WORK/state/probe.cache"
+  if command -v strace > /dev/null; then
+    strace -f -qq -e trace=execve -o "$WORK/strace.out" \
+      "$SBX_OCI" --root "$WORK/state" run --bundle "$b" probe-$N > /dev/null 2>&1
+    tap_is "$(grep -c 'execve("/usr/bin/bwrap"' "$WORK/strace.out")" 1 \
+      "probe: a cached run launches bwrap once, for the sandbox itself"
+  fi
+}
+
 run_cases ()
 {
   export HOME="$WORK/home"
@@ -352,6 +377,7 @@ run_cases ()
   case_rlimits_umask
   case_hardened_defaults
   case_git_commit_and_no_litter
+  case_check_and_probe
 }
 
 if [ -n "$WORK" ]; then
