@@ -5,6 +5,8 @@
 #include "tests/unit/fake_host.h"
 #include "tests/unit/tap.h"
 
+#include <errno.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,9 +133,57 @@ test_secret_names (void)
             "%s is not credential-shaped", no[i]);
 }
 
+static bool
+has_reason (const struct sbx_plan *plan, const char *part)
+{
+  for (size_t i = 0; i < plan->enforcement.reasons.n; i++)
+    if (strstr (plan->enforcement.reasons.v[i], part))
+      return true;
+  return false;
+}
+
+/* The restricted rung: when a private /proc does not mount, every other
+   layer stays and the report says partial, with the reason.  */
+static void
+test_restricted_rung (void)
+{
+  struct sbx_host_facts host = fake_host (NULL);
+  host.private_proc_ok = false;
+  const char *json = AGENT_JSON ("", "\"mode\": \"workspace-write\", "
+                                     "\"workspace\": \"/home/u/ws\", "
+                                     "\"network\": \"deny\"");
+  struct sbx_plan *plan = NULL;
+  struct sbx_error err = { 0 };
+  tap_ok (fake_resolve_json (json, &host, &plan, &err) == 0,
+          "restricted rung: resolves (%s)", err.msg);
+  if (plan == NULL)
+    return;
+  bool proc_bound = false, workspace = false;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      proc_bound |= m->op == SBX_PLAN_BIND_RO && !strcmp (m->dest, "/proc");
+      workspace |= m->op == SBX_PLAN_BIND_RW && !strcmp (m->dest, "/home/u/ws");
+    }
+  tap_ok (proc_bound, "restricted rung: the host's /proc, read-only");
+  tap_ok (workspace, "restricted rung: the other layers stay");
+  tap_ok (plan->enforcement.level == SBX_LEVEL_PARTIAL
+              && has_reason (plan, "private /proc could not be mounted"),
+          "restricted rung: reported partial, with the reason");
+  sbx_plan_free (plan);
+  /* And a config that requires full refuses to run on it.  */
+  json = AGENT_JSON ("", "\"mode\": \"read-only\", \"network\": \"deny\", "
+                         "\"requireEnforcement\": \"full\"");
+  sbx_error_clear (&err);
+  tap_ok (fake_resolve_json (json, &host, &plan, &err) == -EPERM
+              && strstr (err.msg, "run `sbx-oci check`"),
+          "restricted rung: requireEnforcement full refuses (%s)", err.msg);
+}
+
 int
 main (void)
 {
+  test_restricted_rung ();
   test_container_env ();
   test_agent_allow_list ();
   test_agent_inherit ();
