@@ -57,6 +57,7 @@ wait_status () { # ID STATUS
   return 1
 }
 survivors () { pgrep -f "$MARK" | wc -l; }
+nothing_left () { ! pgrep -f "$MARK|$WORK/" >/dev/null; }
 
 suite () {
   B=$WORK/$MODE
@@ -150,8 +151,7 @@ suite () {
     check "--systemd-cgroup with a path cgroupsPath is refused (\"$out\")" grep -q 'expects "slice:prefix:name"' <<<"$out"
   fi
   # the watchers' argv and bwrap's name the state root or the bundles
-  check "no watcher, sandbox or marker process is left" \
-    bash -c "! pgrep -f '$MARK|$WORK/' >/dev/null"
+  check "no watcher, sandbox or marker process is left" nothing_left
 }
 
 if [ "$(id -u)" = 0 ]; then
