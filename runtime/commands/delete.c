@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +129,14 @@ delete_container (const struct sbx_globals *g, struct sbx_container *c,
                      c->id);
   struct sbx_cgroup *cg = NULL;
   int r = sbx_container_cgroup (c, &cg, err);
+  if (r < 0 && force)
+    {
+      /* A cgroup record that no longer names a cgroup must not keep
+         --force from removing the container; its pid 1 still ends it. */
+      sbx_log_warning (g, "%s", err->msg);
+      sbx_error_clear (err);
+      r = 0;
+    }
   if (r == 0 && s != SBX_STATUS_STOPPED)
     r = end_sandbox (c, cg, err);
   if (r == 0)
