@@ -88,8 +88,8 @@ sbx_container_limits_setup (struct sbx_container_limits *lim,
   return r;
 }
 
-/* The grandchild: nothing of the caller's (its stdio may be conmon's
-   pipes, whose EOF conmon waits for), then the watcher command.  */
+/* The grandchild: none of the caller's descriptors (its stdio may be
+   conmon's pipes, whose EOF conmon waits for), then the watcher.  */
 static __attribute__ ((noreturn)) void
 exec_watcher (char **argv)
 {
@@ -100,8 +100,10 @@ exec_watcher (char **argv)
   for (int fd = 0; null >= 0 && fd < 3; fd++)
     dup2 (null, fd);
   sbx_close_fds_from (3);
+  /* Nothing of the caller's environment either: it needs none.  */
+  char *no_env[] = { NULL };
   if (chdir ("/") == 0)
-    execv ("/proc/self/exe", argv);
+    execve ("/proc/self/exe", argv, no_env);
   _exit (127);
 }
 
