@@ -34,6 +34,8 @@ static const struct command commands[] = {
   { "pause", sbx_cmd_pause, "not supported" },
   { "resume", sbx_cmd_resume, "not supported" },
   { "update", sbx_cmd_update, "not supported" },
+  /* Hidden: the watcher `create` starts (runtime/container_limits.h).  */
+  { "limits-watcher", sbx_cmd_limits_watcher, NULL },
 };
 
 static void
@@ -51,7 +53,8 @@ usage (FILE *out)
            "  --debug, --systemd-cgroup, --rootless, --log-level L\n"
            "  --version, --help\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    if (commands[i].summary)
+      fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
 
 static int

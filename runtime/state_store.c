@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "common/json_gen.h"
+#include "runtime/limits_report.h"
 #include "runtime/linux/pidfd.h"
 
 #define STATE_MAX (4 << 20)
@@ -223,14 +225,31 @@ sbx_pid_start_time (pid_t pid)
 }
 
 bool
-sbx_state_pid_alive (const struct sbx_container *c)
+sbx_pid_alive_since (pid_t pid, unsigned long long start)
 {
   char state;
-  unsigned long long start;
-  if (c->doc == NULL || c->pid <= 0 || !read_stat (c->pid, &state, &start))
+  unsigned long long now;
+  if (pid <= 0 || !read_stat (pid, &state, &now))
     return false;
   /* A zombie waiting for its subreaper has ended its work.  */
-  return state != 'Z' && state != 'X' && start == c->start_time;
+  return state != 'Z' && state != 'X' && now == start;
+}
+
+void
+sbx_stop_pid (pid_t pid, unsigned long long start)
+{
+  int fd = sbx_pidfd_open (pid);
+  if (fd < 0)
+    return;
+  if (sbx_pid_alive_since (pid, start))
+    sbx_pidfd_signal (fd, SIGKILL);
+  close (fd);
+}
+
+bool
+sbx_state_pid_alive (const struct sbx_container *c)
+{
+  return c->doc != NULL && sbx_pid_alive_since (c->pid, c->start_time);
 }
 
 enum sbx_status
@@ -299,6 +318,24 @@ sbx_json_copy (yajl_gen g, yajl_val v)
   return r < 0 ? r : sbx_json_close (g, array);
 }
 
+/* sbx's facts as create recorded them, but the limits as they are now. */
+static int
+emit_facts (yajl_gen g, const struct sbx_container *c, yajl_val facts)
+{
+  int r = sbx_json_open (g, false);
+  for (size_t i = 0; r == 0 && i < facts->u.object.len; i++)
+    {
+      const char *key = facts->u.object.keys[i];
+      yajl_val v = facts->u.object.values[i];
+      r = sbx_json_key (g, key);
+      if (r == 0 && strcmp (key, "limits") == 0 && YAJL_IS_OBJECT (v))
+        r = sbx_limits_report (g, c, v);
+      else if (r == 0)
+        r = sbx_json_copy (g, v);
+    }
+  return r < 0 ? r : sbx_json_close (g, false);
+}
+
 int
 sbx_state_emit (yajl_gen g, const struct sbx_container *c)
 {
@@ -330,7 +367,7 @@ sbx_state_emit (yajl_gen g, const struct sbx_container *c)
     r = sbx_json_key_str (g, "created", created);
   yajl_val facts = yajl_tree_get (c->doc, k_facts, yajl_t_object);
   if (r == 0 && facts && (r = sbx_json_key (g, "org.sbx-oci")) == 0)
-    r = sbx_json_copy (g, facts);
+    r = emit_facts (g, c, facts);
   return r < 0 ? r : sbx_json_close (g, false);
 }
 

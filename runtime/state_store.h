@@ -57,6 +57,13 @@ char *sbx_state_file (const struct sbx_container *c, const char *name);
 /* The start time of PID (field 22 of /proc/PID/stat), 0 when it is gone. */
 unsigned long long sbx_pid_start_time (pid_t pid);
 
+/* Whether PID is alive (not a zombie) and started at START.  */
+bool sbx_pid_alive_since (pid_t pid, unsigned long long start);
+
+/* SIGKILL PID through a pidfd when it is still the process that started
+   at START (a recycled pid is never hit).  */
+void sbx_stop_pid (pid_t pid, unsigned long long start);
+
 /* Whether the recorded pid is still the sandbox's first process.  */
 bool sbx_state_pid_alive (const struct sbx_container *c);
 

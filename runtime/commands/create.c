@@ -22,6 +22,7 @@
 #include "common/json_gen.h"
 #include "hooks/hooks.h"
 #include "runtime/cli.h"
+#include "runtime/container_limits.h"
 #include "runtime/create_console.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/runner_status.h"
@@ -77,7 +78,7 @@ parse_create_options (int argc, char **argv, struct create_options *o,
 
 static int
 state_json (const struct sbx_sandbox *sb, const struct sbx_container *c,
-            char **text, size_t *len)
+            const struct sbx_container_limits *lim, char **text, size_t *len)
 {
   char created[64];
   struct timespec ts;
@@ -108,6 +109,8 @@ state_json (const struct sbx_sandbox *sb, const struct sbx_container *c,
   r = r ?: sbx_json_key_int (g, "startTime", (long long) c->start_time);
   r = r ?: sbx_json_key (g, "enforcement");
   r = r ?: sbx_enforcement_json (g, sb->plan);
+  r = r ?: sbx_json_key (g, "limits");
+  r = r ?: sbx_container_limits_record (g, lim);
   r = r ?: sbx_json_close (g, false);
   r = r ?: sbx_json_close (g, false);
   r = r ?: sbx_json_finish (g, text, len);
@@ -164,7 +167,8 @@ wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
 static int
 spawn_held (const struct sbx_sandbox *sb, const struct create_options *o,
             int fifo, struct sbx_create_console *con, pid_t *runner,
-            struct sbx_container *c, struct sbx_error *err)
+            struct sbx_container *c, struct sbx_cgroup *cgroup,
+            struct sbx_error *err)
 {
   struct sbx_spawn_request req = {
     .plan = sb->plan,
@@ -177,6 +181,7 @@ spawn_held (const struct sbx_sandbox *sb, const struct create_options *o,
     .hold = true,
     .hold_fd = fifo,
     .preserve_fds = o->preserve_fds,
+    .cgroup = cgroup,
   };
   struct sbx_spawned sp;
   int r = con->slave >= 0 ? sbx_create_console_swap_in (con) : 0;
@@ -220,12 +225,13 @@ run_create_hooks (const struct sbx_spec *spec, const char *state,
 
 static int
 record (const struct sbx_sandbox *sb, const struct create_options *o,
-        struct sbx_container *c, struct sbx_error *err)
+        struct sbx_container *c, const struct sbx_container_limits *lim,
+        struct sbx_error *err)
 {
   cleanup_free char *text = NULL;
   cleanup_free char *path = sbx_state_file (c, SBX_STATE_FILE);
   size_t len;
-  if (path == NULL || state_json (sb, c, &text, &len) < 0)
+  if (path == NULL || state_json (sb, c, lim, &text, &len) < 0)
     return sbx_fail (err, -ENOMEM, "cannot format the state");
   int r = sbx_write_file_atomic (path, text, len, 0600, err);
   r = r ?: run_create_hooks (sb->spec, text, err);
@@ -240,7 +246,8 @@ record (const struct sbx_sandbox *sb, const struct create_options *o,
 
 static int
 launch (struct sbx_sandbox *sb, const struct create_options *o,
-        struct sbx_container *c, struct sbx_error *err)
+        struct sbx_container *c, struct sbx_container_limits *lim,
+        struct sbx_error *err)
 {
   cleanup_free char *fifo_path = sbx_state_file (c, SBX_RELEASE_FIFO);
   if (fifo_path == NULL)
@@ -262,10 +269,12 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
         }
     }
   pid_t runner = 0;
-  int r = spawn_held (sb, o, fifo, &con, &runner, c, err);
+  int r = spawn_held (sb, o, fifo, &con, &runner, c, lim->cgroup, err);
   /* Held means set up: the sandbox has its bind of the instance.  */
   sbx_create_console_close (&con);
-  r = r ?: record (sb, o, c, err);
+  r = r ?: sbx_container_limits_watch (lim, c->dir, c->pid, c->start_time,
+                                       err);
+  r = r ?: record (sb, o, c, lim, err);
   if (r < 0 && c->start_time > 0)
     {
       int pfd = sbx_pidfd_open (c->pid);
@@ -281,6 +290,25 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
       kill (runner, SIGKILL);
       waitpid (runner, NULL, 0);
     }
+  return r;
+}
+
+/* The cgroup exists before the runner does, so the runner enters it
+   before exec; a failed create leaves no cgroup and no watcher.  */
+static int
+launch_limited (struct sbx_sandbox *sb, const struct create_options *o,
+                struct sbx_container *c, bool systemd, struct sbx_error *err)
+{
+  struct sbx_container_limits lim;
+  const char *cgroups_path = sb->spec->has_linux
+                                 ? sb->spec->linux_.cgroups_path
+                                 : NULL;
+  int r = sbx_container_limits_setup (&lim, sb->plan, cgroups_path, systemd,
+                                      c->id, err);
+  r = r ?: launch (sb, o, c, &lim, err);
+  if (r < 0)
+    sbx_container_limits_undo (&lim);
+  sbx_container_limits_release (&lim);
   return r;
 }
 
@@ -309,7 +337,7 @@ sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
   if (r == 0 && sb.spec->process.terminal && o.console_socket == NULL)
     r = sbx_fail (err, -EINVAL,
                   "process.terminal is true: --console-socket is required");
-  r = r ?: launch (&sb, &o, &c, err);
+  r = r ?: launch_limited (&sb, &o, &c, g->systemd_cgroup, err);
   sbx_sandbox_release (&sb);
   if (r < 0)
     {

@@ -1,10 +1,11 @@
 /* `sbx-oci delete [--force] ID`: remove a stopped (or never started)
-   container; --force first ends a running one.  Killing the sandbox's
-   pid 1 ends its whole pid namespace.  */
+   container; --force first ends a running one through sbx_terminate (its
+   pid namespace and its cgroup).  The watcher is stopped and the cgroup
+   sbx created is removed; cgroups sbx did not create are never touched
+   (the cgroups module removes only the directories it made).  */
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,32 +16,35 @@
 #include "common/json_gen.h"
 #include "hooks/hooks.h"
 #include "runtime/cli.h"
+#include "runtime/limits_report.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/state_store.h"
+#include "runtime/terminate.h"
 #include "spec/spec.h"
 
 #define KILL_WAIT_MS 10000
 
 static int
-end_sandbox (const struct sbx_container *c, struct sbx_error *err)
+end_sandbox (const struct sbx_container *c, struct sbx_cgroup *cg,
+             struct sbx_error *err)
 {
   cleanup_close int fd = sbx_state_pidfd (c);
   if (fd < 0)
     return 0; /* already gone */
-  if (sbx_pidfd_signal (fd, SIGKILL) < 0 && errno != ESRCH)
-    return sbx_fail_errno (err, -errno, "cannot kill container \"%s\"",
-                           c->id);
-  /* A pidfd turns readable when its process has exited.  */
-  struct pollfd p = { .fd = fd, .events = POLLIN };
-  int r;
-  do
-    r = poll (&p, 1, KILL_WAIT_MS);
-  while (r < 0 && errno == EINTR);
-  if (r == 0)
-    return sbx_fail (err, -ETIMEDOUT,
-                     "container \"%s\": pid %d survived SIGKILL for %ds",
-                     c->id, (int) c->pid, KILL_WAIT_MS / 1000);
-  return 0;
+  int r = sbx_terminate (fd, cg, KILL_WAIT_MS, err);
+  if (r < 0)
+    sbx_error_prefix (err, "container \"%s\"", c->id);
+  return r;
+}
+
+/* Whatever is left in the cgroup (a process that joined it but not the
+   namespace) is ended, then the cgroup is removed.  */
+static int
+remove_cgroup (struct sbx_cgroup *cg, struct sbx_error *err)
+{
+  struct sbx_error ignored = { 0 };
+  sbx_cgroup_kill (cg, SIGKILL, &ignored);
+  return sbx_cgroup_destroy (cg, err);
 }
 
 static bool
@@ -123,11 +127,27 @@ delete_container (const struct sbx_globals *g, struct sbx_container *c,
                      "cannot delete container \"%s\" that is not stopped: "
                      "kill it first or use --force",
                      c->id);
-  int r = s == SBX_STATUS_STOPPED ? 0 : end_sandbox (c, err);
-  if (r < 0)
-    return r;
-  run_poststop (g, c);
-  return sbx_state_remove (c, err);
+  struct sbx_cgroup *cg = NULL;
+  int r = sbx_container_cgroup (c, &cg, err);
+  if (r < 0 && force)
+    {
+      /* A cgroup record that no longer names a cgroup must not keep
+         --force from removing the container; its pid 1 still ends it. */
+      sbx_log_warning (g, "%s", err->msg);
+      sbx_error_clear (err);
+      r = 0;
+    }
+  if (r == 0 && s != SBX_STATUS_STOPPED)
+    r = end_sandbox (c, cg, err);
+  if (r == 0)
+    {
+      sbx_container_watcher_stop (c);
+      run_poststop (g, c);
+      r = cg ? remove_cgroup (cg, err) : 0;
+    }
+  if (cg)
+    sbx_cgroup_free (cg);
+  return r ?: sbx_state_remove (c, err);
 }
 
 int

@@ -1,7 +1,9 @@
 /* `sbx-oci kill [--all] ID [SIGNAL]`: bwrap forwards no signals, so sbx
    signals the sandbox's first process (pid 1 of its namespace) itself,
    through a pidfd verified against the recorded start time; --all signals
-   every process of the sandbox's pid namespace.  */
+   every process of the sandbox's pid namespace.  SIGKILL ends the work,
+   not a pid: it goes through sbx_terminate (the namespace and the
+   cgroup) and returns once the sandbox is gone.  */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -11,9 +13,13 @@
 #include <unistd.h>
 
 #include "runtime/cli.h"
+#include "runtime/limits_report.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/ns_procs.h"
 #include "runtime/state_store.h"
+#include "runtime/terminate.h"
+
+#define KILL_WAIT_MS 10000
 
 /* "9", "KILL" or "SIGKILL" (any case).  */
 static int
@@ -63,6 +69,17 @@ signal_namespace (pid_t pid1, int sig)
   free (pids);
 }
 
+static int
+terminate (const struct sbx_container *ct, int pidfd, struct sbx_error *err)
+{
+  struct sbx_cgroup *cg = NULL;
+  int r = sbx_container_cgroup (ct, &cg, err);
+  r = r ?: sbx_terminate (pidfd, cg, KILL_WAIT_MS, err);
+  if (cg)
+    sbx_cgroup_free (cg);
+  return r;
+}
+
 int
 sbx_cmd_kill (struct sbx_globals *g, int argc, char **argv,
               struct sbx_error *err)
@@ -89,9 +106,12 @@ sbx_cmd_kill (struct sbx_globals *g, int argc, char **argv,
   int fd = r == 0 ? sbx_state_pidfd (&ct) : -1;
   if (r == 0 && fd < 0)
     r = sbx_fail (err, -ESRCH, "container not running");
-  if (r == 0 && all)
+  if (r == 0 && sig == SIGKILL)
+    r = terminate (&ct, fd, err);
+  else if (r == 0 && all)
     signal_namespace (ct.pid, sig);
-  if (r == 0 && sbx_pidfd_signal (fd, sig) < 0 && errno != ESRCH)
+  if (r == 0 && sig != SIGKILL && sbx_pidfd_signal (fd, sig) < 0
+      && errno != ESRCH)
     r = sbx_fail_errno (err, -errno, "cannot signal container \"%s\"",
                         ct.id);
   if (fd >= 0)

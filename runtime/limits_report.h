@@ -1,0 +1,28 @@
+/* The limits of a created container, read back by `state`, `kill` and
+   `delete` from the record `create` wrote (runtime/container_limits.h). */
+#ifndef SBX_LIMITS_REPORT_H
+#define SBX_LIMITS_REPORT_H
+
+#include <yajl/yajl_gen.h>
+#include <yajl/yajl_tree.h>
+
+#include "cgroups/cgroup.h"
+#include "runtime/state_store.h"
+
+/* The state's "limits" object from RECORD: mechanism and limits;
+   "monitorAlive" (monitor: whether the recorded watcher still runs, so a
+   dead watcher never reads as limits holding); "breach" ("memory",
+   "pids" or null); "peakMemoryBytes" and "peakProcesses" (quota: read
+   from the cgroup now, with "pidsLimitHits", the forks it refused;
+   monitor: what the watcher last wrote).  */
+int sbx_limits_report (yajl_gen g, const struct sbx_container *c,
+                       yajl_val record);
+
+/* Reopen the cgroup recorded for C; *CG is NULL when there is none.  */
+int sbx_container_cgroup (const struct sbx_container *c,
+                          struct sbx_cgroup **cg, struct sbx_error *err);
+
+/* Stop C's watcher when one is recorded and still runs.  */
+void sbx_container_watcher_stop (const struct sbx_container *c);
+
+#endif

@@ -1,0 +1,150 @@
+/* `sbx-oci limits-watcher DIR PID START MEMORY PIDS INTERVAL_MS` (hidden;
+   started by `create`, see runtime/container_limits.h): sample the tree
+   of the sandbox whose pid 1 is PID until it ends, end it on a breach,
+   and keep DIR/limits.json saying the breach and the peaks.  It holds a
+   pidfd of PID, so a recycled pid is never sampled or killed, and it
+   allocates nothing per tick: it must stay cheap for as long as the
+   container lives.  */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/file_io.h"
+#include "runtime/cli.h"
+#include "runtime/container_limits.h"
+#include "runtime/linux/pidfd.h"
+#include "runtime/state_store.h"
+#include "runtime/terminate.h"
+
+/* The peaks are written when they rise, at most this often; the breach
+   and the last peaks when the sandbox ends.  */
+#define REPORT_EVERY_MS 1000
+#define KILL_WAIT_MS 5000
+
+struct watch
+{
+  const char *dir;
+  pid_t pid;
+  int pidfd;
+  struct sbx_limits lim;
+  enum sbx_limit_kind breach;
+  uint64_t reported_rss, reported_processes, reported_ms;
+};
+
+static uint64_t
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
+}
+
+static void
+report (struct watch *w, uint64_t now)
+{
+  char path[4096], text[256];
+  snprintf (path, sizeof path, "%s/%s", w->dir, SBX_LIMITS_REPORT);
+  int n = snprintf (text, sizeof text,
+                    "{\"breach\":%s%s%s,\"peakMemoryBytes\":%llu,"
+                    "\"peakProcesses\":%llu}\n",
+                    w->breach ? "\"" : "",
+                    w->breach ? sbx_limit_name (w->breach) : "null",
+                    w->breach ? "\"" : "",
+                    (unsigned long long) w->lim.peak_rss,
+                    (unsigned long long) w->lim.peak_processes);
+  struct sbx_error ignored = { 0 };
+  sbx_write_file_atomic (path, text, (size_t) n, 0600, &ignored);
+  w->reported_rss = w->lim.peak_rss;
+  w->reported_processes = w->lim.peak_processes;
+  w->reported_ms = now;
+}
+
+static void
+arm (int fd, uint64_t ms)
+{
+  struct itimerspec its = { .it_value = { (time_t) (ms / 1000),
+                                          (long) (ms % 1000) * 1000000 } };
+  timerfd_settime (fd, 0, &its, NULL);
+}
+
+/* One sample; false once the sandbox has been ended for a breach.  */
+static bool
+tick (struct watch *w, int timer_fd)
+{
+  uint64_t now = now_ms (), next;
+  w->breach = sbx_limits_tick (&w->lim, w->pid, now, &next);
+  if (w->breach != SBX_LIMIT_NONE)
+    {
+      struct sbx_error ignored = { 0 };
+      sbx_terminate (w->pidfd, NULL, KILL_WAIT_MS, &ignored);
+      report (w, now);
+      return false;
+    }
+  bool rose = w->lim.peak_rss > w->reported_rss
+              || w->lim.peak_processes > w->reported_processes;
+  if (rose && now - w->reported_ms >= REPORT_EVERY_MS)
+    report (w, now);
+  arm (timer_fd, next);
+  return true;
+}
+
+static int
+watch (struct watch *w)
+{
+  int timer_fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC);
+  if (timer_fd < 0)
+    return -errno;
+  arm (timer_fd, 1);
+  for (;;)
+    {
+      struct pollfd fds[2] = { { w->pidfd, POLLIN, 0 },
+                               { timer_fd, POLLIN, 0 } };
+      if (poll (fds, 2, -1) < 0 && errno != EINTR)
+        break;
+      if (fds[0].revents)
+        break; /* the sandbox has ended */
+      uint64_t ticks;
+      if ((fds[1].revents & POLLIN)
+          && read (timer_fd, &ticks, sizeof ticks) == sizeof ticks
+          && !tick (w, timer_fd))
+        break;
+    }
+  if (w->breach == SBX_LIMIT_NONE)
+    report (w, now_ms ());
+  close (timer_fd);
+  return 0;
+}
+
+int
+sbx_cmd_limits_watcher (struct sbx_globals *g, int argc, char **argv,
+                        struct sbx_error *err)
+{
+  (void) g;
+  if (argc != 7)
+    return sbx_fail (err, -EINVAL, "limits-watcher: internal command, "
+                                   "started by create");
+  struct watch w = { .dir = argv[1], .pid = atoi (argv[2]) };
+  unsigned long long start = strtoull (argv[3], NULL, 10);
+  w.lim = (struct sbx_limits){ .mechanism = SBX_LIMITS_MONITOR,
+                               .memory_limit = atoll (argv[4]),
+                               .pids_limit = atoll (argv[5]),
+                               .interval_ms = (uint32_t) atoi (argv[6]) };
+  if (w.lim.interval_ms == 0)
+    w.lim.interval_ms = 50;
+  prctl (PR_SET_NAME, "sbx-oci-watch");
+  w.pidfd = sbx_pidfd_open (w.pid);
+  if (w.pidfd < 0 || !sbx_pid_alive_since (w.pid, start))
+    return 0; /* the sandbox is already gone: nothing to watch */
+  sbx_sampler_init (&w.lim.sampler);
+  int r = watch (&w);
+  sbx_sampler_free (&w.lim.sampler);
+  close (w.pidfd);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "limits-watcher");
+  return 0;
+}

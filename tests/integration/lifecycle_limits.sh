@@ -1,0 +1,170 @@
+#!/bin/bash
+# Limits and termination on the create/start path, with a busybox-static
+# rootfs: as root the limits are a cgroup quota, as uid 65534 (setpriv,
+# --root in a temp dir it owns) the sibling watcher samples the sandbox.
+# Prints TAP; the figures (watcher RSS, kill-to-gone time) as comments.
+set -u
+SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+TOUCH=${LIMITS_TOUCH:?set LIMITS_TOUCH to a static limits_touch}
+BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
+file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' \
+  || { echo "1..0 # SKIP busybox is not static"; exit 0; }
+WORK=$(mktemp -d /tmp/sbx-lclimits.XXXXXX)
+chmod 755 "$WORK"
+MARK=sbxmark$$
+n=0
+failed=0
+
+ok () { n=$((n + 1)); echo "ok $n - $MODE: $1"; }
+not_ok () { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $MODE: $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check () { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+
+sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
+
+make_bundle () { # DIR ARGS-AS-JSON MEMORY-BYTES PIDS
+  local dir=$1
+  mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/proc" "$dir/rootfs/dev"
+  cp "$BUSYBOX" "$dir/rootfs/bin/busybox"
+  for a in sh sleep setsid seq echo; do ln -sf busybox "$dir/rootfs/bin/$a"; done
+  cp "$TOUCH" "$dir/rootfs/bin/limits_touch"
+  chmod 1777 "$dir/rootfs/tmp"
+  (cd "$dir" && "$SBX" spec) || return 1
+  python3 - "$dir/config.json" "$2" "$3" "$4" <<'PY'
+import json, sys
+path, args, mem, pids = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+c = json.load(open(path))
+c["process"]["args"] = args
+c["root"]["readonly"] = False
+res = c.setdefault("linux", {}).setdefault("resources", {})
+if mem:
+    res["memory"] = {"limit": mem}
+if pids:
+    res["pids"] = {"limit": pids}
+json.dump(c, open(path, "w"))
+PY
+  chmod -R a+rX "$dir"
+}
+
+# limits.KEY from `state`, Python's repr ("None" for null)
+limit_of () { sbx state "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["org.sbx-oci"]["limits"].get(sys.argv[1]))' "$2"; }
+status_of () { sbx state "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])'; }
+# a value of the record create wrote (state.json, not `state`)
+recorded () { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["org.sbx-oci"]["limits"]; print(r.get(sys.argv[2]))' "$ROOT/$1/state.json" "$2"; }
+cgroup_dir () { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["org.sbx-oci"]["limits"]; print(next(s.split("=",1)[1] for s in r["cgroup"] if s.startswith(sys.argv[2]+"=")))' "$ROOT/$1/state.json" "$2"; }
+
+wait_status () { # ID STATUS
+  for _ in $(seq 100); do [ "$(status_of "$1")" = "$2" ] && return 0; sleep 0.1; done
+  return 1
+}
+survivors () { pgrep -f "$MARK" | wc -l; }
+nothing_left () { ! pgrep -f "$MARK|$WORK/" >/dev/null; }
+
+suite () {
+  B=$WORK/$MODE
+  mkdir -p "$B"; chmod 755 "$B"
+  local mech=quota; [ -n "$AS" ] && mech=monitor
+  make_bundle "$B/storm" '["sh","-c","i=0; while [ $i -lt 150 ]; do sleep 60 & i=$((i+1)); done; wait"]' 0 16
+  make_bundle "$B/touch" '["limits_touch","256"]' $((64 << 20)) 0
+  make_bundle "$B/escape" "[\"sh\",\"-c\",\"(setsid sh -c 'while :; do sleep 1; done # $MARK' &); sleep 60\"]" 0 64
+  make_bundle "$B/tree" "[\"sh\",\"-c\",\"for i in \$(seq 149); do sleep 600 & done; sleep 601 # $MARK\"]" 0 400
+  make_bundle "$B/quiet" '["sleep","60"]' $((64 << 20)) 64
+  [ -n "$AS" ] && chown -R 65534:65534 "$B"
+
+  # a fork storm under pids.limit 16
+  sbx create --bundle "$B/storm" storm 2>/dev/null
+  check "create with pids.limit 16" [ $? -eq 0 ]
+  check "state says mechanism $mech" [ "$(limit_of storm mechanism)" = "$mech" ]
+  sbx start storm
+  if [ -z "$AS" ]; then
+    sleep 1
+    events=$(cat "$(cgroup_dir storm pids)/pids.events" 2>/dev/null)
+    check "quota: the kernel refused forks (pids.events: $events)" grep -qE '^max [1-9]' <<<"$events"
+    check "state reports the refused forks" python3 -c 'import sys; assert int(sys.argv[1]) > 0' "$(limit_of storm pidsLimitHits)"
+    peak=$(limit_of storm peakProcesses)
+    check "quota: never more than 16 processes (peak $peak)" [ "$peak" -le 16 ]
+  else
+    check "monitor: the storm is killed" wait_status storm stopped
+    check "state reports breach pids" [ "$(limit_of storm breach)" = pids ]
+    peak=$(limit_of storm peakProcesses)
+    check "state reports the peak ($peak processes)" [ "$peak" -gt 16 ]
+  fi
+  sbx delete --force storm
+
+  # 256 MiB touched under a 64 MiB limit
+  sbx create --bundle "$B/touch" touch && sbx start touch
+  check "the toucher is killed" wait_status touch stopped
+  check "state reports breach memory" [ "$(limit_of touch breach)" = memory ]
+  sbx delete touch
+
+  # kill: a double-forked, setsid'd workload leaves nothing
+  sbx create --bundle "$B/escape" esc && sbx start esc
+  for _ in $(seq 50); do [ "$(survivors)" -gt 0 ] && break; sleep 0.1; done
+  check "the escaped process runs ($(survivors))" [ "$(survivors)" -gt 0 ]
+  check "kill ESC KILL" sbx kill esc KILL
+  check "nothing with the marker survives kill" [ "$(survivors)" -eq 0 ]
+  [ -z "$AS" ] && cg=$(cgroup_dir esc pids)
+  check "delete after kill" sbx delete esc
+  [ -z "$AS" ] && check "delete removes the cgroup ($cg)" [ ! -e "$cg" ]
+
+  # a 150-process tree: the time from kill to the last process gone
+  sbx create --bundle "$B/tree" tree && sbx start tree
+  for _ in $(seq 100); do [ "$(survivors)" -gt 0 ] && break; sleep 0.1; done
+  pid=$(sbx state tree | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  for _ in $(seq 100); do [ "$(ps --ppid "$pid" -o pid= | wc -l)" -ge 149 ] && break; sleep 0.1; done
+  count=$(( $(ps --ppid "$pid" -o pid= | wc -l) + 1 ))
+  t0=$(date +%s%N)
+  sbx kill tree KILL
+  while [ "$(survivors)" -gt 0 ] || [ -n "$(ps --ppid "$pid" -o pid=)" ]; do sleep 0.001; done
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  echo "# $MODE: kill -> last of $count processes gone: $ms ms (including sbx-oci kill's own start)"
+  check "a $count-process tree is gone within a second of kill ($ms ms)" [ "$ms" -lt 1000 ]
+  sbx delete tree
+
+  if [ -n "$AS" ]; then
+    sbx create --bundle "$B/quiet" quiet && sbx start quiet
+    w=$(recorded quiet watcherPid)
+    rss=$(awk '/^VmRSS/{print $2}' /proc/"$w"/status)
+    pss=$(awk '/^Pss:/{print $2}' /proc/"$w"/smaps_rollup)
+    echo "# watcher RSS $rss KiB (PSS $pss KiB: most of the RSS is libc, shared)"
+    check "the watcher stays within 2 MiB resident ($rss KiB)" [ "$rss" -le 2048 ]
+    check "the watcher is not the sandbox's parent" [ "$(ps -o ppid= -p "$(recorded quiet watcherPid)" | tr -d ' ')" != "$(ps -o pid= -p "$(sbx state quiet | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')" | tr -d ' ')" ] && \
+      [ "$(ps -o ppid= -p "$(sbx state quiet | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')" | tr -d ' ')" != "$w" ]
+    check "monitorAlive is true while the watcher runs" [ "$(limit_of quiet monitorAlive)" = True ]
+    kill -9 "$w"
+    sleep 0.2
+    check "the watcher's death shows as monitorAlive false" [ "$(limit_of quiet monitorAlive)" = False ]
+    check "and the container still runs" [ "$(status_of quiet)" = running ]
+    sbx delete --force quiet
+  else
+    sbx create --bundle "$B/quiet" quiet
+    cg=$(cgroup_dir quiet memory)
+    check "create puts the sandbox in its cgroup" grep -q "$(sbx state quiet | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')" "$cg/cgroup.procs"
+    check "memory.limit_in_bytes is 64 MiB" [ "$(cat "$cg/memory.limit_in_bytes")" = $((64 << 20)) ]
+    check "delete --force of a created container" sbx delete --force quiet
+    check "removes its cgroup" [ ! -e "$cg" ]
+    env -i "$SBX" --root "$ROOT" --systemd-cgroup create --bundle "$B/quiet" sd >/dev/null 2>&1
+    check "--systemd-cgroup with no cgroupsPath: system.slice/sbx-oci-sd.scope" \
+      [ -d /sys/fs/cgroup/memory/system.slice/sbx-oci-sd.scope ]
+    sbx delete --force sd
+    python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["linux"]["cgroupsPath"]="/sbx-test/x"; json.dump(c,open(sys.argv[1],"w"))' "$B/quiet/config.json"
+    out=$(env -i "$SBX" --root "$ROOT" --systemd-cgroup create --bundle "$B/quiet" sd2 2>&1 >/dev/null)
+    check "--systemd-cgroup with a path cgroupsPath is refused (\"$out\")" grep -q 'expects "slice:prefix:name"' <<<"$out"
+  fi
+  # the watchers' argv and bwrap's name the state root or the bundles
+  check "no watcher, sandbox or marker process is left" nothing_left
+}
+
+if [ "$(id -u)" = 0 ]; then
+  MODE=root AS= ROOT=$WORK/root-state suite
+  UROOT=$WORK/user-state; mkdir -p "$UROOT"; chown 65534:65534 "$UROOT"
+  MODE=user AS="setpriv --reuid=65534 --regid=65534 --clear-groups" ROOT=$UROOT suite
+else
+  MODE=user AS= ROOT=$WORK/user-state suite
+fi
+for r in "$WORK"/root-state "$WORK"/user-state; do
+  [ -d "$r" ] || continue
+  for d in "$r"/*/; do [ -d "$d" ] && "$SBX" --root "$r" delete --force "$(basename "$d")" 2>/dev/null; done
+done
+rm -rf "$WORK"
+echo "1..$n"
+[ "$failed" -eq 0 ]
