@@ -182,28 +182,34 @@ sbx_sweep_children (void)
 {
   char path[64];
   snprintf (path, sizeof path, "/proc/self/task/%d/children", (int) getpid ());
+  /* Each round kills and reaps what is re-parented here now; a straggler's
+     own children arrive for the next round.  No sleeping: a SIGKILLed
+     child of ours is reaped as soon as it is gone.  */
   for (int round = 0; round < 100; round++)
     {
+      pid_t pids[256];
+      size_t n = 0;
       FILE *f = fopen (path, "re");
       if (f == NULL)
         return;
-      int pid, found = 0;
-      while (fscanf (f, "%d", &pid) == 1)
+      int pid;
+      while (n < sizeof pids / sizeof *pids && fscanf (f, "%d", &pid) == 1)
+        pids[n++] = pid;
+      fclose (f);
+      if (n == 0)
+        return;
+      for (size_t i = 0; i < n; i++)
         {
-          int pfd = sbx_pidfd_open (pid);
+          int pfd = sbx_pidfd_open (pids[i]);
           if (pfd >= 0)
             {
               sbx_pidfd_signal (pfd, SIGKILL);
               close (pfd);
             }
-          found++;
         }
-      fclose (f);
-      while (waitpid (-1, NULL, WNOHANG) > 0)
-        ;
-      if (found == 0)
-        return;
-      usleep (1000);
+      for (size_t i = 0; i < n; i++)
+        while (waitpid (pids[i], NULL, 0) < 0 && errno == EINTR)
+          ;
     }
 }
 
