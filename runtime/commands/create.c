@@ -337,6 +337,12 @@ sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
   if (r == 0 && sb.spec->process.terminal && o.console_socket == NULL)
     r = sbx_fail (err, -EINVAL,
                   "process.terminal is true: --console-socket is required");
+  /* It would have to run inside the sandbox between bwrap's set-up and
+     the command's exec, where bwrap offers no step: refused, not skipped. */
+  if (r == 0 && sb.spec->hooks.start_container.n > 0)
+    r = sbx_fail (err, -ENOTSUP,
+                  "hooks.startContainer: bubblewrap cannot run a hook "
+                  "inside the sandbox before the command starts");
   r = r ?: launch_limited (&sb, &o, &c, g->systemd_cgroup, err);
   sbx_sandbox_release (&sb);
   if (r < 0)

@@ -1,0 +1,151 @@
+#!/bin/bash
+# OCI security fields and hooks through real sandboxes (TAP): every hook
+# phase in order with the state it is given, a dropped capability making a
+# privileged operation fail (root), a seccomp rule's errno, an rlimit seen
+# inside.  Run as root, the cases run as root, then again as uid 65534.
+set -u
+SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
+WORK=$(mktemp -d /tmp/sbx-ocifields.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+chmod 755 "$WORK"
+n=0
+
+ok () { n=$((n + 1)); echo "ok $n - $MODE: $1"; }
+not_ok () { n=$((n + 1)); echo "not ok $n - $MODE: $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check () { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+
+sbx () { $AS "$SBX" --root "$ROOT" "$@"; }
+
+# bundle DIR PYTHON: a busybox container whose config PYTHON edits (as c).
+bundle () {
+  local dir=$1
+  mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/proc" "$dir/rootfs/dev"
+  cp "$BUSYBOX" "$dir/rootfs/bin/busybox"
+  for a in sh sleep touch cat echo true chown mkdir; do ln -sf busybox "$dir/rootfs/bin/$a"; done
+  chmod 1777 "$dir/rootfs/tmp"
+  (cd "$dir" && "$SBX" spec) || return 1
+  python3 - "$dir/config.json" "$2" <<'PY'
+import json, sys
+path, edit = sys.argv[1], sys.argv[2]
+c = json.load(open(path))
+c["root"]["readonly"] = False
+exec(edit)
+json.dump(c, open(path, "w"))
+PY
+  chmod -R a+rX "$dir"
+  [ -n "$AS" ] && chown -R 65534:65534 "$dir"
+  return 0
+}
+
+hooks_case () {
+  local b=$B/hooks log=$B/hooks.log hook=$B/hook.sh
+  # Each hook appends its phase and the state it was given on stdin.
+  cat > "$hook" <<'EOF2'
+#!/bin/sh
+printf '%s %s\n' "$1" "$(cat)" >> "$2"
+EOF2
+  chmod 755 "$hook"
+  : > "$log"; chmod 666 "$log"
+  bundle "$b" "
+h = lambda p: {'path': '$hook', 'args': ['hook', p, '$log']}
+c['process']['args'] = ['sh', '-c', 'sleep 30']
+c['hooks'] = {k: [h(k)] for k in ('prestart', 'createRuntime', 'createContainer', 'poststart', 'poststop')}
+"
+  sbx create --bundle "$b" hk 2>"$B/hk.err"
+  check "create with hooks succeeds" [ $? -eq 0 ]
+  sbx start hk
+  sbx kill hk KILL
+  for _ in $(seq 50); do
+    sbx state hk 2>/dev/null | grep -q '"stopped"' && break; sleep 0.1
+  done
+  sbx delete hk
+  check "every hook phase ran, in the spec's order" python3 - "$log" <<'PY'
+import json, sys
+lines = [l.split(" ", 1) for l in open(sys.argv[1]).read().splitlines()]
+phases = [p for p, _ in lines]
+assert phases == ["prestart", "createRuntime", "createContainer", "poststart", "poststop"], phases
+states = {p: json.loads(s) for p, s in lines}
+for p in ("prestart", "createRuntime", "createContainer"):
+    assert states[p]["status"] == "created" and states[p]["pid"] > 0, (p, states[p])
+    assert states[p]["id"] == "hk", states[p]
+assert states["poststop"]["status"] == "stopped", states["poststop"]
+PY
+  bundle "$B/hookfail" "
+c['process']['args'] = ['true']
+c['hooks'] = {'createRuntime': [{'path': '/bin/false'}]}
+"
+  local err rc
+  sbx create --bundle "$B/hookfail" hf > "$B/hf.err" 2>&1; rc=$?
+  err=$(cat "$B/hf.err")
+  check "a failing createRuntime hook fails create, naming it" \
+    eval '[ $rc -ne 0 ] && [[ "$err" == *"hooks.createRuntime[0]"* ]]'
+  check "... and leaves no container" eval '! sbx state hf >/dev/null 2>&1'
+  bundle "$B/hookstart" "
+c['process']['args'] = ['true']
+c['hooks'] = {'startContainer': [{'path': '/bin/true'}]}
+"
+  # To a file: a held sandbox would keep a $(...) pipe open.
+  sbx create --bundle "$B/hookstart" hs > "$B/hs.err" 2>&1; rc=$?
+  err=$(cat "$B/hs.err")
+  check "a startContainer hook is refused, not skipped" \
+    eval '[ $rc -ne 0 ] && [[ "$err" == *"hooks.startContainer"* ]]'
+  sbx delete --force hs > /dev/null 2>&1
+}
+
+seccomp_case () {
+  bundle "$B/sc" "
+c['process']['args'] = ['mkdir', '/tmp/d']
+c['linux']['seccomp'] = {'defaultAction': 'SCMP_ACT_ALLOW', 'syscalls': [
+  {'names': ['mkdir', 'mkdirat'], 'action': 'SCMP_ACT_ERRNO', 'errnoRet': 42}]}
+"
+  local out rc
+  out=$(sbx run --bundle "$B/sc" sc 2>&1 < /dev/null); rc=$?
+  check "seccomp: mkdir fails with the chosen errno (42)" \
+    eval '[ $rc -ne 0 ] && [[ "$out" == *"No message of desired type"* ]]'
+}
+
+caps_case () {
+  # Root only: an unprivileged sandbox has no capabilities to drop.
+  [ -z "$AS" ] || return 0
+  local keep='["CAP_SETUID", "CAP_SETGID"]'
+  bundle "$B/nochown" "
+c['process']['args'] = ['chown', '1:1', '/tmp']
+c['process']['capabilities'] = {k: $keep for k in ('bounding', 'effective', 'permitted')}
+"
+  sbx run --bundle "$B/nochown" nc > /dev/null 2>&1 < /dev/null
+  check "capabilities: without CAP_CHOWN, chown fails as root" [ $? -ne 0 ]
+  keep='["CAP_CHOWN"]'
+  bundle "$B/chown" "
+c['process']['args'] = ['chown', '1:1', '/tmp']
+c['process']['capabilities'] = {k: $keep for k in ('bounding', 'effective', 'permitted')}
+"
+  sbx run --bundle "$B/chown" ch > /dev/null 2>&1 < /dev/null
+  check "capabilities: with CAP_CHOWN, it works" [ $? -eq 0 ]
+}
+
+rlimit_case () {
+  bundle "$B/rl" "
+c['process']['args'] = ['sh', '-c', 'ulimit -n']
+c['process']['rlimits'] = [{'type': 'RLIMIT_NOFILE', 'soft': 64, 'hard': 64}]
+"
+  local out
+  out=$(sbx run --bundle "$B/rl" rl 2>&1 < /dev/null)
+  check "rlimits: RLIMIT_NOFILE 64 is seen inside" [ "$out" = 64 ]
+}
+
+suite () {
+  B=$WORK/$MODE
+  mkdir -p "$B"; chmod 777 "$B"
+  hooks_case
+  seccomp_case
+  caps_case
+  rlimit_case
+}
+
+MODE=root AS= ROOT=$WORK/root-state suite
+if [ "$(id -u)" = 0 ]; then
+  UROOT=$WORK/user-state; mkdir -p "$UROOT"; chown 65534:65534 "$UROOT"
+  MODE=uid65534 AS="setpriv --reuid=65534 --regid=65534 --clear-groups" ROOT=$UROOT suite
+fi
+echo "1..$n"
