@@ -17,6 +17,7 @@
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/runner_status.h"
 #include "runtime/limits.h"
+#include "runtime/terminate.h"
 
 static const int forwarded[]
     = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
@@ -39,6 +40,7 @@ struct monitor
   int sandbox_pidfd;
   int delivered; /* the last signal sbx itself sent */
   enum sbx_limit_kind breach;
+  struct sbx_cgroup *cgroup; /* the quota's, or NULL */
 };
 
 static uint64_t
@@ -75,8 +77,10 @@ teardown (struct monitor *m, enum sbx_limit_kind why)
   learn_sandbox (m);
   m->breach = why;
   m->delivered = SIGKILL;
+  /* The same path as `kill` and `delete --force`; the loop reaps.  */
+  struct sbx_error ignored = { 0 };
   if (m->sandbox_pidfd >= 0)
-    sbx_pidfd_signal (m->sandbox_pidfd, SIGKILL);
+    sbx_terminate (m->sandbox_pidfd, m->cgroup, 0, &ignored);
   kill (m->runner, SIGKILL);
 }
 
@@ -218,7 +222,8 @@ sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
                  struct sbx_limits *lim, int signal_fd,
                  struct sbx_outcome *out, struct sbx_error *err)
 {
-  struct monitor m = { .runner = sp->runner_pid, .sandbox_pidfd = -1 };
+  struct monitor m = { .runner = sp->runner_pid, .sandbox_pidfd = -1,
+                       .cgroup = lim ? lim->cgroup : NULL };
   uint64_t start = now_ms ();
   fcntl (sp->status_fd, F_SETFL, O_NONBLOCK);
   cleanup_close int timer_fd = arm_timer (plan->wall_clock_ms);
