@@ -1,4 +1,5 @@
 /* Running OCI hooks: fork, give the state on stdin, wait with a timeout.  */
+#include "common/clock.h"
 #include "hooks/hooks.h"
 
 #include <dirent.h>
@@ -154,14 +155,6 @@ sigpipe_restore (const struct sigpipe_guard *g)
   sigprocmask (SIG_SETMASK, &g->old_mask, NULL);
 }
 
-static int64_t
-now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 close_stdin (struct hook_proc *p)
 {
@@ -242,7 +235,8 @@ spawn_hook (const struct sbx_hook *hook, const char *label,
 static int
 wait_hook (struct hook_proc *p, int timeout, int *status)
 {
-  int64_t deadline = timeout > 0 ? now_ms () + (int64_t) timeout * 1000 : -1;
+  int64_t deadline
+      = timeout > 0 ? (int64_t) sbx_now_ms () + (int64_t) timeout * 1000 : -1;
   for (;;)
     {
       pid_t r = waitpid (p->pid, status, WNOHANG);
@@ -254,7 +248,7 @@ wait_hook (struct hook_proc *p, int timeout, int *status)
       int wait_ms = -1;
       if (deadline >= 0)
         {
-          int64_t left = deadline - now_ms ();
+          int64_t left = deadline - (int64_t) sbx_now_ms ();
           if (left <= 0)
             return -ETIMEDOUT;
           wait_ms = left > INT32_MAX ? INT32_MAX : (int) left;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/file_io.h"
 #include "runtime/cli.h"
 #include "runtime/container_limits.h"
@@ -35,14 +36,6 @@ struct watch
   enum sbx_limit_kind breach;
   uint64_t reported_rss, reported_processes, reported_ms;
 };
-
-static uint64_t
-now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
-}
 
 static void
 report (struct watch *w, uint64_t now)
@@ -76,7 +69,7 @@ arm (int fd, uint64_t ms)
 static bool
 tick (struct watch *w, int timer_fd)
 {
-  uint64_t now = now_ms (), next;
+  uint64_t now = sbx_now_ms (), next;
   w->breach = sbx_limits_tick (&w->lim, w->pid, now, &next);
   if (w->breach != SBX_LIMIT_NONE)
     {
@@ -115,7 +108,7 @@ watch (struct watch *w)
         break;
     }
   if (w->breach == SBX_LIMIT_NONE)
-    report (w, now_ms ());
+    report (w, sbx_now_ms ());
   close (timer_fd);
   return 0;
 }

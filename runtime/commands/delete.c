@@ -13,14 +13,12 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
-#include "common/json_gen.h"
-#include "hooks/hooks.h"
 #include "runtime/cli.h"
+#include "runtime/logged_hooks.h"
 #include "runtime/limits_report.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/state_store.h"
 #include "runtime/terminate.h"
-#include "spec/spec.h"
 
 #define KILL_WAIT_MS 10000
 
@@ -92,31 +90,6 @@ end_fifo_holders (const struct sbx_container *c)
     closedir (d);
 }
 
-static void
-run_poststop (const struct sbx_globals *g, const struct sbx_container *c)
-{
-  struct sbx_spec *spec = NULL;
-  struct sbx_error err = { 0 };
-  if (c->bundle == NULL || sbx_spec_load (c->bundle, &spec, &err) < 0)
-    return; /* the bundle may be gone already: nothing to run */
-  yajl_gen gen = sbx_json_new (false);
-  cleanup_free char *state = NULL;
-  size_t len;
-  if (gen && sbx_state_emit (gen, c) == 0
-      && sbx_json_finish (gen, &state, &len) == 0)
-    {
-      struct strv msgs = { 0 };
-      sbx_hooks_run_all_logged (&spec->hooks.poststop, "poststop", state,
-                                &msgs);
-      for (size_t i = 0; i < msgs.n; i++)
-        sbx_log_warning (g, "%s", msgs.v[i]);
-      strv_free (&msgs);
-    }
-  if (gen)
-    yajl_gen_free (gen);
-  sbx_spec_free (spec);
-}
-
 static int
 delete_container (const struct sbx_globals *g, struct sbx_container *c,
                   bool force, struct sbx_error *err)
@@ -142,7 +115,7 @@ delete_container (const struct sbx_globals *g, struct sbx_container *c,
   if (r == 0)
     {
       sbx_container_watcher_stop (c);
-      run_poststop (g, c);
+      sbx_run_logged_hooks (g, c, "poststop", false);
       r = cg ? remove_cgroup (cg, err) : 0;
     }
   if (cg)

@@ -7,11 +7,9 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
-#include "common/json_gen.h"
-#include "hooks/hooks.h"
 #include "runtime/cli.h"
+#include "runtime/logged_hooks.h"
 #include "runtime/state_store.h"
-#include "spec/spec.h"
 
 static int
 release (struct sbx_container *c, struct sbx_error *err)
@@ -41,35 +39,6 @@ release (struct sbx_container *c, struct sbx_error *err)
   return 0;
 }
 
-static void
-run_poststart (const struct sbx_globals *g, const struct sbx_container *c)
-{
-  struct sbx_spec *spec = NULL;
-  struct sbx_error err = { 0 };
-  if (sbx_spec_load (c->bundle, &spec, &err) < 0)
-    {
-      sbx_log_warning (g, "poststart hooks not run: %s", err.msg);
-      return;
-    }
-  yajl_gen gen = sbx_json_new (false);
-  cleanup_free char *state = NULL;
-  size_t len;
-  if (gen && sbx_state_emit (gen, c) == 0
-      && sbx_json_finish (gen, &state, &len) == 0)
-    {
-      struct strv msgs = { 0 };
-      /* The runtime spec: a failing poststart hook is only a warning.  */
-      sbx_hooks_run_all_logged (&spec->hooks.poststart, "poststart", state,
-                                &msgs);
-      for (size_t i = 0; i < msgs.n; i++)
-        sbx_log_warning (g, "%s", msgs.v[i]);
-      strv_free (&msgs);
-    }
-  if (gen)
-    yajl_gen_free (gen);
-  sbx_spec_free (spec);
-}
-
 int
 sbx_cmd_start (struct sbx_globals *g, int argc, char **argv,
                struct sbx_error *err)
@@ -94,7 +63,7 @@ sbx_cmd_start (struct sbx_globals *g, int argc, char **argv,
         break;
       }
   if (r == 0)
-    run_poststart (g, &c);
+    sbx_run_logged_hooks (g, &c, "poststart", true);
   sbx_state_close (&c);
   return r < 0 ? r : 0;
 }

@@ -1,3 +1,4 @@
+#include "common/clock.h"
 #include "runtime/linux/monitor.h"
 
 #include <errno.h>
@@ -42,14 +43,6 @@ struct monitor
   enum sbx_limit_kind breach;
   struct sbx_cgroup *cgroup; /* the quota's, or NULL */
 };
-
-static uint64_t
-now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
-}
 
 static void
 learn_sandbox (struct monitor *m)
@@ -137,7 +130,7 @@ on_sample (struct monitor *m, struct sbx_limits *lim, int sample_fd)
   if (read (sample_fd, &ticks, sizeof ticks) <= 0)
     return;
   enum sbx_limit_kind breach
-      = sbx_limits_tick (lim, m->st.child_pid, now_ms (), &next);
+      = sbx_limits_tick (lim, m->st.child_pid, sbx_now_ms (), &next);
   if (breach != SBX_LIMIT_NONE)
     teardown (m, breach);
   else
@@ -224,7 +217,7 @@ sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
 {
   struct monitor m = { .runner = sp->runner_pid, .sandbox_pidfd = -1,
                        .cgroup = lim ? lim->cgroup : NULL };
-  uint64_t start = now_ms ();
+  uint64_t start = sbx_now_ms ();
   fcntl (sp->status_fd, F_SETFL, O_NONBLOCK);
   cleanup_close int timer_fd = arm_timer (plan->wall_clock_ms);
   cleanup_close int sample_fd = arm_timer (
@@ -240,7 +233,7 @@ sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
     close (m.sandbox_pidfd);
   if (r < 0)
     return sbx_fail_errno (err, r, "supervising the sandbox");
-  out->wall_ms = now_ms () - start;
+  out->wall_ms = sbx_now_ms () - start;
   sbx_outcome_from_runner (out, m.st.have_exit_code, m.st.exit_code,
                            m.runner_status, m.delivered);
   if (m.breach != SBX_LIMIT_NONE)
