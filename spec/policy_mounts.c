@@ -195,12 +195,28 @@ container_path_kind (const struct sbx_spec *spec,
   return p ? host_path_kind (host, p) : SBX_PATH_ABSENT;
 }
 
+/* Whether the innermost mount above PATH already hides it: then PATH does
+   not exist in the container, and masking it would make bwrap create its
+   mount point inside the hidden, empty directory.  */
+static bool
+inside_hidden_dir (const struct sbx_plan *plan, const char *path)
+{
+  for (size_t i = plan->n_mounts; i-- > 0;)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (sbx_path_is_under (path, m->dest) && strcmp (path, m->dest) != 0)
+        return m->op == SBX_PLAN_HIDE_DIR;
+    }
+  return false;
+}
+
 static int
 mask_path (const struct sbx_spec *spec, const struct sbx_host_facts *host,
            const char *path, enum sbx_plan_why why, struct sbx_plan *plan)
 {
   enum sbx_path_kind kind = container_path_kind (spec, host, path);
-  if (kind == SBX_PATH_ABSENT || kind == SBX_PATH_SYMLINK)
+  if (kind == SBX_PATH_ABSENT || kind == SBX_PATH_SYMLINK
+      || inside_hidden_dir (plan, path))
     return 0; /* OCI: a path that does not exist is not masked */
   enum sbx_plan_op op
       = kind == SBX_PATH_DIR ? SBX_PLAN_HIDE_DIR : SBX_PLAN_HIDE_FILE;
