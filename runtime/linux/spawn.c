@@ -105,7 +105,15 @@ apply_inherited (const struct sbx_spec *spec, int report_w)
   if (r < 0)
     child_fail_detail (report_w, STEP_RLIMITS, -r, err.msg);
   if (p->has_oom_score_adj && write_oom_score_adj (p->oom_score_adj) < 0)
-    child_fail (report_w, STEP_OOM);
+    {
+      int e = errno;
+      char msg[160];
+      snprintf (msg, sizeof msg,
+                "process.oomScoreAdj: cannot set %d: %s%s", p->oom_score_adj,
+                strerror (e),
+                e == EACCES ? " (lowering it needs CAP_SYS_RESOURCE)" : "");
+      child_fail_detail (report_w, STEP_OOM, e, msg);
+    }
   if (p->user.has_umask)
     umask (p->user.umask);
 }
