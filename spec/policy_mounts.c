@@ -105,8 +105,12 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
              size_t index, struct sbx_plan *plan, struct sbx_error *err)
 {
   const char *dest = m->destination;
+  /* The container's minimal /dev stands where the config lists its /dev
+     tmpfs, so /proc, /dev and the rest appear in the config's order.  */
   if (!plan->agent && strcmp (dest, "/dev") == 0)
-    return 0; /* the container's minimal /dev is already there */
+    return plan_add (plan, SBX_PLAN_DEV, SBX_WHY_SYSTEM, NULL, "/dev")
+               ? 0
+               : -ENOMEM;
   if (has_option (m, "ro"))
     {
       enum sbx_path_kind kind = plan->agent ? host_path_kind (host, dest)
@@ -191,12 +195,28 @@ container_path_kind (const struct sbx_spec *spec,
   return p ? host_path_kind (host, p) : SBX_PATH_ABSENT;
 }
 
+/* Whether the innermost mount above PATH already hides it: then PATH does
+   not exist in the container, and masking it would make bwrap create its
+   mount point inside the hidden, empty directory.  */
+static bool
+inside_hidden_dir (const struct sbx_plan *plan, const char *path)
+{
+  for (size_t i = plan->n_mounts; i-- > 0;)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (sbx_path_is_under (path, m->dest) && strcmp (path, m->dest) != 0)
+        return m->op == SBX_PLAN_HIDE_DIR;
+    }
+  return false;
+}
+
 static int
 mask_path (const struct sbx_spec *spec, const struct sbx_host_facts *host,
            const char *path, enum sbx_plan_why why, struct sbx_plan *plan)
 {
   enum sbx_path_kind kind = container_path_kind (spec, host, path);
-  if (kind == SBX_PATH_ABSENT || kind == SBX_PATH_SYMLINK)
+  if (kind == SBX_PATH_ABSENT || kind == SBX_PATH_SYMLINK
+      || inside_hidden_dir (plan, path))
     return 0; /* OCI: a path that does not exist is not masked */
   enum sbx_plan_op op
       = kind == SBX_PATH_DIR ? SBX_PLAN_HIDE_DIR : SBX_PLAN_HIDE_FILE;
@@ -235,6 +255,19 @@ readonly_path (const struct sbx_spec *spec, const struct sbx_host_facts *host,
              : -ENOMEM;
 }
 
+static bool
+has_dev_tmpfs (const struct sbx_spec *spec)
+{
+  for (size_t i = 0; i < spec->n_mounts; i++)
+    {
+      const struct sbx_mount *m = &spec->mounts[i];
+      if (!is_bind (m) && m->type && strcmp (m->type, "tmpfs") == 0
+          && strcmp (m->destination, "/dev") == 0)
+        return true;
+    }
+  return false;
+}
+
 int
 policy_container_mounts (const struct sbx_spec *spec,
                          const struct sbx_host_facts *host,
@@ -245,8 +278,12 @@ policy_container_mounts (const struct sbx_spec *spec,
                      spec->root_path);
   /* Writable first so bwrap can create mount points; sealed at the end
      when root.readonly asks for it, as runc does.  */
-  if (!plan_add (plan, SBX_PLAN_BIND_RW, SBX_WHY_ROOT, spec->root_path, "/")
-      || !plan_add (plan, SBX_PLAN_DEV, SBX_WHY_SYSTEM, NULL, "/dev"))
+  if (!plan_add (plan, SBX_PLAN_BIND_RW, SBX_WHY_ROOT, spec->root_path, "/"))
+    return -ENOMEM;
+  /* Without a /dev tmpfs in the config, the minimal /dev comes first so
+     that the config's mounts below /dev land on it.  */
+  if (!has_dev_tmpfs (spec)
+      && !plan_add (plan, SBX_PLAN_DEV, SBX_WHY_SYSTEM, NULL, "/dev"))
     return -ENOMEM;
   plan->root_readonly = spec->root_readonly;
   int r = 0;

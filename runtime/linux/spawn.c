@@ -30,6 +30,7 @@ enum
   STEP_NETNS,
   STEP_CGROUP,
   STEP_RLIMITS,
+  STEP_OOM,
   STEP_FDS,
   STEP_EXEC
 };
@@ -39,6 +40,7 @@ static const char *const step_names[] = {
   [STEP_NETNS] = "join the network namespace",
   [STEP_CGROUP] = "enter the sandbox's cgroup",
   [STEP_RLIMITS] = "apply process.rlimits",
+  [STEP_OOM] = "apply process.oomScoreAdj",
   [STEP_FDS] = "arrange its file descriptors",
   [STEP_EXEC] = "execute",
 };
@@ -88,8 +90,25 @@ child_fail (int report_fd, int step)
   child_fail_detail (report_fd, step, errno, NULL);
 }
 
-/* What the sandbox inherits from its runner: resource limits and umask
-   (bwrap changes neither).  */
+/* The kernel copies oom_score_adj to every child, so bwrap and the
+   workload get it from the runner.  */
+static int
+write_oom_score_adj (int value)
+{
+  int fd = open ("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  char buf[16];
+  int n = snprintf (buf, sizeof buf, "%d", value);
+  int r = write (fd, buf, (size_t) n) == n ? 0 : -1;
+  int saved = errno;
+  close (fd);
+  errno = saved;
+  return r;
+}
+
+/* What the sandbox inherits from its runner: resource limits, umask and
+   the OOM score adjustment (bwrap changes none of them).  */
 static void
 apply_inherited (const struct sbx_spec *spec, int report_w)
 {
@@ -100,6 +119,16 @@ apply_inherited (const struct sbx_spec *spec, int report_w)
   int r = sbx_rlimits_apply (p->rlimits, p->n_rlimits, &err);
   if (r < 0)
     child_fail_detail (report_w, STEP_RLIMITS, -r, err.msg);
+  if (p->has_oom_score_adj && write_oom_score_adj (p->oom_score_adj) < 0)
+    {
+      int e = errno;
+      char msg[160];
+      snprintf (msg, sizeof msg,
+                "process.oomScoreAdj: cannot set %d: %s%s", p->oom_score_adj,
+                strerror (e),
+                e == EACCES ? " (lowering it needs CAP_SYS_RESOURCE)" : "");
+      child_fail_detail (report_w, STEP_OOM, e, msg);
+    }
   if (p->user.has_umask)
     umask (p->user.umask);
 }

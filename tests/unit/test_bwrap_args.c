@@ -332,6 +332,39 @@ test_container_paths (void)
   strv_free (&argv);
 }
 
+/* A rootfs with a directory to mask and a directory and a file inside it. */
+static const struct fake_path nested_masks[] = {
+  { "/bundle/rootfs/m", SBX_PATH_DIR },
+  { "/bundle/rootfs/m/sub", SBX_PATH_DIR },
+  { "/bundle/rootfs/m/file", SBX_PATH_FILE },
+  { NULL, SBX_PATH_ABSENT },
+};
+
+/* A masked path inside an already hidden directory does not exist in the
+   container: masking it would make bwrap create its mount point inside
+   the hidden directory, which would then list it.  */
+static void
+test_nested_masks (void)
+{
+  struct sbx_error err = { 0 };
+  struct strv argv = { 0 };
+  int r = translate ("{\"ociVersion\": \"1.2.0\", "
+                     "\"root\": {\"path\": \"rootfs\"}, "
+                     "\"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"}, "
+                     "\"linux\": {\"maskedPaths\": [\"/m\", \"/m/sub\", "
+                     "\"/m/file\"]}}",
+                     nested_masks, false, &argv, &err);
+  tap_ok (r == 0, "nested maskedPaths: translated (%s)", err.msg);
+  tap_ok (find_pair (&argv, "--tmpfs", "/m") >= 0,
+          "nested maskedPaths: the outer directory is hidden");
+  bool inner = false;
+  for (size_t i = 0; i < argv.n; i++)
+    if (strcmp (argv.v[i], "/m/sub") == 0 || strcmp (argv.v[i], "/m/file") == 0)
+      inner = true;
+  tap_ok (!inner, "nested maskedPaths: nothing is mounted inside it");
+  strv_free (&argv);
+}
+
 int
 main (void)
 {
@@ -341,5 +374,6 @@ main (void)
   test_order ();
   test_refusals ();
   test_container_paths ();
+  test_nested_masks ();
   return tap_done ();
 }

@@ -115,6 +115,8 @@ static const struct error_case error_cases[] = {
   { PROC ("'oomScoreAdj':1001"), "process.oomScoreAdj: out of range (expected -1000 to 1000)" },
   { PROC ("'oomScoreAdj':-1001"), "process.oomScoreAdj: out of range (expected -1000 to 1000)" },
   { PROC ("'oomScoreAdj':0.5"), "process.oomScoreAdj: expected an integer" },
+  { PROC ("'apparmorProfile':'docker-default'"), "process.apparmorProfile: bubblewrap cannot apply an AppArmor profile; remove it or use runc or crun" },
+  { PROC ("'selinuxLabel':'system_u:system_r:container_t:s0'"), "process.selinuxLabel: bubblewrap cannot apply an SELinux label; remove it or use runc or crun" },
   /* linux */
   { DOC ("'linux':1"), "linux: expected an object" },
   { LINUX ("'namespaces':{}"), "linux.namespaces: expected an array" },
@@ -127,6 +129,10 @@ static const struct error_case error_cases[] = {
   { LINUX ("'gidMappings':[{'containerID':0,'hostID':0,'size':-1}]"), "linux.gidMappings[0].size: expected an unsigned integer" },
   { LINUX ("'maskedPaths':['/proc/kcore','proc/keys']"), "linux.maskedPaths[1]: expected an absolute path" },
   { LINUX ("'readonlyPaths':'/proc'"), "linux.readonlyPaths: expected an array of strings" },
+  { LINUX ("'devices':[{'path':'/dev/fuse','type':'c','major':10,'minor':229}]"), "linux.devices: bubblewrap cannot create device nodes (the sandbox's /dev has null, zero, full, random, urandom, tty); bind-mount a host device instead" },
+  { LINUX ("'mountLabel':'system_u:object_r:container_file_t:s0'"), "linux.mountLabel: bubblewrap cannot apply an SELinux mount label; remove it or use runc or crun" },
+  { LINUX ("'rootfsPropagation':'rprivate'"), "linux.rootfsPropagation: bubblewrap makes the root a recursive slave mount and offers no other propagation; use \"rslave\" or remove it" },
+  { LINUX ("'rootfsPropagation':'shared'"), "linux.rootfsPropagation: bubblewrap makes the root a recursive slave mount and offers no other propagation; use \"rslave\" or remove it" },
   { LINUX ("'seccomp':[]"), "linux.seccomp: expected an object" },
   { LINUX ("'seccomp':{}"), "linux.seccomp.defaultAction: required" },
   { SECCOMP ("'defaultErrnoRet':-1"), "linux.seccomp.defaultErrnoRet: expected an unsigned integer" },
@@ -292,7 +298,7 @@ static const char container_json[] = "{"
   "   'args':[{'index':5,'value':18446744073709551615,'valueTwo':0,'op':'SCMP_CMP_EQ'}]},"
   "   {'names':['mkdir','rmdir'],'action':'SCMP_ACT_ERRNO','errnoRet':38}]},"
   " 'resources':{'memory':{'limit':-1,'swap':5},'pids':{'limit':9223372036854775807},'cpu':{'shares':1}},"
-  " 'cgroupsPath':'/sbx/c1','sysctl':{'net.ipv4.ip_forward':'0'},'rootfsPropagation':'rprivate'},"
+  " 'cgroupsPath':'/sbx/c1','sysctl':{'net.ipv4.ip_forward':'0'},'rootfsPropagation':'rslave'},"
   "'hooks':{'prestart':[{'path':'/bin/a','args':['a','1'],'env':['X=1'],'timeout':5}],"
   " 'poststop':[{'path':'/bin/b'},{'path':'/bin/c'}]}"
   "}";
@@ -386,7 +392,7 @@ check_container_linux (const struct sbx_spec *s)
               && lx->resources.pids_limit == INT64_MAX,
           "resources");
   tap_ok (lx->n_sysctl == 1 && strcmp (lx->cgroups_path, "/sbx/c1") == 0
-              && strcmp (lx->rootfs_propagation, "rprivate") == 0,
+              && strcmp (lx->rootfs_propagation, "rslave") == 0,
           "sysctl, cgroupsPath, rootfsPropagation");
 }
 

@@ -1,0 +1,81 @@
+/* Fields of config.json that bubblewrap cannot honour.  The runtime spec
+   lets a runtime refuse what it cannot do, and a clear error at create is
+   better than a container that silently lacks what was asked for.  */
+#include <string.h>
+
+#include "spec/parse_sections.h"
+
+/* A non-empty string at KEY is refused with WHY; absent, null or "" (how
+   podman and CRI write "no label") is accepted.  */
+static int
+refuse_string (struct sbx_jctx *c, yajl_val obj, const char *key,
+               const char *why)
+{
+  yajl_val v = NULL;
+  size_t mark;
+  int r = json_field (c, obj, key, 0, &v, &mark);
+  if (r <= 0)
+    return r;
+  if (YAJL_IS_STRING (v) && YAJL_GET_STRING (v)[0] == '\0')
+    {
+      jpath_pop (c, mark);
+      return 0;
+    }
+  return jfail (c, "%s", why);
+}
+
+int
+sbx_refuse_process (struct sbx_jctx *c, yajl_val obj)
+{
+  int r = refuse_string (c, obj, "apparmorProfile",
+                         "bubblewrap cannot apply an AppArmor profile; "
+                         "remove it or use runc or crun");
+  if (r >= 0)
+    r = refuse_string (c, obj, "selinuxLabel",
+                       "bubblewrap cannot apply an SELinux label; remove it "
+                       "or use runc or crun");
+  return r < 0 ? r : 0;
+}
+
+/* bwrap makes every mount of the sandbox a recursive slave of the host's
+   and offers no other propagation.  */
+static int
+refuse_propagation (struct sbx_jctx *c, yajl_val obj)
+{
+  yajl_val v = NULL;
+  size_t mark;
+  int r = json_field (c, obj, "rootfsPropagation", 0, &v, &mark);
+  if (r <= 0)
+    return r;
+  const char *s = YAJL_IS_STRING (v) ? YAJL_GET_STRING (v) : NULL;
+  if (s && (strcmp (s, "slave") == 0 || strcmp (s, "rslave") == 0
+            || s[0] == '\0'))
+    {
+      jpath_pop (c, mark);
+      return 0;
+    }
+  return jfail (c, "bubblewrap makes the root a recursive slave mount and "
+                   "offers no other propagation; use \"rslave\" or remove "
+                   "it");
+}
+
+int
+sbx_refuse_linux (struct sbx_jctx *c, yajl_val obj)
+{
+  yajl_val v = NULL;
+  size_t mark;
+  int r = json_field (c, obj, "devices", 0, &v, &mark);
+  if (r > 0 && YAJL_IS_ARRAY (v) && v->u.array.len == 0)
+    jpath_pop (c, mark);
+  else if (r > 0)
+    return jfail (c, "bubblewrap cannot create device nodes (the sandbox's "
+                     "/dev has null, zero, full, random, urandom, tty); "
+                     "bind-mount a host device instead");
+  if (r >= 0)
+    r = refuse_string (c, obj, "mountLabel",
+                       "bubblewrap cannot apply an SELinux mount label; "
+                       "remove it or use runc or crun");
+  if (r >= 0)
+    r = refuse_propagation (c, obj);
+  return r < 0 ? r : 0;
+}

@@ -1,0 +1,126 @@
+#!/bin/bash
+# Robustness of the lifecycle (issue 3, point 8), beyond lifecycle.sh, which
+# already covers 20 racing creates of one id and a truncated state.json:
+# - SBX_CYCLES (default 1000) create/start/wait/delete cycles of `true`
+#   leave no process, open fd, mount or state directory behind;
+# - SIGKILL of a foreground `sbx-oci run` takes its sandbox with it;
+# - a sandbox whose processes were killed from outside reads as stopped;
+# - an empty state.json gives a clear error and delete --force cleans up.
+# Runs as root (the cycles take about 60 ms each here).  Prints TAP.
+set -u
+SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+CYCLES=${SBX_CYCLES:-1000}
+BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
+[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }
+WORK=$(mktemp -d /tmp/sbx-robust.XXXXXX)
+chmod 755 "$WORK"
+ROOT=$WORK/state
+n=0
+failed=0
+
+ok () { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok () { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check () { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+
+sbx () { env -i "$SBX" --root "$ROOT" "$@"; }
+
+make_bundle () { # DIR ARGS-AS-JSON
+  local dir=$1 args=$2
+  mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/proc" "$dir/rootfs/dev"
+  cp "$BUSYBOX" "$dir/rootfs/bin/busybox"
+  for a in sh sleep true; do ln -sf busybox "$dir/rootfs/bin/$a"; done
+  (cd "$dir" && "$SBX" spec) || return 1
+  python3 - "$dir/config.json" "$args" <<'PY'
+import json, sys
+path, args = sys.argv[1], json.loads(sys.argv[2])
+c = json.load(open(path))
+c["process"]["args"] = args
+c["process"]["terminal"] = False
+json.dump(c, open(path, "w"))
+PY
+}
+
+status_of () { sbx state "$1" 2>/dev/null | sed -n 's/.*"status": *"\([a-z]*\)".*/\1/p'; }
+pid_of () { sbx state "$1" 2>/dev/null | sed -n 's/.*"pid": *\([0-9]*\).*/\1/p'; }
+wait_status () { # ID STATUS [TRIES of 5 ms]
+  for _ in $(seq "${3:-1000}"); do [ "$(status_of "$1")" = "$2" ] && return 0; sleep 0.005; done
+  return 1
+}
+
+# Processes of this test's runtime and sandboxes: sbx-oci with this --root,
+# bwrap with a bundle under WORK.  Other users of the host are not counted.
+our_pids () {
+  local p comm
+  for p in /proc/[0-9]*; do
+    comm=$(cat "$p/comm" 2>/dev/null) || continue
+    case $comm in sbx-oci | bwrap) ;; *) continue ;; esac
+    tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$WORK" && echo "${p#/proc/}"
+  done
+}
+our_fds () { local p c=0; for p in $(our_pids); do c=$((c + $(ls "/proc/$p/fd" 2>/dev/null | wc -l))); done; echo $c; }
+our_mounts () { awk -v w="$WORK/" 'index($5, w) == 1 { print $5 }' /proc/self/mountinfo; }
+state_dirs () { find "$ROOT" -mindepth 1 -maxdepth 1 -type d 2>/dev/null; }
+gone () { ! grep -qs '^[^ ]* ([^)]*) [^Z]' "/proc/$1/stat"; }
+
+make_bundle "$WORK/true" '["true"]'
+make_bundle "$WORK/long" '["sleep","30"]'
+make_bundle "$WORK/fg" '["sleep","3179"]'
+
+# 1. cycles
+start=$(date +%s.%N)
+bad=0
+for i in $(seq "$CYCLES"); do
+  if ! sbx create --bundle "$WORK/true" "cy$i" >/dev/null \
+     || ! sbx start "cy$i" || ! wait_status "cy$i" stopped \
+     || ! sbx delete "cy$i"; then
+    bad=$((bad + 1))
+    sbx delete --force "cy$i" 2>/dev/null
+  fi
+done
+secs=$(echo "$start $(date +%s.%N)" | awk '{printf "%.1f", $2 - $1}')
+check "$CYCLES create/start/wait/delete cycles of true all succeed ($bad failed, ${secs}s)" [ "$bad" -eq 0 ]
+left=$(our_pids | tr '\n' ' ')
+check "no sbx-oci or bwrap process is left ($left)" [ -z "$left" ]
+check "no fd is held by such a process ($(our_fds))" [ "$(our_fds)" -eq 0 ]
+check "no mount is left under the test dir ($(our_mounts | head -3 | tr '\n' ' '))" [ -z "$(our_mounts)" ]
+check "no state directory is left ($(state_dirs | head -3 | tr '\n' ' '))" [ -z "$(state_dirs)" ]
+
+# 2. SIGKILL of a foreground run (run keeps no state: its workload is found
+# by its unusual argv)
+sleepers () { pgrep -x -f 'sleep 3179' | tr '\n' ' '; }
+# started from a subshell so that this shell reports nothing when it dies
+runpid=$( (env -i "$SBX" --root "$ROOT" run --bundle "$WORK/fg" fg \
+             </dev/null >/dev/null 2>&1 & echo $!) )
+for _ in $(seq 500); do [ -n "$(sleepers)" ] && break; sleep 0.01; done
+wpids=$(sleepers)
+check "run: the workload runs ($wpids)" [ -n "$wpids" ]
+kill -KILL "$runpid"
+for _ in $(seq 200); do [ -z "$(sleepers)" ] && break; sleep 0.01; done
+check "SIGKILL of the foreground run ends its workload ($(sleepers))" [ -z "$(sleepers)" ]
+left=$(our_pids | tr '\n' ' ')
+check "and leaves no sbx-oci or bwrap process ($left)" [ -z "$left" ]
+check "nor a state directory or a mount" [ -z "$(state_dirs)" ] && [ -z "$(our_mounts)" ]
+
+# 3. processes killed from outside the runtime
+sbx create --bundle "$WORK/long" ext >/dev/null && sbx start ext
+check "an externally killed sandbox: it was running" wait_status ext running
+kill -KILL "$(pid_of ext)"
+check "after kill -9 of its pid from outside, it reads stopped" wait_status ext stopped
+check "and delete (no --force) removes it" sbx delete ext
+
+# 4. empty state.json
+sbx create --bundle "$WORK/long" empty >/dev/null
+epid=$(pid_of empty)
+: >"$ROOT/empty/state.json"
+out=$(sbx state empty 2>&1)
+check "empty state.json: state fails" [ $? -ne 0 ]
+check "with a clear error naming the file (\"$out\")" grep -qF "$ROOT/empty/state.json" <<<"$out"
+check "delete --force cleans it up" sbx delete --force empty
+sleep 0.2
+check "its directory is gone and its held sandbox ended" [ ! -e "$ROOT/empty" ] && gone "$epid"
+
+for id in $(sbx list -q 2>/dev/null); do sbx delete --force "$id"; done
+for m in $(our_mounts | sort -r); do umount -l "$m"; done
+rm -rf "$WORK"
+echo "1..$n"
+[ "$failed" -eq 0 ]
