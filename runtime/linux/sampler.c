@@ -31,6 +31,8 @@ forget (struct sbx_sampler *s, struct sbx_proc_fds *e)
   close (e->stat_fd);
   if (e->children_fd >= 0)
     close (e->children_fd);
+  if (e->statm_fd >= 0)
+    close (e->statm_fd);
   e->pid = 0;
   s->cached--;
 }
@@ -138,7 +140,8 @@ stat_fd (struct sbx_sampler *s, pid_t pid, bool *owned)
       *owned = fd >= 0;
       return fd;
     }
-  *e = (struct sbx_proc_fds){ pid, fd, -1, s->tick };
+  *e = (struct sbx_proc_fds){ .pid = pid, .stat_fd = fd, .children_fd = -1,
+                              .statm_fd = -1, .tick = s->tick };
   s->cached++;
   return fd;
 }
@@ -146,6 +149,23 @@ stat_fd (struct sbx_sampler *s, pid_t pid, bool *owned)
 /* From /proc/PID/stat: field 20 num_threads and field 24 rss (pages).
    The command name (field 2) may hold spaces and parentheses, so fields
    are counted from the last ')'.  */
+/* /proc/PID/stat is the expensive file (the kernel gathers dozens of
+   fields); statm gives the resident pages alone.  The thread count, which
+   only decides whether every thread's children are listed, is refreshed
+   from stat every STAT_EVERY ticks.  */
+#define STAT_EVERY 4u
+
+static int
+read_statm (struct sbx_proc_fds *e, char *buf, long *threads,
+            long *rss_pages)
+{
+  if (reread (e->statm_fd, buf, READ_BUF) <= 0
+      || sscanf (buf, "%*d %ld", rss_pages) != 1)
+    return -ESRCH;
+  *threads = e->threads;
+  return 0;
+}
+
 static int
 read_stat (struct sbx_sampler *s, pid_t pid, char *buf, long *threads,
            long *rss_pages)
@@ -154,6 +174,9 @@ read_stat (struct sbx_sampler *s, pid_t pid, char *buf, long *threads,
   int fd = stat_fd (s, pid, &owned);
   if (fd < 0)
     return -ESRCH;
+  struct sbx_proc_fds *e = owned ? NULL : slot (s, pid, false);
+  if (e && e->statm_fd >= 0 && s->tick - e->stat_tick < STAT_EVERY)
+    return read_statm (e, buf, threads, rss_pages);
   ssize_t n = reread (fd, buf, READ_BUF);
   if (owned)
     close (fd);
@@ -169,6 +192,13 @@ read_stat (struct sbx_sampler *s, pid_t pid, char *buf, long *threads,
   if (p == NULL || sscanf (p, " %ld %*d %*u %*u %ld", threads, rss_pages)
                        != 2)
     return -EIO;
+  if (e)
+    {
+      e->threads = *threads;
+      e->stat_tick = s->tick;
+      if (e->statm_fd < 0)
+        e->statm_fd = open_proc (pid, "statm");
+    }
   return 0;
 }
 

@@ -19,6 +19,9 @@ struct sbx_proc_fds
   pid_t pid; /* 0: free slot */
   int stat_fd;
   int children_fd; /* the leader thread's children */
+  int statm_fd;    /* the cheap file: resident pages only */
+  long threads;    /* from the last full stat read */
+  unsigned stat_tick; /* when that was */
   unsigned tick;   /* the last tick that saw this process */
 };
 
