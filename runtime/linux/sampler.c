@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -23,12 +24,14 @@ sbx_sampler_init (struct sbx_sampler *s)
   s->page_size = sysconf (_SC_PAGESIZE);
   /* Without a cache the sampler still works, opening files every tick. */
   s->cache = calloc (SBX_SAMPLER_CACHE, sizeof *s->cache);
+  s->ns_proc_fd = -1;
 }
 
 static void
 forget (struct sbx_sampler *s, struct sbx_proc_fds *e)
 {
-  close (e->stat_fd);
+  if (e->stat_fd >= 0)
+    close (e->stat_fd);
   if (e->children_fd >= 0)
     close (e->children_fd);
   if (e->statm_fd >= 0)
@@ -45,7 +48,9 @@ sbx_sampler_free (struct sbx_sampler *s)
       forget (s, &s->cache[i]);
   free (s->cache);
   free (s->stack);
-  *s = (struct sbx_sampler){ 0 };
+  if (s->ns_proc_fd >= 0)
+    close (s->ns_proc_fd);
+  *s = (struct sbx_sampler){ .ns_proc_fd = -1 };
 }
 
 /* Linear probing; the table is kept at most half full.  */
@@ -277,6 +282,84 @@ push_thread_children (struct sbx_sampler *s, size_t *n, pid_t pid,
   return r;
 }
 
+/* The sandbox's own procfs, if ROOT is the init of the PID namespace it
+   lists: its "1" must be ROOT's namespace seen from inside.  */
+static int
+open_ns_proc (pid_t root)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/root/proc", (int) root);
+  int fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct stat inside, outside;
+  snprintf (path, sizeof path, "/proc/%d/ns/pid", (int) root);
+  if (fd >= 0
+      && (fstatat (fd, "1/ns/pid", &inside, 0) < 0
+          || stat (path, &outside) < 0 || inside.st_ino != outside.st_ino
+          || inside.st_dev != outside.st_dev))
+    {
+      close (fd);
+      fd = -1;
+    }
+  return fd;
+}
+
+/* Resident pages of namespace pid PID, through a cached statm.  */
+static int
+ns_statm (struct sbx_sampler *s, pid_t pid, char *buf, long *rss)
+{
+  struct sbx_proc_fds *e = slot (s, pid, true);
+  int fd = e && e->pid == pid ? e->statm_fd : -1;
+  if (fd < 0)
+    {
+      char name[32];
+      snprintf (name, sizeof name, "%d/statm", (int) pid);
+      if ((fd = openat (s->ns_proc_fd, name, O_RDONLY | O_CLOEXEC)) < 0)
+        return -ESRCH;
+      if (e == NULL)
+        {
+          ssize_t n = reread (fd, buf, READ_BUF);
+          close (fd);
+          return n > 0 && sscanf (buf, "%*d %ld", rss) == 1 ? 0 : -ESRCH;
+        }
+      *e = (struct sbx_proc_fds){ .pid = pid, .stat_fd = -1,
+                                  .children_fd = -1, .statm_fd = fd };
+      s->cached++;
+    }
+  e->tick = s->tick;
+  if (reread (fd, buf, READ_BUF) <= 0 || sscanf (buf, "%*d %ld", rss) != 1)
+    return -ESRCH;
+  return 0;
+}
+
+static int
+take_ns (struct sbx_sampler *s, struct sbx_sample *out)
+{
+  char dents[READ_BUF], buf[READ_BUF];
+  long got;
+  bool root_seen = false;
+  if (lseek (s->ns_proc_fd, 0, SEEK_SET) < 0)
+    return -errno;
+  while ((got = syscall (SYS_getdents64, s->ns_proc_fd, dents, sizeof dents))
+         > 0)
+    for (long off = 0; off < got;)
+      {
+        unsigned short reclen;
+        memcpy (&reclen, dents + off + 16, sizeof reclen);
+        const char *name = dents + off + 19;
+        off += reclen;
+        long rss;
+        int pid = atoi (name);
+        if (pid <= 0 || ns_statm (s, pid, buf, &rss) < 0)
+          continue;
+        root_seen |= pid == 1;
+        out->processes++;
+        out->rss_bytes += (uint64_t) (rss > 0 ? rss : 0)
+                          * (uint64_t) s->page_size;
+      }
+  sweep_cache (s);
+  return root_seen ? 0 : -ESRCH;
+}
+
 int
 sbx_sampler_take (struct sbx_sampler *s, pid_t root, struct sbx_sample *out)
 {
@@ -284,6 +367,15 @@ sbx_sampler_take (struct sbx_sampler *s, pid_t root, struct sbx_sample *out)
   size_t n = 0;
   *out = (struct sbx_sample){ 0 };
   s->tick++;
+  if (s->ns_root != root)
+    {
+      if (s->ns_proc_fd >= 0)
+        close (s->ns_proc_fd);
+      s->ns_root = root;
+      s->ns_proc_fd = open_ns_proc (root);
+    }
+  if (s->ns_proc_fd >= 0)
+    return take_ns (s, out);
   int r = push (s, &n, root);
   while (r == 0 && n > 0)
     {

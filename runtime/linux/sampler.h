@@ -35,6 +35,8 @@ struct sbx_sampler
   unsigned tick;
   struct sbx_proc_fds *cache; /* SBX_SAMPLER_CACHE slots, or NULL */
   size_t cached;
+  pid_t ns_root;   /* the root NS_PROC_FD was looked up for */
+  int ns_proc_fd;  /* the sandbox's own /proc, or -1: walk the tree */
 };
 
 struct sbx_sample
@@ -46,7 +48,10 @@ struct sbx_sample
 void sbx_sampler_init (struct sbx_sampler *s);
 void sbx_sampler_free (struct sbx_sampler *s);
 
-/* Walk the tree under ROOT (included).  Processes that vanish during the
+/* When ROOT is the init of a PID namespace whose own procfs is mounted
+   inside the sandbox, list that procfs (one directory read for the whole
+   namespace: nothing escapes it); otherwise walk the tree under ROOT
+   (included).  Processes that vanish during the
    walk are skipped.  Returns 0, -ESRCH when ROOT itself is gone, -ENOMEM.  */
 int sbx_sampler_take (struct sbx_sampler *s, pid_t root,
                       struct sbx_sample *out);
