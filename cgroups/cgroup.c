@@ -112,13 +112,13 @@ sbx_cgroup_enter (struct sbx_cgroup *cg, pid_t pid, struct sbx_error *err)
   const char *dirs[SBX_CG_N];
   int n = handle_dirs (cg, dirs);
   char num[24];
-  snprintf (num, sizeof num, "%d", (int)pid);
+  snprintf (num, sizeof num, "%d", (int) pid);
   for (int i = 0; i < n; i++)
     {
       int r = cgfs_write (dirs[i], "cgroup.procs", num);
       if (r < 0)
         return sbx_fail_errno (err, r, "%s/cgroup.procs: moving pid %d",
-                               dirs[i], (int)pid);
+                               dirs[i], (int) pid);
     }
   return 0;
 }

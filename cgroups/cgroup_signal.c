@@ -17,13 +17,13 @@
 static int
 pidfd_open_pid (pid_t pid)
 {
-  return (int)syscall (SYS_pidfd_open, pid, 0);
+  return (int) syscall (SYS_pidfd_open, pid, 0);
 }
 
 static int
 pidfd_signal (int pidfd, int sig)
 {
-  return (int)syscall (SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+  return (int) syscall (SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
 }
 
 static bool

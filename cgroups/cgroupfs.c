@@ -86,7 +86,7 @@ cgfs_write (const char *dir, const char *file, const char *value)
   while (r < 0 && errno == EINTR);
   if (r < 0)
     return -errno;
-  return (size_t)r == len ? 0 : -EIO;
+  return (size_t) r == len ? 0 : -EIO;
 }
 
 bool
@@ -188,7 +188,7 @@ collect_pids (const char *dir, bool recursive, pid_t **pids, size_t *n,
       long v = strtol (p, &end, 10);
       if (end == p)
         break;
-      if (v > 0 && (r = push_pid (pids, n, cap, (pid_t)v)) < 0)
+      if (v > 0 && (r = push_pid (pids, n, cap, (pid_t) v)) < 0)
         return r;
       p = end + strspn (end, "\n");
     }

@@ -25,7 +25,7 @@ unescape_octal (char *s)
       if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0'
           && r[2] <= '7' && r[3] >= '0' && r[3] <= '7')
         {
-          *w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+          *w++ = (char) ((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
           r += 3;
         }
       else
@@ -144,7 +144,7 @@ delegated_ok (const char *dir, uid_t euid, char *reason, size_t size)
   pid_t *pids = NULL;
   size_t n = 0;
   if (stat (dir, &st) < 0 || st.st_uid != euid)
-    snprintf (reason, size, "%s is not owned by uid %u", dir, (unsigned)euid);
+    snprintf (reason, size, "%s is not owned by uid %u", dir, (unsigned) euid);
   else if (!writable (dir, "cgroup.procs")
            || !writable (dir, "cgroup.subtree_control"))
     snprintf (reason, size,

@@ -15,12 +15,12 @@ enum sbx_log_format
 
 struct sbx_globals
 {
-  const char *root;   /* --root: the state store; NULL = default */
+  const char *root; /* --root: the state store; NULL = default */
   const char *log_path;
   enum sbx_log_format log_format;
   bool debug;
   bool systemd_cgroup;
-  const char *runner; /* --runner: a bwrap named by the operator */
+  const char *runner;  /* --runner: a bwrap named by the operator */
   const char *approve; /* --approve: the operator's approval file */
 };
 

@@ -44,8 +44,8 @@ make_cgroup (struct sbx_container_limits *lim,
              const char *id, struct sbx_error *err)
 {
   struct sbx_cgroup_limits want = { lim->memory_limit, lim->pids_limit };
-  int r = sbx_cgroup_create (layout, cgroups_path, id, &want, &lim->cgroup,
-                             err);
+  int r
+      = sbx_cgroup_create (layout, cgroups_path, id, &want, &lim->cgroup, err);
   if (r < 0)
     return r;
   if (lim->memory_limit > 0 || lim->pids_limit > 0)
@@ -146,9 +146,9 @@ spawn_detached (char **argv, pid_t *watcher)
 }
 
 int
-sbx_container_limits_watch (struct sbx_container_limits *lim,
-                            const char *dir, pid_t pid,
-                            unsigned long long start, struct sbx_error *err)
+sbx_container_limits_watch (struct sbx_container_limits *lim, const char *dir,
+                            pid_t pid, unsigned long long start,
+                            struct sbx_error *err)
 {
   if (lim->mechanism != SBX_LIMITS_MONITOR)
     return 0;
@@ -161,8 +161,11 @@ sbx_container_limits_watch (struct sbx_container_limits *lim,
   snprintf (s_mem, sizeof s_mem, "%lld", (long long) lim->memory_limit);
   snprintf (s_pids, sizeof s_pids, "%lld", (long long) lim->pids_limit);
   snprintf (s_ms, sizeof s_ms, "%u", lim->interval_ms);
-  char *argv[] = { "sbx-oci", SBX_WATCHER_COMMAND, abs_dir, s_pid, s_start,
-                   s_mem, s_pids, s_ms, NULL };
+  char *argv[] = { "sbx-oci", SBX_WATCHER_COMMAND,
+                   abs_dir,   s_pid,
+                   s_start,   s_mem,
+                   s_pids,    s_ms,
+                   NULL };
   int r = spawn_detached (argv, &lim->watcher);
   if (r < 0)
     return sbx_fail_errno (err, r, "cannot start the limits watcher");
@@ -191,8 +194,9 @@ sbx_container_limits_record (yajl_gen g,
   if (lim->watcher > 0)
     {
       r = r ?: sbx_json_key_int (g, "watcherPid", lim->watcher);
-      r = r ?: sbx_json_key_int (g, "watcherStartTime",
-                                 (long long) lim->watcher_start);
+      r = r
+              ?: sbx_json_key_int (g, "watcherStartTime",
+                                   (long long) lim->watcher_start);
     }
   return r ?: sbx_json_close (g, false);
 }

@@ -22,8 +22,8 @@ plan_bind_pts (struct sbx_plan *plan, const char *pts, struct sbx_error *err)
     if (plan->mounts[i].op == SBX_PLAN_DEV
         && strcmp (plan->mounts[i].dest, "/dev") == 0)
       at = i + 1;
-  if (at == plan->n_mounts && (plan->n_mounts == 0
-                               || plan->mounts[at - 1].op != SBX_PLAN_DEV))
+  if (at == plan->n_mounts
+      && (plan->n_mounts == 0 || plan->mounts[at - 1].op != SBX_PLAN_DEV))
     return sbx_fail (err, -EINVAL,
                      "process.terminal: the sandbox has no /dev for a "
                      "terminal");
@@ -32,8 +32,7 @@ plan_bind_pts (struct sbx_plan *plan, const char *pts, struct sbx_error *err)
   if (grown == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
   plan->mounts = grown;
-  memmove (grown + at + 1, grown + at,
-           (plan->n_mounts - at) * sizeof *grown);
+  memmove (grown + at + 1, grown + at, (plan->n_mounts - at) * sizeof *grown);
   plan->n_mounts++;
   grown[at] = (struct sbx_plan_mount){ .op = SBX_PLAN_BIND_DEV,
                                        .why = SBX_WHY_SYSTEM,
@@ -46,9 +45,9 @@ plan_bind_pts (struct sbx_plan *plan, const char *pts, struct sbx_error *err)
 }
 
 int
-sbx_create_console_open (struct sbx_create_console *con,
-                         const char *state_dir, const char *socket_path,
-                         struct sbx_plan *plan, struct sbx_error *err)
+sbx_create_console_open (struct sbx_create_console *con, const char *state_dir,
+                         const char *socket_path, struct sbx_plan *plan,
+                         struct sbx_error *err)
 {
   cleanup_free char *pts = NULL;
   if (asprintf (&pts, "%s/pts", state_dir) < 0)
@@ -76,8 +75,7 @@ sbx_create_console_open (struct sbx_create_console *con,
       || (con->slave
           = ioctl (master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC))
              < 0)
-    return sbx_fail_errno (err, -errno, "cannot open a terminal at %s",
-                           ptmx);
+    return sbx_fail_errno (err, -errno, "cannot open a terminal at %s", ptmx);
   int r = plan_bind_pts (plan, con->pts_dir, err);
   return r ?: sbx_console_send (socket_path, master, err);
 }

@@ -20,13 +20,12 @@
 static int
 probe_candidate (int rootfd, const char *path)
 {
-  struct open_how how = { .flags = O_PATH | O_CLOEXEC,
-                          .resolve = RESOLVE_IN_ROOT };
+  struct open_how how
+      = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT };
   while (*path == '/')
     path++;
-  cleanup_close int fd
-      = (int) syscall (SYS_openat2, rootfd, path[0] ? path : ".", &how,
-                       sizeof how);
+  cleanup_close int fd = (int) syscall (
+      SYS_openat2, rootfd, path[0] ? path : ".", &how, sizeof how);
   if (fd < 0)
     return errno == ENOENT || errno == ENOTDIR ? -ENOENT : -EACCES;
   struct stat st;
@@ -78,9 +77,8 @@ sbx_exec_lookup (const char *root, const char *argv0, const char *path,
       r = probe_candidate (rootfd, joined);
     }
   if (r == -ENOENT)
-    return sbx_fail (err, r,
-                     "exec: \"%s\": executable file not found in $PATH",
-                     argv0);
+    return sbx_fail (
+        err, r, "exec: \"%s\": executable file not found in $PATH", argv0);
   if (r < 0)
     return sbx_fail (err, r, "exec: \"%s\": permission denied", argv0);
   return 0;

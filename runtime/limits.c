@@ -14,8 +14,7 @@ static const char *const mechanism_names[] = {
 
 static int
 create_quota (struct sbx_limits *lim, const struct sbx_cgroup_layout *layout,
-              const char *cgroups_path, const char *id,
-              struct sbx_error *err)
+              const char *cgroups_path, const char *id, struct sbx_error *err)
 {
   struct sbx_cgroup_limits want = { lim->memory_limit, lim->pids_limit };
   char name[300];
@@ -109,8 +108,8 @@ finish_quota (struct sbx_limits *lim, struct sbx_outcome *out,
     {
       out->peak_memory = u.memory_peak > 0 ? (uint64_t) u.memory_peak : 0;
       out->peak_pids = u.pids_peak > 0 ? (uint64_t) u.pids_peak : 0;
-      out->pids_limit_hits = u.pids_max_hits > 0 ? (uint64_t) u.pids_max_hits
-                                                 : 0;
+      out->pids_limit_hits
+          = u.pids_max_hits > 0 ? (uint64_t) u.pids_max_hits : 0;
       bool ended_well = out->kind == SBX_OUTCOME_EXITED && out->exit_code == 0;
       if (u.oom_kills > 0 && out->limit == SBX_LIMIT_NONE && !ended_well
           && out->kind != SBX_OUTCOME_SANDBOX_FAILURE)

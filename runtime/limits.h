@@ -13,7 +13,7 @@
 
 enum sbx_limits_mechanism
 {
-  SBX_LIMITS_NONE,    /* the plan has no memory or pids limit */
+  SBX_LIMITS_NONE, /* the plan has no memory or pids limit */
   SBX_LIMITS_QUOTA,
   SBX_LIMITS_MONITOR,
 };
@@ -26,7 +26,7 @@ struct sbx_limits
   struct sbx_cgroup *cgroup;        /* QUOTA */
   struct sbx_sampler sampler;       /* MONITOR */
   uint64_t peak_rss, peak_processes;
-  uint64_t last_rss, last_ms;       /* the previous sample, for the rate */
+  uint64_t last_rss, last_ms; /* the previous sample, for the rate */
 };
 
 /* Choose the mechanism for PLAN and, for a quota, create the cgroup
@@ -40,9 +40,8 @@ int sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
    Returns the breached limit, or SBX_LIMIT_NONE; *NEXT_MS is when to
    sample again: the plan's interval, shortened while memory grows
    towards the limit so a fast allocator is caught near it.  */
-enum sbx_limit_kind sbx_limits_tick (struct sbx_limits *lim,
-                                     pid_t sandbox_pid, uint64_t now_ms,
-                                     uint64_t *next_ms);
+enum sbx_limit_kind sbx_limits_tick (struct sbx_limits *lim, pid_t sandbox_pid,
+                                     uint64_t now_ms, uint64_t *next_ms);
 
 /* After the end: the mechanism and peaks into OUT, a quota's breach (an
    OOM kill) as a LIMIT outcome; the cgroup is emptied and removed.  */

@@ -42,8 +42,9 @@ open_recorded (yajl_val record, struct sbx_cgroup **cg, struct sbx_error *err)
     return -ENOMEM;
   for (size_t i = 0; i < n; i++)
     if ((strings[i] = YAJL_GET_STRING (v->u.array.values[i])) == NULL)
-      return sbx_fail (err, -EINVAL, "state: org.sbx-oci.limits.cgroup[%zu] "
-                                     "is not a string",
+      return sbx_fail (err, -EINVAL,
+                       "state: org.sbx-oci.limits.cgroup[%zu] "
+                       "is not a string",
                        i);
   return sbx_cgroup_open (strings, cg, err);
 }
@@ -83,9 +84,9 @@ quota_usage (yajl_gen g, yajl_val record)
     return 0;
   r = sbx_json_key (g, "breach");
   if (r == 0)
-    r = u.oom_kills > 0 ? sbx_json_str (g, "memory")
-                        : (yajl_gen_null (g) == yajl_gen_status_ok ? 0
-                                                                   : -EINVAL);
+    r = u.oom_kills > 0
+            ? sbx_json_str (g, "memory")
+            : (yajl_gen_null (g) == yajl_gen_status_ok ? 0 : -EINVAL);
   if (u.memory_peak >= 0)
     r = r ?: sbx_json_key_int (g, "peakMemoryBytes", u.memory_peak);
   if (u.pids_peak >= 0)

@@ -42,14 +42,13 @@ report (struct watch *w, uint64_t now)
 {
   char path[4096], text[256];
   snprintf (path, sizeof path, "%s/%s", w->dir, SBX_LIMITS_REPORT);
-  int n = snprintf (text, sizeof text,
-                    "{\"breach\":%s%s%s,\"peakMemoryBytes\":%llu,"
-                    "\"peakProcesses\":%llu}\n",
-                    w->breach ? "\"" : "",
-                    w->breach ? sbx_limit_name (w->breach) : "null",
-                    w->breach ? "\"" : "",
-                    (unsigned long long) w->lim.peak_rss,
-                    (unsigned long long) w->lim.peak_processes);
+  int n = snprintf (
+      text, sizeof text,
+      "{\"breach\":%s%s%s,\"peakMemoryBytes\":%llu,"
+      "\"peakProcesses\":%llu}\n",
+      w->breach ? "\"" : "", w->breach ? sbx_limit_name (w->breach) : "null",
+      w->breach ? "\"" : "", (unsigned long long) w->lim.peak_rss,
+      (unsigned long long) w->lim.peak_processes);
   struct sbx_error ignored = { 0 };
   sbx_write_file_atomic (path, text, (size_t) n, 0600, &ignored);
   w->reported_rss = w->lim.peak_rss;
@@ -60,8 +59,8 @@ report (struct watch *w, uint64_t now)
 static void
 arm (int fd, uint64_t ms)
 {
-  struct itimerspec its = { .it_value = { (time_t) (ms / 1000),
-                                          (long) (ms % 1000) * 1000000 } };
+  struct itimerspec its
+      = { .it_value = { (time_t) (ms / 1000), (long) (ms % 1000) * 1000000 } };
   timerfd_settime (fd, 0, &its, NULL);
 }
 
@@ -95,8 +94,8 @@ watch (struct watch *w)
   arm (timer_fd, 1);
   for (;;)
     {
-      struct pollfd fds[2] = { { w->pidfd, POLLIN, 0 },
-                               { timer_fd, POLLIN, 0 } };
+      struct pollfd fds[2]
+          = { { w->pidfd, POLLIN, 0 }, { timer_fd, POLLIN, 0 } };
       if (poll (fds, 2, -1) < 0 && errno != EINTR)
         break;
       if (fds[0].revents)
@@ -119,8 +118,9 @@ sbx_cmd_limits_watcher (struct sbx_globals *g, int argc, char **argv,
 {
   (void) g;
   if (argc != 7)
-    return sbx_fail (err, -EINVAL, "limits-watcher: internal command, "
-                                   "started by create");
+    return sbx_fail (err, -EINVAL,
+                     "limits-watcher: internal command, "
+                     "started by create");
   struct watch w = { .dir = argv[1], .pid = atoi (argv[2]) };
   unsigned long long start = strtoull (argv[3], NULL, 10);
   w.lim = (struct sbx_limits){ .mechanism = SBX_LIMITS_MONITOR,

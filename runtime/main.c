@@ -19,9 +19,11 @@ struct command
 };
 
 static const struct command commands[] = {
-  { "run", sbx_cmd_run, "run a bundle's process in a sandbox, in the foreground" },
+  { "run", sbx_cmd_run,
+    "run a bundle's process in a sandbox, in the foreground" },
   { "spec", sbx_cmd_spec, "write a starting config.json" },
-  { "check", sbx_cmd_check, "say what this host enforces and how to fix gaps" },
+  { "check", sbx_cmd_check,
+    "say what this host enforces and how to fix gaps" },
   { "create", sbx_cmd_create, "set a container up, held before its command" },
   { "start", sbx_cmd_start, "let a created container run its command" },
   { "state", sbx_cmd_state, "print a container's OCI state" },
@@ -115,8 +117,12 @@ parse_globals (int argc, char **argv, struct sbx_globals *g,
          != -1)
     switch (c)
       {
-      case OPT_ROOT: g->root = optarg; break;
-      case OPT_LOG: g->log_path = optarg; break;
+      case OPT_ROOT:
+        g->root = optarg;
+        break;
+      case OPT_LOG:
+        g->log_path = optarg;
+        break;
       case OPT_LOG_FORMAT:
         if (strcmp (optarg, "json") != 0 && strcmp (optarg, "text") != 0)
           return sbx_fail (err, -EINVAL,
@@ -124,16 +130,30 @@ parse_globals (int argc, char **argv, struct sbx_globals *g,
                            optarg);
         g->log_format = optarg[0] == 'j' ? SBX_LOG_JSON : SBX_LOG_TEXT;
         break;
-      case OPT_DEBUG: g->debug = true; break;
-      case OPT_SYSTEMD_CGROUP: g->systemd_cgroup = true; break;
+      case OPT_DEBUG:
+        g->debug = true;
+        break;
+      case OPT_SYSTEMD_CGROUP:
+        g->systemd_cgroup = true;
+        break;
       case OPT_CGROUP_MANAGER:
         g->systemd_cgroup = strcmp (optarg, "systemd") == 0;
         break;
-      case OPT_RUNNER: g->runner = optarg; break;
-      case OPT_APPROVE: g->approve = optarg; break;
-      case OPT_LOG_LEVEL: case OPT_ROOTLESS: break; /* accepted */
-      case OPT_VERSION: case 'v': return 'v';
-      case OPT_HELP: case 'h': return 'h';
+      case OPT_RUNNER:
+        g->runner = optarg;
+        break;
+      case OPT_APPROVE:
+        g->approve = optarg;
+        break;
+      case OPT_LOG_LEVEL:
+      case OPT_ROOTLESS:
+        break; /* accepted */
+      case OPT_VERSION:
+      case 'v':
+        return 'v';
+      case OPT_HELP:
+      case 'h':
+        return 'h';
       default:
         return sbx_fail (err, -EINVAL, "unknown global option (see --help)");
       }

@@ -98,8 +98,8 @@ sbx_enforcement_json (yajl_gen g, const struct sbx_plan *plan)
   if (r == 0)
     r = sbx_json_key_str (g, "network", sbx_level_name (e->network));
   if (r == 0)
-    r = sbx_json_key_str (g, "mode", plan->agent ? sbx_mode_name (plan->mode)
-                                                 : "container");
+    r = sbx_json_key_str (
+        g, "mode", plan->agent ? sbx_mode_name (plan->mode) : "container");
   if (r == 0)
     r = sbx_json_key_str (g, "networkReach", sbx_net_name (plan->network));
   if (r == 0)
@@ -116,9 +116,8 @@ limits_json (yajl_gen g, const struct sbx_outcome *o)
   if (r == 0)
     r = sbx_json_open (g, false);
   if (r == 0)
-    r = sbx_json_key_str (g, "mechanism", o->limits_mechanism
-                                              ? o->limits_mechanism
-                                              : "none");
+    r = sbx_json_key_str (g, "mechanism",
+                          o->limits_mechanism ? o->limits_mechanism : "none");
   if (r == 0)
     r = sbx_json_key_str (g, "breach", sbx_limit_name (o->limit));
   if (r == 0 && o->peak_memory)
@@ -126,8 +125,7 @@ limits_json (yajl_gen g, const struct sbx_outcome *o)
   if (r == 0 && o->peak_pids)
     r = sbx_json_key_int (g, "peakProcesses", (long long) o->peak_pids);
   if (r == 0 && o->pids_limit_hits)
-    r = sbx_json_key_int (g, "pidsLimitHits",
-                          (long long) o->pids_limit_hits);
+    r = sbx_json_key_int (g, "pidsLimitHits", (long long) o->pids_limit_hits);
   return r < 0 ? r : sbx_json_close (g, false);
 }
 
@@ -140,8 +138,8 @@ sbx_outcome_json (yajl_gen g, const struct sbx_outcome *o,
     r = sbx_json_key_str (g, "outcome", sbx_outcome_kind_name (o->kind));
   if (r == 0 && o->kind == SBX_OUTCOME_EXITED)
     r = sbx_json_key_int (g, "exitCode", o->exit_code);
-  if (r == 0 && (o->kind == SBX_OUTCOME_SIGNALED
-                 || o->kind == SBX_OUTCOME_LIMIT))
+  if (r == 0
+      && (o->kind == SBX_OUTCOME_SIGNALED || o->kind == SBX_OUTCOME_LIMIT))
     r = sbx_json_key_int (g, "signal", o->signal);
   if (r == 0 && o->kind == SBX_OUTCOME_SIGNALED)
     r = sbx_json_key_bool (g, "signalCertain", o->signal_certain);

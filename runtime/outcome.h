@@ -33,11 +33,11 @@ enum sbx_limit_kind
 struct sbx_outcome
 {
   enum sbx_outcome_kind kind;
-  int exit_code;        /* EXITED: the command's status */
-  int signal;           /* SIGNALED, LIMIT: the fatal signal */
-  bool signal_certain;  /* sbx delivered it, so it is not an exit of 128+N */
+  int exit_code;       /* EXITED: the command's status */
+  int signal;          /* SIGNALED, LIMIT: the fatal signal */
+  bool signal_certain; /* sbx delivered it, so it is not an exit of 128+N */
   enum sbx_limit_kind limit;
-  char reason[512];     /* SANDBOX_FAILURE and LIMIT: one line */
+  char reason[512]; /* SANDBOX_FAILURE and LIMIT: one line */
   uint64_t wall_ms;
   uint64_t peak_memory; /* bytes, 0 = not measured */
   uint64_t peak_pids;

@@ -144,8 +144,8 @@ compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
     return 0;
   /* Agents get the default filter unless their config brings its own.  */
   struct sbx_seccomp *def = NULL;
-  int r = sbx_seccomp_agent_default (spec->ext.allow_user_namespaces, &def,
-                                     err);
+  int r
+      = sbx_seccomp_agent_default (spec->ext.allow_user_namespaces, &def, err);
   if (r < 0)
     return r;
   sb->seccomp_fd = sbx_seccomp_compile (def, err);

@@ -17,9 +17,9 @@ struct sbx_sandbox
   struct strv cap_keep;
   struct sbx_alias_result aliases;
   char *alias_gap;
-  int seccomp_fd; /* -1: no filter */
+  int seccomp_fd;     /* -1: no filter */
   int seccomp_net_fd; /* -1: no network filter */
-  int exec_status; /* 127/126 when the command cannot be found/run */
+  int exec_status;    /* 127/126 when the command cannot be found/run */
 };
 
 /* Load BUNDLE, probe the host, resolve the plan and compile what the

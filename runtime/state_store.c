@@ -114,8 +114,8 @@ parse_state (struct sbx_container *c, const char *path, const char *text,
   c->doc = yajl_tree_parse (text, why, sizeof why);
   if (c->doc == NULL || !YAJL_IS_OBJECT (c->doc))
     return sbx_fail (err, -EINVAL,
-                     "%s: corrupt state (%s): delete --force removes it",
-                     path, c->doc ? "not an object" : strtok (why, "\n"));
+                     "%s: corrupt state (%s): delete --force removes it", path,
+                     c->doc ? "not an object" : strtok (why, "\n"));
   static const char *k_bundle[] = { "bundle", NULL };
   static const char *k_pid[] = { "pid", NULL };
   static const char *k_start[] = { "org.sbx-oci", "startTime", NULL };
@@ -303,7 +303,7 @@ sbx_json_copy (yajl_gen g, yajl_val v)
                : -EINVAL;
   if (YAJL_IS_TRUE (v) || YAJL_IS_FALSE (v))
     return yajl_gen_bool (g, YAJL_IS_TRUE (v)) == yajl_gen_status_ok ? 0
-                                                                      : -EINVAL;
+                                                                     : -EINVAL;
   bool array = YAJL_IS_ARRAY (v);
   r = sbx_json_open (g, array);
   size_t n = array ? v->u.array.len : v->u.object.len;
@@ -376,9 +376,9 @@ sbx_state_remove (struct sbx_container *c, struct sbx_error *err)
 {
   cleanup_close int dfd = open (c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd < 0)
-    return errno == ENOENT ? 0
-                           : sbx_fail_errno (err, -errno, "cannot open %s",
-                                             c->dir);
+    return errno == ENOENT
+               ? 0
+               : sbx_fail_errno (err, -errno, "cannot open %s", c->dir);
   DIR *d = fdopendir (dup (dfd));
   if (d == NULL)
     return sbx_fail_errno (err, -errno, "cannot read %s", c->dir);

@@ -23,9 +23,9 @@ enum sbx_status
 struct sbx_container
 {
   char *id;
-  char *dir;        /* ROOT/ID */
-  int lock_fd;      /* -1 when not locked */
-  yajl_val doc;     /* state.json, NULL when unreadable */
+  char *dir;    /* ROOT/ID */
+  int lock_fd;  /* -1 when not locked */
+  yajl_val doc; /* state.json, NULL when unreadable */
   const char *bundle;
   pid_t pid;
   unsigned long long start_time; /* field 22 of /proc/PID/stat */

@@ -116,8 +116,8 @@ parse_env (struct sbx_jctx *c, yajl_val sbx, struct sbx_ext *ext)
   int r = json_object (c, sbx, "env", 0, &obj, &mark);
   if (r <= 0)
     return r;
-  r = json_enum (c, obj, "mode", 0, env_mode_names,
-                 ARRAY_LEN (env_mode_names), &mode);
+  r = json_enum (c, obj, "mode", 0, env_mode_names, ARRAY_LEN (env_mode_names),
+                 &mode);
   ext->env_mode = (enum sbx_env_mode) mode;
   if (r >= 0)
     r = json_strv (c, obj, "allow", 0, check_variable_name, &ext->env_allow);
@@ -159,8 +159,7 @@ parse_limits (struct sbx_jctx *c, yajl_val sbx, struct sbx_ext *ext)
   r = json_field (c, obj, "wallClockSeconds", 0, &v, &wall_mark);
   if (r > 0)
     {
-      r = jv_seconds_to_ms (c, v, MAX_WALL_CLOCK_SECONDS,
-                            &ext->wall_clock_ms);
+      r = jv_seconds_to_ms (c, v, MAX_WALL_CLOCK_SECONDS, &ext->wall_clock_ms);
       jpath_pop (c, wall_mark);
     }
   if (r >= 0)

@@ -9,7 +9,8 @@
 
 #include "common/path.h"
 
-/* ---- the path ------------------------------------------------------------ */
+/* ---- the path ------------------------------------------------------------
+ */
 
 __attribute__ ((format (printf, 2, 3))) static void
 jpath_append (struct sbx_jctx *c, const char *fmt, ...)
@@ -117,11 +118,12 @@ jquote (const char *s, char *buf, size_t size)
   return buf;
 }
 
-/* ---- lookup -------------------------------------------------------------- */
+/* ---- lookup --------------------------------------------------------------
+ */
 
 int
-json_field (struct sbx_jctx *c, yajl_val obj, const char *key,
-            unsigned flags, yajl_val *out, size_t *mark)
+json_field (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
+            yajl_val *out, size_t *mark)
 {
   yajl_val found = NULL;
   bool seen = false;
@@ -148,8 +150,8 @@ json_field (struct sbx_jctx *c, yajl_val obj, const char *key,
 }
 
 int
-json_object (struct sbx_jctx *c, yajl_val obj, const char *key,
-             unsigned flags, yajl_val *out, size_t *mark)
+json_object (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
+             yajl_val *out, size_t *mark)
 {
   int r = json_field (c, obj, key, flags, out, mark);
   if (r > 0 && !YAJL_IS_OBJECT (*out))
@@ -170,8 +172,8 @@ jv_string (struct sbx_jctx *c, yajl_val v, char **out)
 }
 
 int
-json_string (struct sbx_jctx *c, yajl_val obj, const char *key,
-             unsigned flags, char **out)
+json_string (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
+             char **out)
 {
   yajl_val v;
   size_t mark;
@@ -229,8 +231,8 @@ json_bundle_path (struct sbx_jctx *c, yajl_val obj, const char *key,
 }
 
 int
-json_bool (struct sbx_jctx *c, yajl_val obj, const char *key,
-           unsigned flags, bool *out)
+json_bool (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
+           bool *out)
 {
   yajl_val v;
   size_t mark;
@@ -244,7 +246,8 @@ json_bool (struct sbx_jctx *c, yajl_val obj, const char *key,
   return 1;
 }
 
-/* ---- enums --------------------------------------------------------------- */
+/* ---- enums ---------------------------------------------------------------
+ */
 
 int
 jv_enum (struct sbx_jctx *c, yajl_val v, const struct jenum *table, size_t n,
@@ -268,8 +271,8 @@ jv_enum (struct sbx_jctx *c, yajl_val v, const struct jenum *table, size_t n,
 }
 
 int
-json_enum (struct sbx_jctx *c, yajl_val obj, const char *key,
-           unsigned flags, const struct jenum *table, size_t n, int *out)
+json_enum (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
+           const struct jenum *table, size_t n, int *out)
 {
   yajl_val v;
   size_t mark;

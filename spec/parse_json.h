@@ -92,8 +92,7 @@ struct jenum
   int value;
 };
 int json_enum (struct sbx_jctx *c, yajl_val obj, const char *key,
-               unsigned flags, const struct jenum *table, size_t n,
-               int *out);
+               unsigned flags, const struct jenum *table, size_t n, int *out);
 int jv_enum (struct sbx_jctx *c, yajl_val v, const struct jenum *table,
              size_t n, int *out);
 

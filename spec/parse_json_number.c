@@ -49,18 +49,18 @@ jv_u64 (struct sbx_jctx *c, yajl_val v, uint64_t min, uint64_t max,
   bool negative = false;
   uint64_t m = 0;
   enum literal kind = parse_integer_literal (v, &negative, &m);
-  if (kind == LITERAL_NOT_INTEGER || (negative && (m != 0 || kind == LITERAL_TOO_BIG)))
+  if (kind == LITERAL_NOT_INTEGER
+      || (negative && (m != 0 || kind == LITERAL_TOO_BIG)))
     return jfail (c, "expected an unsigned integer");
   if (kind == LITERAL_TOO_BIG || m < min || m > max)
-    return jfail (c, "out of range (expected %" PRIu64 " to %" PRIu64 ")",
-                  min, max);
+    return jfail (c, "out of range (expected %" PRIu64 " to %" PRIu64 ")", min,
+                  max);
   *out = m;
   return 0;
 }
 
 int
-jv_i64 (struct sbx_jctx *c, yajl_val v, int64_t min, int64_t max,
-        int64_t *out)
+jv_i64 (struct sbx_jctx *c, yajl_val v, int64_t min, int64_t max, int64_t *out)
 {
   bool negative = false;
   uint64_t m = 0;
@@ -73,8 +73,8 @@ jv_i64 (struct sbx_jctx *c, yajl_val v, int64_t min, int64_t max,
   if (fits)
     value = negative && m > 0 ? -(int64_t) (m - 1) - 1 : (int64_t) m;
   if (!fits || value < min || value > max)
-    return jfail (c, "out of range (expected %" PRId64 " to %" PRId64 ")",
-                  min, max);
+    return jfail (c, "out of range (expected %" PRId64 " to %" PRId64 ")", min,
+                  max);
   *out = value;
   return 0;
 }

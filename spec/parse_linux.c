@@ -41,8 +41,7 @@ parse_id_mapping (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
   int r = json_u32 (c, obj, "containerID", JSON_REQUIRED, 0, UINT32_MAX,
                     &m->container_id);
   if (r >= 0)
-    r = json_u32 (c, obj, "hostID", JSON_REQUIRED, 0, UINT32_MAX,
-                  &m->host_id);
+    r = json_u32 (c, obj, "hostID", JSON_REQUIRED, 0, UINT32_MAX, &m->host_id);
   if (r >= 0)
     r = json_u32 (c, obj, "size", JSON_REQUIRED, 0, UINT32_MAX, &m->size);
   return r;
@@ -96,8 +95,7 @@ parse_seccomp (struct sbx_jctx *c, yajl_val linux_obj, struct sbx_linux *lx)
   struct sbx_seccomp *s = lx->seccomp = calloc (1, sizeof *lx->seccomp);
   if (s == NULL)
     return jfail_nomem (c);
-  r = json_string (c, obj, "defaultAction", JSON_REQUIRED,
-                   &s->default_action);
+  r = json_string (c, obj, "defaultAction", JSON_REQUIRED, &s->default_action);
   if (r >= 0)
     r = json_u32 (c, obj, "defaultErrnoRet", 0, 0, UINT32_MAX,
                   &s->default_errno_ret);
@@ -195,8 +193,7 @@ sbx_parse_linux (struct sbx_jctx *c, yajl_val obj, struct sbx_linux *lx)
   if (r >= 0)
     r = json_kv (c, obj, "sysctl", &lx->sysctl, &lx->n_sysctl);
   if (r >= 0)
-    r = json_string (c, obj, "rootfsPropagation", 0,
-                     &lx->rootfs_propagation);
+    r = json_string (c, obj, "rootfsPropagation", 0, &lx->rootfs_propagation);
   if (r >= 0)
     r = sbx_refuse_linux (c, obj);
   return r < 0 ? r : 0;

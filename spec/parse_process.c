@@ -125,8 +125,8 @@ parse_rlimit_type (struct sbx_jctx *c, yajl_val obj, struct sbx_rlimit *rl,
   int r = json_field (c, obj, "type", JSON_REQUIRED, &v, &mark);
   if (r < 0)
     return r;
-  r = jv_enum (c, v, rlimit_names,
-               sizeof rlimit_names / sizeof *rlimit_names, &rl->resource);
+  r = jv_enum (c, v, rlimit_names, sizeof rlimit_names / sizeof *rlimit_names,
+               &rl->resource);
   if (r < 0)
     return r;
   rl->type = strdup (v->u.string);

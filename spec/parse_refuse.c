@@ -48,8 +48,9 @@ refuse_propagation (struct sbx_jctx *c, yajl_val obj)
   if (r <= 0)
     return r;
   const char *s = YAJL_IS_STRING (v) ? YAJL_GET_STRING (v) : NULL;
-  if (s && (strcmp (s, "slave") == 0 || strcmp (s, "rslave") == 0
-            || s[0] == '\0'))
+  if (s
+      && (strcmp (s, "slave") == 0 || strcmp (s, "rslave") == 0
+          || s[0] == '\0'))
     {
       jpath_pop (c, mark);
       return 0;

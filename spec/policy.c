@@ -86,8 +86,8 @@ resolve_namespaces (const struct sbx_spec *spec, struct sbx_plan *plan)
     else if (lx->namespaces[i].type == SBX_NS_NETWORK)
       {
         free (plan->netns_path);
-  free (plan->uid_map);
-  free (plan->gid_map);
+        free (plan->uid_map);
+        free (plan->gid_map);
         if ((plan->netns_path = strdup (lx->namespaces[i].path)) == NULL)
           return -ENOMEM;
       }

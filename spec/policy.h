@@ -12,33 +12,33 @@
 
 enum sbx_plan_op
 {
-  SBX_PLAN_BIND_RO,   /* host SOURCE visible read-only at DEST */
-  SBX_PLAN_BIND_RW,   /* host SOURCE writable at DEST: a write grant */
-  SBX_PLAN_BIND_DEV,  /* like BIND_RW, device nodes usable */
-  SBX_PLAN_HIDE_DIR,  /* deny: an empty directory in place of DEST */
-  SBX_PLAN_HIDE_FILE, /* deny: an empty, read-only file in place of DEST */
-  SBX_PLAN_TMPFS,     /* a private, writable tmpfs at DEST */
-  SBX_PLAN_PROC,      /* a fresh procfs at DEST */
-  SBX_PLAN_DEV,       /* a minimal /dev at DEST */
-  SBX_PLAN_MQUEUE,    /* a fresh mqueue at DEST */
-  SBX_PLAN_DIR,       /* create directory DEST */
+  SBX_PLAN_BIND_RO,    /* host SOURCE visible read-only at DEST */
+  SBX_PLAN_BIND_RW,    /* host SOURCE writable at DEST: a write grant */
+  SBX_PLAN_BIND_DEV,   /* like BIND_RW, device nodes usable */
+  SBX_PLAN_HIDE_DIR,   /* deny: an empty directory in place of DEST */
+  SBX_PLAN_HIDE_FILE,  /* deny: an empty, read-only file in place of DEST */
+  SBX_PLAN_TMPFS,      /* a private, writable tmpfs at DEST */
+  SBX_PLAN_PROC,       /* a fresh procfs at DEST */
+  SBX_PLAN_DEV,        /* a minimal /dev at DEST */
+  SBX_PLAN_MQUEUE,     /* a fresh mqueue at DEST */
+  SBX_PLAN_DIR,        /* create directory DEST */
   SBX_PLAN_REMOUNT_RO, /* seal DEST read-only; always after every grant */
 };
 
 /* Why a mount is in the plan: the Seatbelt backend and `check` read it.  */
 enum sbx_plan_why
 {
-  SBX_WHY_ROOT,        /* the sandbox's "/" */
-  SBX_WHY_SYSTEM,      /* /proc, /dev, ... that every sandbox has */
-  SBX_WHY_OCI_MOUNT,   /* an entry of config.json "mounts" */
-  SBX_WHY_WORKSPACE,   /* the mode's writable roots */
-  SBX_WHY_TEMP,        /* a temp root or the private /tmp */
-  SBX_WHY_PROTECTED,   /* protected metadata inside a writable root */
-  SBX_WHY_CREDENTIAL,  /* a hidden credential store (hardened defaults) */
-  SBX_WHY_SOCKET,      /* a hidden daemon socket (hardened defaults) */
-  SBX_WHY_ALIAS,       /* a hard-linked file re-bound read-only */
-  SBX_WHY_MASKED,      /* linux.maskedPaths */
-  SBX_WHY_READONLY,    /* linux.readonlyPaths */
+  SBX_WHY_ROOT,       /* the sandbox's "/" */
+  SBX_WHY_SYSTEM,     /* /proc, /dev, ... that every sandbox has */
+  SBX_WHY_OCI_MOUNT,  /* an entry of config.json "mounts" */
+  SBX_WHY_WORKSPACE,  /* the mode's writable roots */
+  SBX_WHY_TEMP,       /* a temp root or the private /tmp */
+  SBX_WHY_PROTECTED,  /* protected metadata inside a writable root */
+  SBX_WHY_CREDENTIAL, /* a hidden credential store (hardened defaults) */
+  SBX_WHY_SOCKET,     /* a hidden daemon socket (hardened defaults) */
+  SBX_WHY_ALIAS,      /* a hard-linked file re-bound read-only */
+  SBX_WHY_MASKED,     /* linux.maskedPaths */
+  SBX_WHY_READONLY,   /* linux.readonlyPaths */
 };
 
 struct sbx_plan_mount
@@ -65,26 +65,26 @@ struct sbx_plan
   bool agent;
   enum sbx_mode mode;
   enum sbx_net network;
-  char *root;         /* host directory that becomes "/" */
+  char *root; /* host directory that becomes "/" */
   bool root_readonly;
   struct sbx_plan_mount *mounts; /* in order; seals come last */
   size_t n_mounts;
   bool unshare[SBX_NS_COUNT];
-  char *netns_path;      /* join this network namespace; NULL: none */
-  char *hostname;        /* NULL: keep */
-  struct strv argv;      /* the command, never a shell string */
-  struct strv env;       /* exactly the child's environment */
+  char *netns_path; /* join this network namespace; NULL: none */
+  char *hostname;   /* NULL: keep */
+  struct strv argv; /* the command, never a shell string */
+  struct strv env;  /* exactly the child's environment */
   char *cwd;
-  bool set_ids;          /* switch to uid/gid inside a user namespace */
-  char *uid_map;         /* /proc/PID/uid_map text sbx writes itself, or */
-  char *gid_map;         /* NULL: bwrap maps the caller's own id */
+  bool set_ids;  /* switch to uid/gid inside a user namespace */
+  char *uid_map; /* /proc/PID/uid_map text sbx writes itself, or */
+  char *gid_map; /* NULL: bwrap maps the caller's own id */
   uid_t uid;
   gid_t gid;
   bool new_session;
   bool die_with_parent;
-  int64_t memory_limit;      /* bytes; -1 = none */
-  int64_t pids_limit;        /* -1 = none */
-  uint64_t wall_clock_ms;    /* 0 = none */
+  int64_t memory_limit;   /* bytes; -1 = none */
+  int64_t pids_limit;     /* -1 = none */
+  uint64_t wall_clock_ms; /* 0 = none */
   uint32_t sample_interval_ms;
   struct sbx_enforcement enforcement;
 };

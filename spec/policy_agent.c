@@ -16,16 +16,25 @@
 /* Protected metadata inside every writable root, read-only by default:
    what would let a sandboxed tool run code outside the sandbox later.  */
 static const char *const default_protected[] = {
-  ".git/hooks", ".git/config", ".bashrc",  ".bash_profile", ".bash_login",
-  ".profile",   ".zshrc",      ".zshenv",  ".zprofile",     ".zlogin",
-  NULL,
+  ".git/hooks",  ".git/config", ".bashrc", ".bash_profile",
+  ".bash_login", ".profile",    ".zshrc",  ".zshenv",
+  ".zprofile",   ".zlogin",     NULL,
 };
 
 /* Credential stores below $HOME, hidden (unreadable) by hardened defaults. */
 static const char *const credential_stores[] = {
-  ".ssh",         ".aws",           ".gnupg",      ".kube",
-  ".docker/config.json", ".npmrc",  ".netrc",      ".config/gcloud",
-  ".azure",       ".git-credentials", ".pypirc",   ".config/gh",
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".kube",
+  ".docker/config.json",
+  ".npmrc",
+  ".netrc",
+  ".config/gcloud",
+  ".azure",
+  ".git-credentials",
+  ".pypirc",
+  ".config/gh",
   NULL,
 };
 
@@ -38,7 +47,10 @@ static const char *const daemon_sockets[] = {
   NULL,
 };
 static const char *const user_sockets[] = {
-  "bus", "docker.sock", "podman/podman.sock", NULL,
+  "bus",
+  "docker.sock",
+  "podman/podman.sock",
+  NULL,
 };
 
 static int

@@ -69,8 +69,7 @@ check_paths (const struct sbx_spec *spec, const struct strv *approved,
 int
 sbx_policy_check_approvals (const struct sbx_spec *spec,
                             const struct sbx_plan *plan,
-                            const struct strv *approved,
-                            struct sbx_error *err)
+                            const struct strv *approved, struct sbx_error *err)
 {
   if (!plan->agent)
     return 0; /* containers: the rootfs is the boundary, OCI decides */

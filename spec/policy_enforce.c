@@ -160,8 +160,8 @@ policy_enforcement (const struct sbx_spec *spec,
   e->level = e->filesystem < e->network ? e->filesystem : e->network;
   /* Only an old runner needs the mitigation, and only a sandbox that
      confines the filesystem has something to protect.  */
-  bool old = host->runner_named || runner_older (host->runner_version,
-                                                 fixed_runner);
+  bool old = host->runner_named
+             || runner_older (host->runner_version, fixed_runner);
   if (old && plan->mode != SBX_MODE_DANGER_FULL_ACCESS)
     r = check_symlinked_dests (host, plan, err);
   return r < 0 ? r : require_level (spec, plan, err);

@@ -11,22 +11,24 @@
 
 #include "spec/policy_build.h"
 
-#define SBX_DEFAULT_PATH "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin"
+#define SBX_DEFAULT_PATH                                                      \
+  "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin"
 
 static const char *const agent_allow[] = {
-  "PATH", "HOME", "LANG", "LANGUAGE", "TERM", "COLORTERM", "TZ",
-  "USER", "LOGNAME", "SHELL", "NO_COLOR", NULL,
+  "PATH", "HOME", "LANG",    "LANGUAGE", "TERM",     "COLORTERM",
+  "TZ",   "USER", "LOGNAME", "SHELL",    "NO_COLOR", NULL,
 };
 
 static const char *const secret_suffixes[] = {
-  "_TOKEN", "_SECRET", "_PASSWORD", "_PASSWD", "_API_KEY", "_APIKEY",
-  "_CREDENTIALS", "_CREDENTIAL", "_PRIVATE_KEY", "_SECRET_KEY",
-  "_ACCESS_KEY", "_ACCESS_KEY_ID", "_SESSION_KEY", "_AUTH_TOKEN", NULL,
+  "_TOKEN",       "_SECRET",     "_PASSWORD",    "_PASSWD",
+  "_API_KEY",     "_APIKEY",     "_CREDENTIALS", "_CREDENTIAL",
+  "_PRIVATE_KEY", "_SECRET_KEY", "_ACCESS_KEY",  "_ACCESS_KEY_ID",
+  "_SESSION_KEY", "_AUTH_TOKEN", NULL,
 };
 
 static const char *const secret_names[] = {
-  "TOKEN", "SECRET", "PASSWORD", "API_KEY", "SSH_AUTH_SOCK",
-  "GPG_AGENT_INFO", NULL,
+  "TOKEN",         "SECRET",         "PASSWORD", "API_KEY",
+  "SSH_AUTH_SOCK", "GPG_AGENT_INFO", NULL,
 };
 
 static bool

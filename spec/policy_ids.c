@@ -22,8 +22,8 @@
 #define IDENTITY_MAP "0 0 4294967295\n"
 
 static int
-single_id_only (const struct sbx_spec *spec,
-                const struct sbx_host_facts *host, struct sbx_error *err)
+single_id_only (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+                struct sbx_error *err)
 {
   const struct sbx_linux *lx = &spec->linux_;
   const struct sbx_id_mapping *maps[2]

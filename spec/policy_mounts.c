@@ -37,9 +37,21 @@ tmpfs_options (const struct sbx_mount *m, size_t index,
           int shift = 0;
           switch (*end)
             {
-            case 'k': case 'K': shift = 10; end++; break;
-            case 'm': case 'M': shift = 20; end++; break;
-            case 'g': case 'G': shift = 30; end++; break;
+            case 'k':
+            case 'K':
+              shift = 10;
+              end++;
+              break;
+            case 'm':
+            case 'M':
+              shift = 20;
+              end++;
+              break;
+            case 'g':
+            case 'G':
+              shift = 30;
+              end++;
+              break;
             }
           if (end == o + 5 || *end != '\0' || v > (1ULL << (62 - shift)))
             return sbx_fail (err, -EINVAL,
@@ -90,8 +102,8 @@ bind_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   int r = check_agent_dest (host, plan, m->destination, index, err);
   if (r < 0)
     return r;
-  enum sbx_plan_op op = has_option (m, "ro") ? SBX_PLAN_BIND_RO
-                                             : SBX_PLAN_BIND_RW;
+  enum sbx_plan_op op
+      = has_option (m, "ro") ? SBX_PLAN_BIND_RO : SBX_PLAN_BIND_RW;
   if (op == SBX_PLAN_BIND_RW && !plan->agent && has_option (m, "dev"))
     op = SBX_PLAN_BIND_DEV;
   return plan_add (plan, op, SBX_WHY_OCI_MOUNT, m->source, m->destination)
@@ -113,8 +125,8 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
                : -ENOMEM;
   if (has_option (m, "ro"))
     {
-      enum sbx_path_kind kind = plan->agent ? host_path_kind (host, dest)
-                                            : SBX_PATH_DIR;
+      enum sbx_path_kind kind
+          = plan->agent ? host_path_kind (host, dest) : SBX_PATH_DIR;
       if (kind == SBX_PATH_ABSENT && !plan_dest_inside_tmpfs (plan, dest))
         return 0; /* nothing to hide */
       enum sbx_plan_op op = kind == SBX_PATH_DIR || kind == SBX_PATH_ABSENT
@@ -131,8 +143,8 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
 }
 
 static int
-special_layer (const struct sbx_mount *m, size_t index,
-               struct sbx_plan *plan, struct sbx_error *err)
+special_layer (const struct sbx_mount *m, size_t index, struct sbx_plan *plan,
+               struct sbx_error *err)
 {
   const char *t = m->type, *dest = m->destination;
   enum sbx_plan_op op;

@@ -53,27 +53,28 @@ enum sbx_level
 
 struct sbx_ext
 {
-  bool present;                  /* the "sbx" object was in the file */
-  enum sbx_mode mode;            /* "mode" */
-  char *workspace;               /* "workspace": absolute after parsing */
-  struct strv writable_roots;    /* "writableRoots": absolute paths */
-  struct strv temp_roots;        /* "tempRoots": absolute; TMPDIR = first */
-  enum sbx_net network;          /* "network": deny | loopback | allow */
-  enum sbx_env_mode env_mode;    /* "env": {"mode": ...} */
-  struct strv env_allow;         /* "env": {"allow": [names]} */
-  bool protected_paths_set;      /* "protectedPaths" given (may be empty) */
-  struct strv protected_paths;   /* relative to each writable root */
-  bool hardened_defaults;        /* "hardenedDefaults", default true */
-  bool alias_masking;            /* "aliasMasking": {"enabled"}, default true */
-  uint32_t alias_max_entries;    /* "aliasMasking": {"maxEntries"} */
-  uint32_t alias_max_depth;      /* "aliasMasking": {"maxDepth"} */
+  bool present;                /* the "sbx" object was in the file */
+  enum sbx_mode mode;          /* "mode" */
+  char *workspace;             /* "workspace": absolute after parsing */
+  struct strv writable_roots;  /* "writableRoots": absolute paths */
+  struct strv temp_roots;      /* "tempRoots": absolute; TMPDIR = first */
+  enum sbx_net network;        /* "network": deny | loopback | allow */
+  enum sbx_env_mode env_mode;  /* "env": {"mode": ...} */
+  struct strv env_allow;       /* "env": {"allow": [names]} */
+  bool protected_paths_set;    /* "protectedPaths" given (may be empty) */
+  struct strv protected_paths; /* relative to each writable root */
+  bool hardened_defaults;      /* "hardenedDefaults", default true */
+  bool alias_masking;          /* "aliasMasking": {"enabled"}, default true */
+  uint32_t alias_max_entries;  /* "aliasMasking": {"maxEntries"} */
+  uint32_t alias_max_depth;    /* "aliasMasking": {"maxDepth"} */
   enum sbx_level require_enforcement; /* "requireEnforcement", default none */
-  uint64_t wall_clock_ms;        /* "limits": {"wallClockSeconds"}; 0 = none */
-  uint32_t sample_interval_ms;   /* "limits": {"sampleIntervalMs"} */
-  bool allow_user_namespaces;    /* "allowUserNamespaces", default false */
+  uint64_t wall_clock_ms;      /* "limits": {"wallClockSeconds"}; 0 = none */
+  uint32_t sample_interval_ms; /* "limits": {"sampleIntervalMs"} */
+  bool allow_user_namespaces;  /* "allowUserNamespaces", default false */
 };
 
-/* ---- OCI ----------------------------------------------------------------- */
+/* ---- OCI -----------------------------------------------------------------
+ */
 
 struct sbx_kv
 {
@@ -237,7 +238,8 @@ struct sbx_spec
   struct sbx_kv *annotations;
   size_t n_annotations;
   bool has_linux;
-  struct sbx_linux linux_; /* "linux": trailing _ because gcc predefines linux */
+  struct sbx_linux
+      linux_; /* "linux": trailing _ because gcc predefines linux */
   struct sbx_hooks hooks;
   struct sbx_ext ext;
 };

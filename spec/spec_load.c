@@ -23,8 +23,8 @@ absolute_bundle (const char *bundle, char **out, struct sbx_error *err)
       /* Lexical, as runc's filepath.Abs: the bundle is what was named.  */
       cleanup_free char *cwd = getcwd (NULL, 0);
       if (cwd == NULL)
-        return sbx_fail_errno (err, -errno,
-                               "cannot make bundle %s absolute", bundle);
+        return sbx_fail_errno (err, -errno, "cannot make bundle %s absolute",
+                               bundle);
       *out = sbx_path_join (cwd, bundle);
     }
   return *out ? 0 : sbx_fail (err, -ENOMEM, "out of memory");
@@ -67,8 +67,7 @@ read_all (int fd, const char *path, char **text, size_t *len,
 }
 
 static int
-read_config (const char *path, char **text, size_t *len,
-             struct sbx_error *err)
+read_config (const char *path, char **text, size_t *len, struct sbx_error *err)
 {
   /* O_NONBLOCK: a FIFO planted as config.json must not hang us.  */
   cleanup_close int fd

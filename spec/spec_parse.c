@@ -126,8 +126,7 @@ tree_freep (yajl_val *v)
 }
 
 static int
-parse_tree (const char *json, size_t len, yajl_val *out,
-            struct sbx_error *err)
+parse_tree (const char *json, size_t len, yajl_val *out, struct sbx_error *err)
 {
   int r = check_text (json, len, err);
   if (r < 0)
@@ -147,7 +146,8 @@ parse_tree (const char *json, size_t len, yajl_val *out,
   return 0;
 }
 
-/* ---- top-level sections --------------------------------------------------- */
+/* ---- top-level sections ---------------------------------------------------
+ */
 
 static int
 parse_root (struct sbx_jctx *c, yajl_val top, struct sbx_spec *spec)
@@ -178,8 +178,8 @@ static int
 parse_mount (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
 {
   struct sbx_mount *m = (struct sbx_mount *) items + i;
-  int r = json_abs_path (c, obj, "destination", JSON_REQUIRED,
-                         &m->destination);
+  int r
+      = json_abs_path (c, obj, "destination", JSON_REQUIRED, &m->destination);
   if (r >= 0)
     r = json_string (c, obj, "type", 0, &m->type);
   if (r >= 0)
@@ -292,8 +292,8 @@ parse_sections (struct sbx_jctx *c, yajl_val top, struct sbx_spec *spec)
 static int
 parse_top (struct sbx_jctx *c, yajl_val top, struct sbx_spec *spec)
 {
-  int r = json_string (c, top, "ociVersion", JSON_REQUIRED,
-                       &spec->oci_version);
+  int r
+      = json_string (c, top, "ociVersion", JSON_REQUIRED, &spec->oci_version);
   if (r >= 0)
     r = parse_root (c, top, spec);
   if (r >= 0)

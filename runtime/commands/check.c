@@ -65,9 +65,10 @@ check_runner (const struct sbx_probe *p, struct report *rep)
   const struct sbx_host_facts *h = &p->facts;
   const int *v = h->runner_version;
   bool old = v[0] == 0 && (v[1] < 12);
-  struct finding *f = add (rep, "runner", h->runner_named ? CHECK_OK
-                                          : old             ? CHECK_GAP
-                                                            : CHECK_OK);
+  struct finding *f = add (rep, "runner",
+                           h->runner_named ? CHECK_OK
+                           : old           ? CHECK_GAP
+                                           : CHECK_OK);
   snprintf (f->detail, sizeof f->detail, "%s: bubblewrap %d.%d.%d%s",
             p->runner_path, v[0], v[1], v[2],
             h->runner_named ? " (named by the operator: trusted, not probed)"
@@ -239,8 +240,8 @@ sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
   while ((c = getopt_long (argc, argv, "b:f:", longopts, NULL)) != -1)
     if (c == 'b')
       bundle = optarg;
-    else if (c == 'f' && (strcmp (optarg, "json") == 0
-                          || strcmp (optarg, "text") == 0))
+    else if (c == 'f'
+             && (strcmp (optarg, "json") == 0 || strcmp (optarg, "text") == 0))
       json = optarg[0] == 'j';
     else
       return sbx_fail (err, -EINVAL,

@@ -60,18 +60,28 @@ parse_create_options (int argc, char **argv, struct create_options *o,
   while ((c = getopt_long (argc, argv, "+b:", longopts, NULL)) != -1)
     switch (c)
       {
-      case 'b': o->bundle = optarg; break;
-      case 'P': o->pid_file = optarg; break;
-      case 'c': o->console_socket = optarg; break;
-      case 'p': o->preserve_fds = atoi (optarg); break;
-      case 'x': break;
+      case 'b':
+        o->bundle = optarg;
+        break;
+      case 'P':
+        o->pid_file = optarg;
+        break;
+      case 'c':
+        o->console_socket = optarg;
+        break;
+      case 'p':
+        o->preserve_fds = atoi (optarg);
+        break;
+      case 'x':
+        break;
       default:
         return sbx_fail (err, -EINVAL, "create: unknown option (see --help)");
       }
   if (o->preserve_fds < 0 || o->preserve_fds > 1024)
     return sbx_fail (err, -EINVAL, "--preserve-fds: expected 0..1024");
   if (optind != argc - 1)
-    return sbx_fail (err, -EINVAL, "create: expected exactly one container id");
+    return sbx_fail (err, -EINVAL,
+                     "create: expected exactly one container id");
   o->id = argv[optind];
   return 0;
 }
@@ -159,8 +169,8 @@ wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
       usleep (step * 1000);
       ms += step;
     }
-  return sbx_fail (err, -ETIMEDOUT,
-                   "the sandbox was not set up within %d s", HOLD_WAIT_MS / 1000);
+  return sbx_fail (err, -ETIMEDOUT, "the sandbox was not set up within %d s",
+                   HOLD_WAIT_MS / 1000);
 }
 
 /* Spawn bwrap held on the FIFO and learn the sandbox's pid.  */
@@ -173,7 +183,8 @@ spawn_held (const struct sbx_sandbox *sb, const struct create_options *o,
   struct sbx_spawn_request req = {
     .plan = sb->plan,
     .host = &sb->probe.facts,
-    .opts = { .as_pid_1 = true, .die_with_parent = false,
+    .opts = { .as_pid_1 = true,
+              .die_with_parent = false,
               .cap_keep = &sb->cap_keep },
     .spec = sb->spec,
     .seccomp_fd = sb->seccomp_fd,
@@ -216,10 +227,12 @@ run_create_hooks (const struct sbx_spec *spec, const char *state,
                   struct sbx_error *err)
 {
   int r = sbx_hooks_run (&spec->hooks.prestart, "prestart", state, err);
-  r = r ?: sbx_hooks_run (&spec->hooks.create_runtime, "createRuntime", state,
-                          err);
-  r = r ?: sbx_hooks_run (&spec->hooks.create_container, "createContainer",
-                          state, err);
+  r = r
+          ?: sbx_hooks_run (&spec->hooks.create_runtime, "createRuntime",
+                            state, err);
+  r = r
+          ?: sbx_hooks_run (&spec->hooks.create_container, "createContainer",
+                            state, err);
   return r;
 }
 
@@ -272,8 +285,9 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
   int r = spawn_held (sb, o, fifo, &con, &runner, c, lim->cgroup, err);
   /* Held means set up: the sandbox has its bind of the instance.  */
   sbx_create_console_close (&con);
-  r = r ?: sbx_container_limits_watch (lim, c->dir, c->pid, c->start_time,
-                                       err);
+  r = r
+          ?: sbx_container_limits_watch (lim, c->dir, c->pid, c->start_time,
+                                         err);
   r = r ?: record (sb, o, c, lim, err);
   if (r < 0 && c->start_time > 0)
     {
@@ -300,9 +314,8 @@ launch_limited (struct sbx_sandbox *sb, const struct create_options *o,
                 struct sbx_container *c, bool systemd, struct sbx_error *err)
 {
   struct sbx_container_limits lim;
-  const char *cgroups_path = sb->spec->has_linux
-                                 ? sb->spec->linux_.cgroups_path
-                                 : NULL;
+  const char *cgroups_path
+      = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
   int r = sbx_container_limits_setup (&lim, sb->plan, cgroups_path, systemd,
                                       c->id, err);
   r = r ?: launch (sb, o, c, &lim, err);

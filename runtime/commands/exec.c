@@ -45,15 +45,15 @@ struct exec_options
 /* What the new process needs, prepared before any fork.  */
 struct exec_plan
 {
-  struct sbx_spec *spec;        /* process (and the bundle's seccomp) */
-  struct strv caps;             /* kept when running as uid 0 */
-  struct sock_fprog filter;     /* .len 0: none */
+  struct sbx_spec *spec;    /* process (and the bundle's seccomp) */
+  struct strv caps;         /* kept when running as uid 0 */
+  struct sock_fprog filter; /* .len 0: none */
   int ns_fds[7];
-  int tty_slave;                /* -1: no terminal */
+  int tty_slave; /* -1: no terminal */
 };
 
-static const char *const ns_names[] = { "user", "cgroup", "ipc", "uts",
-                                        "net", "pid", "mnt" };
+static const char *const ns_names[]
+    = { "user", "cgroup", "ipc", "uts", "net", "pid", "mnt" };
 
 static int
 parse_exec_options (int argc, char **argv, struct exec_options *o,
@@ -79,17 +79,30 @@ parse_exec_options (int argc, char **argv, struct exec_options *o,
   while ((c = getopt_long (argc, argv, "+p:w:e:dtu:", longopts, NULL)) != -1)
     switch (c)
       {
-      case 'p': o->process_file = optarg; break;
-      case 'P': o->pid_file = optarg; break;
-      case 'w': o->cwd = optarg; break;
+      case 'p':
+        o->process_file = optarg;
+        break;
+      case 'P':
+        o->pid_file = optarg;
+        break;
+      case 'w':
+        o->cwd = optarg;
+        break;
       case 'e':
         if (strv_push (&o->env, optarg) < 0)
           return sbx_fail (err, -ENOMEM, "out of memory");
         break;
-      case 'd': o->detach = true; break;
-      case 'x': break;
-      case 't': o->tty = true; break;
-      case 'c': o->console_socket = optarg; break;
+      case 'd':
+        o->detach = true;
+        break;
+      case 'x':
+        break;
+      case 't':
+        o->tty = true;
+        break;
+      case 'c':
+        o->console_socket = optarg;
+        break;
       case 'u':
         return sbx_fail (err, -ENOTSUP,
                          "exec --user: give the user in --process");
@@ -130,8 +143,11 @@ load_process (const struct exec_options *o, char **argv,
     return sbx_fail (err, r, "--process %s: no such file", o->process_file);
   if (r < 0)
     return r;
-  if (asprintf (&doc, "{\"ociVersion\":\"1.0.0\",\"root\":{\"path\":\"/\"},"
-                      "\"process\":%s}", text) < 0)
+  if (asprintf (&doc,
+                "{\"ociVersion\":\"1.0.0\",\"root\":{\"path\":\"/\"},"
+                "\"process\":%s}",
+                text)
+      < 0)
     return sbx_fail (err, -ENOMEM, "out of memory");
   struct sbx_spec *ps = NULL;
   r = sbx_spec_parse (doc, strlen (doc), "/", &ps, err);
@@ -327,8 +343,7 @@ enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
   while (waitpid (pid, &status, 0) < 0)
     if (errno != EINTR)
       _exit (127);
-  _exit (WIFEXITED (status) ? WEXITSTATUS (status)
-                            : 128 + WTERMSIG (status));
+  _exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
 }
 
 static const char *const step_names[] = {
@@ -352,8 +367,8 @@ report_failure (const struct exec_failure *f, const struct exec_plan *p,
                      "exec: \"%s\": executable file not found in $PATH", cmd);
   if (f->step == STEP_EXEC && f->errnum == EACCES)
     return sbx_fail (err, -EACCES, "exec: \"%s\": permission denied", cmd);
-  int step = f->step >= STEP_SETNS && f->step <= STEP_EXEC ? f->step
-                                                            : STEP_EXEC;
+  int step
+      = f->step >= STEP_SETNS && f->step <= STEP_EXEC ? f->step : STEP_EXEC;
   return sbx_fail_errno (err, -f->errnum, "exec %s: cannot %s%s%s", cmd,
                          step_names[step], step == STEP_CWD ? " " : "",
                          step == STEP_CWD ? cwd : "");
@@ -379,8 +394,8 @@ merge_env (const struct sbx_process *pr, const struct strv *extra,
 }
 
 static int
-launch (const struct exec_plan *p, const struct exec_options *o,
-        char **envp, struct sbx_error *err)
+launch (const struct exec_plan *p, const struct exec_options *o, char **envp,
+        struct sbx_error *err)
 {
   const char *cwd = o->cwd ? o->cwd : p->spec->process.cwd;
   int rep[2], pp[2];
@@ -427,18 +442,20 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
               struct sbx_error *err)
 {
   struct exec_options o = { 0 };
-  struct exec_plan p = { .ns_fds = { -1, -1, -1, -1, -1, -1, -1 },
-                         .tty_slave = -1 };
+  struct exec_plan p
+      = { .ns_fds = { -1, -1, -1, -1, -1, -1, -1 }, .tty_slave = -1 };
   struct strv notes = { 0 }, env = { 0 };
   struct sbx_container c = { .lock_fd = -1 };
   int r = parse_exec_options (argc, argv, &o, err);
-  r = r ?: sbx_state_open (sbx_state_root (g), argv[o.first_arg], false, &c,
-                           err);
+  r = r
+          ?: sbx_state_open (sbx_state_root (g), argv[o.first_arg], false, &c,
+                             err);
   if (r == 0 && sbx_state_status (&c) != SBX_STATUS_RUNNING)
     r = sbx_fail (err, -EINVAL, "cannot exec in a stopped container");
   r = r ?: load_process (&o, argv, &c, &p, err);
-  r = r ?: sbx_caps_plan (&p.spec->process.capabilities, true, &p.caps,
-                          &notes, err);
+  r = r
+          ?: sbx_caps_plan (&p.spec->process.capabilities, true, &p.caps,
+                            &notes, err);
   r = r ?: load_filter (p.spec, &p.filter, err);
   if (r == 0 && merge_env (&p.spec->process, &o.env, &env) < 0)
     r = sbx_fail (err, -ENOMEM, "out of memory");

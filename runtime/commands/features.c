@@ -24,9 +24,8 @@ static int
 linux_features (yajl_gen g)
 {
   /* bwrap makes these; it has no time namespace.  */
-  static const char *const namespaces[] = {
-    "cgroup", "ipc", "mount", "network", "pid", "user", "uts", NULL
-  };
+  static const char *const namespaces[]
+      = { "cgroup", "ipc", "mount", "network", "pid", "user", "uts", NULL };
   static const char *const none[] = { NULL };
   struct strv caps = { 0 };
   int r = sbx_caps_known (&caps);
@@ -64,10 +63,11 @@ features_json (yajl_gen g)
 {
   /* startContainer would have to run inside the sandbox before the
      command, which bwrap offers no step for.  */
-  static const char *const hooks[] = { "prestart", "createRuntime",
-                                       "createContainer", "poststart", "poststop", NULL };
-  static const char *const mount_options[] = { "bind", "rbind", "ro", "rw",
-                                               NULL };
+  static const char *const hooks[]
+      = { "prestart",  "createRuntime", "createContainer",
+          "poststart", "poststop",      NULL };
+  static const char *const mount_options[]
+      = { "bind", "rbind", "ro", "rw", NULL };
   int r = sbx_json_open (g, false);
   r = r ?: sbx_json_key_str (g, "ociVersionMin", "1.0.0");
   r = r ?: sbx_json_key_str (g, "ociVersionMax", SBX_OCI_VERSION);

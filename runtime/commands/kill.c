@@ -42,8 +42,9 @@ parse_signal (const char *s, struct sbx_error *err)
             return sig;
         }
     }
-  return sbx_fail (err, -EINVAL, "invalid signal \"%s\": use a number or a "
-                                 "name such as TERM or SIGKILL",
+  return sbx_fail (err, -EINVAL,
+                   "invalid signal \"%s\": use a number or a "
+                   "name such as TERM or SIGKILL",
                    s);
 }
 
@@ -96,8 +97,9 @@ sbx_cmd_kill (struct sbx_globals *g, int argc, char **argv,
     else
       return sbx_fail (err, -EINVAL, "kill: unknown option (see --help)");
   if (optind >= argc || argc - optind > 2)
-    return sbx_fail (err, -EINVAL, "kill: expected a container id and a "
-                                   "signal");
+    return sbx_fail (err, -EINVAL,
+                     "kill: expected a container id and a "
+                     "signal");
   int sig = optind + 1 < argc ? parse_signal (argv[optind + 1], err) : SIGTERM;
   if (sig < 0)
     return sig;
@@ -112,8 +114,7 @@ sbx_cmd_kill (struct sbx_globals *g, int argc, char **argv,
     signal_namespace (ct.pid, sig);
   if (r == 0 && sig != SIGKILL && sbx_pidfd_signal (fd, sig) < 0
       && errno != ESRCH)
-    r = sbx_fail_errno (err, -errno, "cannot signal container \"%s\"",
-                        ct.id);
+    r = sbx_fail_errno (err, -errno, "cannot signal container \"%s\"", ct.id);
   if (fd >= 0)
     close (fd);
   sbx_state_close (&ct);

@@ -30,9 +30,9 @@ collect_ids (const char *root, struct strv *ids, struct sbx_error *err)
 {
   DIR *d = opendir (root);
   if (d == NULL)
-    return errno == ENOENT ? 0
-                           : sbx_fail_errno (err, -errno, "cannot read %s",
-                                             root);
+    return errno == ENOENT
+               ? 0
+               : sbx_fail_errno (err, -errno, "cannot read %s", root);
   struct dirent *e;
   struct sbx_error ignored = { 0 };
   while ((e = readdir (d)) != NULL)
@@ -86,8 +86,9 @@ list_all (const char *root, const struct strv *ids, enum list_format fmt,
     {
       char *text = NULL;
       size_t len;
-      if (r == 0 && (sbx_json_close (g, true) < 0
-                     || sbx_json_finish (g, &text, &len) < 0))
+      if (r == 0
+          && (sbx_json_close (g, true) < 0
+              || sbx_json_finish (g, &text, &len) < 0))
         r = sbx_fail (err, -ENOMEM, "cannot format the list");
       if (r == 0)
         fwrite (text, 1, len, stdout);

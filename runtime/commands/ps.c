@@ -38,8 +38,8 @@ sbx_cmd_ps (struct sbx_globals *g, int argc, char **argv,
   bool json = false;
   int c;
   while ((c = getopt_long (argc, argv, "+f:", longopts, NULL)) != -1)
-    if (c == 'f' && (strcmp (optarg, "json") == 0
-                     || strcmp (optarg, "table") == 0))
+    if (c == 'f'
+        && (strcmp (optarg, "json") == 0 || strcmp (optarg, "table") == 0))
       json = optarg[0] == 'j';
     else
       return sbx_fail (err, -EINVAL, "ps: expected --format table|json");
@@ -49,7 +49,8 @@ sbx_cmd_ps (struct sbx_globals *g, int argc, char **argv,
   int r = sbx_state_open (sbx_state_root (g), argv[optind], false, &ct, err);
   pid_t *pids = NULL;
   size_t n = 0;
-  if (r == 0 && sbx_state_pid_alive (&ct) && sbx_ns_pids (ct.pid, &pids, &n) < 0)
+  if (r == 0 && sbx_state_pid_alive (&ct)
+      && sbx_ns_pids (ct.pid, &pids, &n) < 0)
     n = 0; /* ended while we looked */
   if (r == 0 && json)
     {

@@ -82,12 +82,11 @@ dry_run (const struct sbx_sandbox *sb, bool seatbelt, struct sbx_error *err)
 {
   if (seatbelt)
     return dry_run_seatbelt (sb, err);
-  struct sbx_bwrap_opts opts = { .die_with_parent = true,
-                                 .cap_keep = &sb->cap_keep };
+  struct sbx_bwrap_opts opts
+      = { .die_with_parent = true, .cap_keep = &sb->cap_keep };
   struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
   cleanup_strv struct strv argv = { 0 };
-  int r = sbx_bwrap_args (sb->plan, &sb->probe.facts, &fds, &opts, &argv,
-                          err);
+  int r = sbx_bwrap_args (sb->plan, &sb->probe.facts, &fds, &opts, &argv, err);
   if (r < 0)
     return r;
   print_dry_run (sb, &argv);
@@ -156,8 +155,8 @@ static int
 refuse_hooks (const struct sbx_hooks *h, struct sbx_error *err)
 {
   const struct sbx_hook_list *lists[]
-      = { &h->prestart,       &h->create_runtime, &h->create_container,
-          &h->start_container, &h->poststart,     &h->poststop };
+      = { &h->prestart,        &h->create_runtime, &h->create_container,
+          &h->start_container, &h->poststart,      &h->poststop };
   static const char *const names[]
       = { "prestart",       "createRuntime", "createContainer",
           "startContainer", "poststart",     "poststop" };
@@ -178,9 +177,8 @@ run_limited (const struct sbx_sandbox *sb, const struct run_options *o,
   if (hr < 0)
     return hr;
   struct sbx_limits lim;
-  const char *cgroups_path = sb->spec->has_linux
-                                 ? sb->spec->linux_.cgroups_path
-                                 : NULL;
+  const char *cgroups_path
+      = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
   int r = sbx_limits_setup (&lim, sb->plan, cgroups_path, o->id, err);
   if (r == 0)
     r = supervise (sb, o, &lim, out, err);
@@ -212,9 +210,15 @@ parse_run_options (int argc, char **argv, struct run_options *o,
   while ((c = getopt_long (argc, argv, "+b:d", longopts, NULL)) != -1)
     switch (c)
       {
-      case 'b': o->bundle = optarg; break;
-      case 'o': o->outcome_path = optarg; break;
-      case 'n': o->dry_run = true; break;
+      case 'b':
+        o->bundle = optarg;
+        break;
+      case 'o':
+        o->outcome_path = optarg;
+        break;
+      case 'n':
+        o->dry_run = true;
+        break;
       case 'B':
         if (strcmp (optarg, "bwrap") != 0 && strcmp (optarg, "seatbelt") != 0)
           return sbx_fail (err, -EINVAL,
@@ -222,8 +226,13 @@ parse_run_options (int argc, char **argv, struct run_options *o,
                            optarg);
         o->seatbelt = strcmp (optarg, "seatbelt") == 0;
         break;
-      case 'p': o->preserve_fds = atoi (optarg); break;
-      case 'x': case 'P': case 'c': break;
+      case 'p':
+        o->preserve_fds = atoi (optarg);
+        break;
+      case 'x':
+      case 'P':
+      case 'c':
+        break;
       case 'd':
         return sbx_fail (err, -ENOTSUP,
                          "run --detach: use create and start instead");

@@ -38,7 +38,8 @@ gen_process (yajl_gen g, const struct spec_options *o)
   static const char *const container_args[] = { "sh", NULL };
   static const char *const env[] = {
     "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-    "TERM=xterm", NULL,
+    "TERM=xterm",
+    NULL,
   };
   cleanup_strv struct strv args = { 0 }, envs = { 0 };
   int r = strv_of (&args, o->agent ? agent_args : container_args);
@@ -74,8 +75,8 @@ gen_process (yajl_gen g, const struct spec_options *o)
 static int
 gen_namespaces (yajl_gen g, bool agent)
 {
-  static const char *const ns[] = { "pid", "network", "ipc", "uts", "mount",
-                                    NULL };
+  static const char *const ns[]
+      = { "pid", "network", "ipc", "uts", "mount", NULL };
   int r = sbx_json_key (g, "linux");
   if (r == 0)
     r = sbx_json_open (g, false);
@@ -95,8 +96,8 @@ gen_namespaces (yajl_gen g, bool agent)
     r = sbx_json_close (g, true);
   if (r == 0 && !agent)
     {
-      static const char *const masked[] = { "/proc/kcore", "/proc/keys",
-                                            "/proc/timer_list", NULL };
+      static const char *const masked[]
+          = { "/proc/kcore", "/proc/keys", "/proc/timer_list", NULL };
       cleanup_strv struct strv m = { 0 };
       r = strv_of (&m, masked);
       if (r == 0)
@@ -109,10 +110,8 @@ static int
 gen_container_mounts (yajl_gen g)
 {
   static const char *const mounts[][3] = {
-    { "/proc", "proc", "proc" },
-    { "/dev", "tmpfs", "tmpfs" },
-    { "/dev/pts", "devpts", "devpts" },
-    { "/dev/shm", "tmpfs", "shm" },
+    { "/proc", "proc", "proc" },        { "/dev", "tmpfs", "tmpfs" },
+    { "/dev/pts", "devpts", "devpts" }, { "/dev/shm", "tmpfs", "shm" },
     { "/sys", "sysfs", "sysfs" },
   };
   int r = sbx_json_key (g, "mounts");
@@ -203,11 +202,20 @@ parse_spec_options (int argc, char **argv, struct spec_options *o,
   while ((c = getopt_long (argc, argv, "b:", longopts, NULL)) != -1)
     switch (c)
       {
-      case 'b': o->bundle = optarg; break;
-      case 'a': o->agent = true; break;
-      case 'w': o->workspace = optarg; break;
-      case 'm': o->mode = optarg; break;
-      case 'r': break;
+      case 'b':
+        o->bundle = optarg;
+        break;
+      case 'a':
+        o->agent = true;
+        break;
+      case 'w':
+        o->workspace = optarg;
+        break;
+      case 'm':
+        o->mode = optarg;
+        break;
+      case 'r':
+        break;
       default:
         return sbx_fail (err, -EINVAL, "spec: unknown option (see --help)");
       }

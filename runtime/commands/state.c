@@ -18,8 +18,9 @@ sbx_cmd_state (struct sbx_globals *g, int argc, char **argv,
   char *text = NULL;
   size_t len;
   yajl_gen gen = r == 0 ? sbx_json_new (true) : NULL;
-  if (r == 0 && (gen == NULL || sbx_state_emit (gen, &c) < 0
-                 || sbx_json_finish (gen, &text, &len) < 0))
+  if (r == 0
+      && (gen == NULL || sbx_state_emit (gen, &c) < 0
+          || sbx_json_finish (gen, &text, &len) < 0))
     r = sbx_fail (err, -ENOMEM, "cannot format the state");
   if (r == 0)
     fwrite (text, 1, len, stdout);

@@ -120,8 +120,8 @@ join_resolved (const char *original, const char *resolved, const char *tail,
    the rest: a grant or a deny may name a path that does not exist yet
    (a protected .git/hooks), yet its parent may be a symlink.  */
 static int
-resolve_existing_prefix (const struct sbx_macos_paths *paths,
-                         const char *path, char **out, struct sbx_error *err)
+resolve_existing_prefix (const struct sbx_macos_paths *paths, const char *path,
+                         char **out, struct sbx_error *err)
 {
   cleanup_free char *prefix = strdup (path);
   if (prefix == NULL)

@@ -24,7 +24,7 @@
    process keeps the terminal it inherited, but does not get to open
    another one of the same user.  */
 static const char *const write_devices[] = {
-  "/dev/null", "/dev/zero",    "/dev/tty",
+  "/dev/null",   "/dev/zero",    "/dev/tty",
   "/dev/random", "/dev/urandom", "/dev/dtracehelper",
 };
 
@@ -72,11 +72,16 @@ static const char *
 why_name (enum sbx_plan_why why)
 {
   static const char *const names[] = {
-    [SBX_WHY_ROOT] = "root",           [SBX_WHY_SYSTEM] = "system",
-    [SBX_WHY_OCI_MOUNT] = "mount",     [SBX_WHY_WORKSPACE] = "workspace",
-    [SBX_WHY_TEMP] = "temp",           [SBX_WHY_PROTECTED] = "protected",
-    [SBX_WHY_CREDENTIAL] = "credential", [SBX_WHY_SOCKET] = "socket",
-    [SBX_WHY_ALIAS] = "alias",         [SBX_WHY_MASKED] = "masked",
+    [SBX_WHY_ROOT] = "root",
+    [SBX_WHY_SYSTEM] = "system",
+    [SBX_WHY_OCI_MOUNT] = "mount",
+    [SBX_WHY_WORKSPACE] = "workspace",
+    [SBX_WHY_TEMP] = "temp",
+    [SBX_WHY_PROTECTED] = "protected",
+    [SBX_WHY_CREDENTIAL] = "credential",
+    [SBX_WHY_SOCKET] = "socket",
+    [SBX_WHY_ALIAS] = "alias",
+    [SBX_WHY_MASKED] = "masked",
     [SBX_WHY_READONLY] = "readonly",
   };
   if ((size_t) why < sizeof names / sizeof names[0] && names[why])
@@ -86,8 +91,7 @@ why_name (enum sbx_plan_why why)
 
 /* The canonical form of PATH, from plan entry INDEX.  */
 static int
-canonical_path (struct profile *pr, size_t index, const char *path,
-                char **out)
+canonical_path (struct profile *pr, size_t index, const char *path, char **out)
 {
   int r = sbx_macos_path_canonical (pr->paths, path, out, pr->err);
   if (r < 0)
@@ -314,11 +318,13 @@ check_plan (const struct sbx_plan *plan, struct sbx_error *err)
                      "backend",
                      plan->root ? plan->root : "(none)");
   if (mode_name (plan->mode) == NULL)
-    return sbx_fail (err, -EINVAL, "plan has no mode; resolve the policy "
-                                   "before generating a profile");
+    return sbx_fail (err, -EINVAL,
+                     "plan has no mode; resolve the policy "
+                     "before generating a profile");
   if (net_name (plan->network) == NULL)
-    return sbx_fail (err, -EINVAL, "plan has no network level; resolve the "
-                                   "policy before generating a profile");
+    return sbx_fail (err, -EINVAL,
+                     "plan has no network level; resolve the "
+                     "policy before generating a profile");
   return 0;
 }
 

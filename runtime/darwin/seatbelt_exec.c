@@ -10,15 +10,16 @@
 #include <unistd.h>
 
 int
-sbx_seatbelt_exec (const char *profile, char *const argv[],
-                   char *const envp[], struct sbx_error *err)
+sbx_seatbelt_exec (const char *profile, char *const argv[], char *const envp[],
+                   struct sbx_error *err)
 {
   size_t n = 0;
   while (argv[n])
     n++;
   if (n == 0)
-    return sbx_fail (err, -EINVAL, "process.args: empty; name the command "
-                                   "to run");
+    return sbx_fail (err, -EINVAL,
+                     "process.args: empty; name the command "
+                     "to run");
   /* "--" ends sandbox-exec's options, so a command whose name starts with
      '-' is run, not parsed.  */
   cleanup_free char **args = calloc (n + 5, sizeof *args);

@@ -36,7 +36,7 @@ struct walk
   struct walk_root *roots;
   size_t n_roots;
   uint32_t max_entries, max_depth;
-  dev_t dev; /* of the root being walked: -xdev */
+  dev_t dev;  /* of the root being walked: -xdev */
   char *path; /* the path of the entry at hand, grown as needed */
   size_t len, cap;
   char **bufs; /* one getdents64 buffer per depth, reused */
@@ -160,8 +160,9 @@ is_skippable (int e)
 static int
 visit_dir (struct walk *w, int parent, const char *name, uint32_t depth)
 {
-  cleanup_close int fd = openat (parent, name, O_RDONLY | O_DIRECTORY
-                                 | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  cleanup_close int fd
+      = openat (parent, name,
+                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0 && is_skippable (errno))
     {
       w->out->skipped++;
@@ -215,8 +216,7 @@ visit_maybe_file (struct walk *w, int dfd, const char *name, uint32_t depth)
 
 /* One entry of the directory DFD, at DEPTH below the root.  */
 static int
-visit_entry (struct walk *w, int dfd, const struct dirent64 *d,
-             uint32_t depth)
+visit_entry (struct walk *w, int dfd, const struct dirent64 *d, uint32_t depth)
 {
   size_t saved = 0;
   int r = path_push (w, d->d_name, &saved);
@@ -299,8 +299,7 @@ open_root (struct walk *w, size_t i, const char *path)
     {
       int e = -errno;
       close (fd);
-      return sbx_fail_errno (w->err, e, "writable root %s: cannot stat",
-                             path);
+      return sbx_fail_errno (w->err, e, "writable root %s: cannot stat", path);
     }
   root->dev = st.st_dev;
   root->ino = st.st_ino;
@@ -402,14 +401,13 @@ walk_free (struct walk *w)
 }
 
 int
-sbx_alias_walk (const char *const *roots, size_t n_roots,
-                uint32_t max_entries, uint32_t max_depth,
-                struct sbx_alias_result *out, struct sbx_error *err)
+sbx_alias_walk (const char *const *roots, size_t n_roots, uint32_t max_entries,
+                uint32_t max_depth, struct sbx_alias_result *out,
+                struct sbx_error *err)
 {
-  struct walk w = { .max_entries = max_entries,
-                    .max_depth = max_depth,
-                    .out = out,
-                    .err = err };
+  struct walk w = {
+    .max_entries = max_entries, .max_depth = max_depth, .out = out, .err = err
+  };
   int r = 0;
   w.roots = calloc (n_roots ? n_roots : 1, sizeof *w.roots);
   if (w.roots == NULL)

@@ -25,15 +25,16 @@ push_fd (struct strv *argv, const char *flag, int fd)
 }
 
 static int
-namespace_args (const struct sbx_plan *plan,
-                const struct sbx_host_facts *host, struct strv *argv)
+namespace_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
+                struct strv *argv)
 {
   /* Unprivileged, bwrap needs a user namespace to do anything at all.  */
   if (plan->unshare[SBX_NS_USER] || !host->is_root)
     PUSH ("--unshare-user");
   if (plan->set_ids)
     {
-      if (strv_push (argv, "--uid") < 0 || strv_pushf (argv, "%u", plan->uid) < 0
+      if (strv_push (argv, "--uid") < 0
+          || strv_pushf (argv, "%u", plan->uid) < 0
           || strv_push (argv, "--gid") < 0
           || strv_pushf (argv, "%u", plan->gid) < 0)
         return -ENOMEM;
@@ -79,8 +80,7 @@ mount_args (const struct sbx_plan_mount *m, struct strv *argv)
       PUSH (m->optional ? "--bind-try" : "--bind", m->source, m->dest);
       return 0;
     case SBX_PLAN_BIND_DEV:
-      PUSH (m->optional ? "--dev-bind-try" : "--dev-bind", m->source,
-            m->dest);
+      PUSH (m->optional ? "--dev-bind-try" : "--dev-bind", m->source, m->dest);
       return 0;
     case SBX_PLAN_HIDE_DIR:
       PUSH ("--perms", "0555", "--tmpfs", m->dest);
@@ -128,8 +128,7 @@ capability_args (const struct sbx_host_facts *host,
 }
 
 int
-sbx_bwrap_args (const struct sbx_plan *plan,
-                const struct sbx_host_facts *host,
+sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
                 const struct sbx_bwrap_fds *fds,
                 const struct sbx_bwrap_opts *opts, struct strv *argv,
                 struct sbx_error *err)

@@ -10,11 +10,11 @@
 /* Descriptors the runner is told about; -1 = not passed.  */
 struct sbx_bwrap_fds
 {
-  int json_status; /* --json-status-fd: child pid, then exit code */
-  int info;        /* --info-fd */
-  int block;       /* --block-fd: hold before exec until a byte arrives */
-  int seccomp;     /* --add-seccomp-fd: the config's or the agent filter */
-  int seccomp_net; /* --add-seccomp-fd: the network "deny" filter */
+  int json_status;  /* --json-status-fd: child pid, then exit code */
+  int info;         /* --info-fd */
+  int block;        /* --block-fd: hold before exec until a byte arrives */
+  int seccomp;      /* --add-seccomp-fd: the config's or the agent filter */
+  int seccomp_net;  /* --add-seccomp-fd: the network "deny" filter */
   int userns_block; /* --userns-block-fd: sbx writes the id maps first */
 };
 

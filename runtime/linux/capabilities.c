@@ -26,13 +26,13 @@ static bool
 cap_oci_name (int cap, char buf[CAP_NAME_MAX])
 {
   const char *name = cap >= 0 && cap <= CAP_LAST_CAP
-                         ? capng_capability_to_name ((unsigned)cap)
+                         ? capng_capability_to_name ((unsigned) cap)
                          : NULL;
   if (name == NULL)
     return false;
   int n = snprintf (buf, CAP_NAME_MAX, CAP_PREFIX "%s", name);
   for (int i = 0; i < n && i < CAP_NAME_MAX; i++)
-    buf[i] = (char)toupper ((unsigned char)buf[i]);
+    buf[i] = (char) toupper ((unsigned char) buf[i]);
   return true;
 }
 
@@ -81,7 +81,7 @@ format_caps (uint64_t set, char *buf, size_t len)
         continue;
       int n
           = snprintf (buf + used, len - used, "%s%s", used ? ", " : "", name);
-      used += n > 0 ? (size_t)n : 0;
+      used += n > 0 ? (size_t) n : 0;
     }
 }
 

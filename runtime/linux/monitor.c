@@ -106,8 +106,8 @@ on_signal (struct monitor *m, int signal_fd)
 static void
 arm (int fd, uint64_t ms)
 {
-  struct itimerspec its = { .it_value = { (time_t) (ms / 1000),
-                                          (long) (ms % 1000) * 1000000 } };
+  struct itimerspec its
+      = { .it_value = { (time_t) (ms / 1000), (long) (ms % 1000) * 1000000 } };
   if (fd >= 0)
     timerfd_settime (fd, 0, &its, NULL);
 }
@@ -215,7 +215,8 @@ sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
                  struct sbx_limits *lim, int signal_fd,
                  struct sbx_outcome *out, struct sbx_error *err)
 {
-  struct monitor m = { .runner = sp->runner_pid, .sandbox_pidfd = -1,
+  struct monitor m = { .runner = sp->runner_pid,
+                       .sandbox_pidfd = -1,
                        .cgroup = lim ? lim->cgroup : NULL };
   uint64_t start = sbx_now_ms ();
   fcntl (sp->status_fd, F_SETFL, O_NONBLOCK);

@@ -1,6 +1,7 @@
 /* The supervision loop of a foreground `run`: forwards signals to the
    sandbox, enforces the wall clock and the sampled limits, learns how
-   the command ended, and sweeps whatever was re-parented to sbx (a child subreaper) on the way. */
+   the command ended, and sweeps whatever was re-parented to sbx (a child
+   subreaper) on the way. */
 #ifndef SBX_MONITOR_H
 #define SBX_MONITOR_H
 

@@ -18,7 +18,10 @@
 extern char **environ;
 
 static const char *const runner_places[] = {
-  "/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap", NULL,
+  "/usr/bin/bwrap",
+  "/usr/local/bin/bwrap",
+  "/bin/bwrap",
+  NULL,
 };
 
 enum sbx_path_kind
@@ -51,8 +54,8 @@ run_runner (const char *const *args, char *out, size_t out_len)
   posix_spawn_file_actions_adddup2 (&fa, pipefd[1], 1);
   posix_spawn_file_actions_addopen (&fa, 2, "/dev/null", O_WRONLY, 0);
   pid_t pid;
-  int r = posix_spawn (&pid, args[0], &fa, NULL, (char *const *) args,
-                       environ);
+  int r
+      = posix_spawn (&pid, args[0], &fa, NULL, (char *const *) args, environ);
   posix_spawn_file_actions_destroy (&fa);
   close (pipefd[1]);
   if (r != 0)
@@ -84,13 +87,20 @@ probe_runner (struct sbx_probe *p)
   if (run_runner (version, out, sizeof out) == 0)
     sscanf (out, "bubblewrap %d.%d.%d", &f->runner_version[0],
             &f->runner_version[1], &f->runner_version[2]);
-  const char *userns[] = { p->runner_path, "--unshare-user", "--ro-bind",
-                           "/", "/", "true", NULL };
+  const char *userns[] = {
+    p->runner_path, "--unshare-user", "--ro-bind", "/", "/", "true", NULL
+  };
   f->userns_ok = run_runner (userns, NULL, 0) == 0;
-  const char *proc[] = { p->runner_path, f->is_root ? "--unshare-pid"
-                                                    : "--unshare-user",
-                         "--unshare-pid", "--ro-bind", "/", "/", "--proc",
-                         "/proc", "true", NULL };
+  const char *proc[] = { p->runner_path,
+                         f->is_root ? "--unshare-pid" : "--unshare-user",
+                         "--unshare-pid",
+                         "--ro-bind",
+                         "/",
+                         "/",
+                         "--proc",
+                         "/proc",
+                         "true",
+                         NULL };
   f->private_proc_ok = run_runner (proc, NULL, 0) == 0;
 }
 
@@ -129,8 +139,7 @@ load_cache (const char *path, const char *key, struct sbx_host_facts *f)
 }
 
 static void
-store_cache (const char *path, const char *key,
-             const struct sbx_host_facts *f)
+store_cache (const char *path, const char *key, const struct sbx_host_facts *f)
 {
   char text[8192];
   int n = snprintf (text, sizeof text, "%s\n%d.%d.%d %d %d\n", key,

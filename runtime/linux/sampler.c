@@ -145,8 +145,11 @@ stat_fd (struct sbx_sampler *s, pid_t pid, bool *owned)
       *owned = fd >= 0;
       return fd;
     }
-  *e = (struct sbx_proc_fds){ .pid = pid, .stat_fd = fd, .children_fd = -1,
-                              .statm_fd = -1, .tick = s->tick };
+  *e = (struct sbx_proc_fds){ .pid = pid,
+                              .stat_fd = fd,
+                              .children_fd = -1,
+                              .statm_fd = -1,
+                              .tick = s->tick };
   s->cached++;
   return fd;
 }
@@ -161,8 +164,7 @@ stat_fd (struct sbx_sampler *s, pid_t pid, bool *owned)
 #define STAT_EVERY 4u
 
 static int
-read_statm (struct sbx_proc_fds *e, char *buf, long *threads,
-            long *rss_pages)
+read_statm (struct sbx_proc_fds *e, char *buf, long *threads, long *rss_pages)
 {
   if (reread (e->statm_fd, buf, READ_BUF) <= 0
       || sscanf (buf, "%*d %ld", rss_pages) != 1)
@@ -194,8 +196,7 @@ read_stat (struct sbx_sampler *s, pid_t pid, char *buf, long *threads,
   p++;
   for (int field = 3; field < 20 && p; field++)
     p = strchr (p + 1, ' ');
-  if (p == NULL || sscanf (p, " %ld %*d %*u %*u %ld", threads, rss_pages)
-                       != 2)
+  if (p == NULL || sscanf (p, " %ld %*d %*u %*u %ld", threads, rss_pages) != 2)
     return -EIO;
   if (e)
     {
@@ -254,8 +255,7 @@ push_children (struct sbx_sampler *s, size_t *n, pid_t pid, pid_t tid,
 /* Threads other than the leader can have children too: list them only
    for multi-threaded processes, which are rare in a sandbox.  */
 static int
-push_thread_children (struct sbx_sampler *s, size_t *n, pid_t pid,
-                      char *buf)
+push_thread_children (struct sbx_sampler *s, size_t *n, pid_t pid, char *buf)
 {
   char path[48];
   snprintf (path, sizeof path, "/proc/%d/task", (int) pid);
@@ -293,8 +293,8 @@ open_ns_proc (pid_t root)
   struct stat inside, outside;
   snprintf (path, sizeof path, "/proc/%d/ns/pid", (int) root);
   if (fd >= 0
-      && (fstatat (fd, "1/ns/pid", &inside, 0) < 0
-          || stat (path, &outside) < 0 || inside.st_ino != outside.st_ino
+      && (fstatat (fd, "1/ns/pid", &inside, 0) < 0 || stat (path, &outside) < 0
+          || inside.st_ino != outside.st_ino
           || inside.st_dev != outside.st_dev))
     {
       close (fd);
@@ -321,8 +321,9 @@ ns_statm (struct sbx_sampler *s, pid_t pid, char *buf, long *rss)
           close (fd);
           return n > 0 && sscanf (buf, "%*d %ld", rss) == 1 ? 0 : -ESRCH;
         }
-      *e = (struct sbx_proc_fds){ .pid = pid, .stat_fd = -1,
-                                  .children_fd = -1, .statm_fd = fd };
+      *e = (struct sbx_proc_fds){
+        .pid = pid, .stat_fd = -1, .children_fd = -1, .statm_fd = fd
+      };
       s->cached++;
     }
   e->tick = s->tick;
@@ -353,8 +354,8 @@ take_ns (struct sbx_sampler *s, struct sbx_sample *out)
           continue;
         root_seen |= pid == 1;
         out->processes++;
-        out->rss_bytes += (uint64_t) (rss > 0 ? rss : 0)
-                          * (uint64_t) s->page_size;
+        out->rss_bytes
+            += (uint64_t) (rss > 0 ? rss : 0) * (uint64_t) s->page_size;
       }
   sweep_cache (s);
   return root_seen ? 0 : -ESRCH;
@@ -389,8 +390,8 @@ sbx_sampler_take (struct sbx_sampler *s, pid_t root, struct sbx_sample *out)
           continue; /* exited during the walk */
         }
       out->processes++;
-      out->rss_bytes += (uint64_t) (rss > 0 ? rss : 0)
-                        * (uint64_t) s->page_size;
+      out->rss_bytes
+          += (uint64_t) (rss > 0 ? rss : 0) * (uint64_t) s->page_size;
       r = threads > 1 ? push_thread_children (s, &n, pid, buf)
                       : push_children (s, &n, pid, pid, buf);
     }

@@ -18,11 +18,11 @@ struct sbx_proc_fds
 {
   pid_t pid; /* 0: free slot */
   int stat_fd;
-  int children_fd; /* the leader thread's children */
-  int statm_fd;    /* the cheap file: resident pages only */
-  long threads;    /* from the last full stat read */
+  int children_fd;    /* the leader thread's children */
+  int statm_fd;       /* the cheap file: resident pages only */
+  long threads;       /* from the last full stat read */
   unsigned stat_tick; /* when that was */
-  unsigned tick;   /* the last tick that saw this process */
+  unsigned tick;      /* the last tick that saw this process */
 };
 
 #define SBX_SAMPLER_CACHE 512 /* slots; a power of two */
@@ -35,8 +35,8 @@ struct sbx_sampler
   unsigned tick;
   struct sbx_proc_fds *cache; /* SBX_SAMPLER_CACHE slots, or NULL */
   size_t cached;
-  pid_t ns_root;   /* the root NS_PROC_FD was looked up for */
-  int ns_proc_fd;  /* the sandbox's own /proc, or -1: walk the tree */
+  pid_t ns_root;  /* the root NS_PROC_FD was looked up for */
+  int ns_proc_fd; /* the sandbox's own /proc, or -1: walk the tree */
 };
 
 struct sbx_sample

@@ -153,7 +153,7 @@ resolve_action (const char *path, const char *action_key,
                      path, errno_key, errno_ret, SBX_MAX_ERRNO);
   *out = action_values[i].base;
   if (action_values[i].takes_errno)
-    *out |= has_errno ? errno_ret : (uint32_t)EPERM;
+    *out |= has_errno ? errno_ret : (uint32_t) EPERM;
   return 0;
 }
 
@@ -335,7 +335,7 @@ sbx_seccomp_compile (const struct sbx_seccomp *sc, struct sbx_error *err)
   /* Only a speed-up: an older libseccomp without it builds a linear list,
      which filters the same way (runc ignores the failure too).  */
   if (sc->n_syscalls > SBX_TREE_THRESHOLD)
-    (void)seccomp_attr_set (ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+    (void) seccomp_attr_set (ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
   for (size_t i = 0; i < sc->n_syscalls; i++)
     {
       r = add_rule (ctx, &sc->syscalls[i], i, default_action, err);

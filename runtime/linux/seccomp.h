@@ -45,8 +45,6 @@ int sbx_seccomp_agent_default (bool allow_user_namespaces,
 
 /* The filter added for network "deny" on top of any other: new AF_INET,
    AF_INET6 and AF_PACKET sockets fail with EAFNOSUPPORT.  */
-int sbx_seccomp_network_deny (struct sbx_seccomp **out,
-                              struct sbx_error *err);
-
+int sbx_seccomp_network_deny (struct sbx_seccomp **out, struct sbx_error *err);
 
 #endif

@@ -133,7 +133,7 @@ fill_rule (struct sbx_seccomp_rule *rule, const struct agent_rule *ar)
   if (rule->action == NULL)
     return -ENOMEM;
   rule->has_errno_ret = true;
-  rule->errno_ret = (uint32_t)ar->errno_value;
+  rule->errno_ret = (uint32_t) ar->errno_value;
   if (ar->arg == NO_ARG)
     return 0;
   rule->args = calloc (1, sizeof *rule->args);

@@ -123,9 +123,8 @@ apply_inherited (const struct sbx_spec *spec, int report_w)
     {
       int e = errno;
       char msg[160];
-      snprintf (msg, sizeof msg,
-                "process.oomScoreAdj: cannot set %d: %s%s", p->oom_score_adj,
-                strerror (e),
+      snprintf (msg, sizeof msg, "process.oomScoreAdj: cannot set %d: %s%s",
+                p->oom_score_adj, strerror (e),
                 e == EACCES ? " (lowering it needs CAP_SYS_RESOURCE)" : "");
       child_fail_detail (report_w, STEP_OOM, e, msg);
     }
@@ -213,8 +212,7 @@ read_child_failure (int report_r, const char *runner, struct sbx_error *err)
     f.step = STEP_EXEC;
   f.detail[sizeof f.detail - 1] = '\0';
   if (f.detail[0])
-    return sbx_fail (err, f.errnum > 0 ? -f.errnum : -EINVAL, "%s",
-                     f.detail);
+    return sbx_fail (err, f.errnum > 0 ? -f.errnum : -EINVAL, "%s", f.detail);
   return sbx_fail_errno (err, -f.errnum, "runner %s: cannot %s", runner,
                          step_names[f.step]);
 }
@@ -311,8 +309,8 @@ write_id_maps (const struct sbx_plan *plan, struct spawn_pipes *p,
 }
 
 int
-sbx_spawn_runner (const struct sbx_spawn_request *req,
-                  struct sbx_spawned *out, struct sbx_error *err)
+sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
+                  struct sbx_error *err)
 {
   struct fd_layout l;
   struct spawn_pipes p;
@@ -320,7 +318,7 @@ sbx_spawn_runner (const struct sbx_spawn_request *req,
   int r = open_pipes (req, &l, &p, &report_w);
   cleanup_strv struct strv argv = { 0 };
   struct sbx_bwrap_fds fds
-      = { l.at[FD_STATUS], l.at[FD_INFO],        l.at[FD_BLOCK],
+      = { l.at[FD_STATUS],  l.at[FD_INFO],        l.at[FD_BLOCK],
           l.at[FD_SECCOMP], l.at[FD_SECCOMP_NET], l.at[FD_USERNS] };
   if (r < 0)
     sbx_fail_errno (err, r, "cannot create the runner's pipes");

@@ -115,8 +115,8 @@ fake_resolve_json (const char *json, const struct sbx_host_facts *host,
    running `true` in /home/u/ws, with the entries MOUNTS of "mounts" and
    the members SBX of the "sbx" object.  */
 #define AGENT_JSON(MOUNTS, SBX)                                               \
-  "{\"ociVersion\": \"1.2.0\", \"mounts\": [" MOUNTS "], "                  \
-  "\"root\": {\"path\": \"/\", "                                             \
+  "{\"ociVersion\": \"1.2.0\", \"mounts\": [" MOUNTS "], "                    \
+  "\"root\": {\"path\": \"/\", "                                              \
   "\"readonly\": true}, \"process\": {\"args\": [\"true\"], "                 \
   "\"cwd\": \"/home/u/ws\", \"user\": {\"uid\": 1000, \"gid\": 1000}}, "      \
   "\"sbx\": {" SBX "}}"

@@ -105,8 +105,12 @@ sx_read_string (struct sx_reader *rd)
       if (c == '\\')
         {
           char e = *++rd->p;
-          c = e == '"' ? '"' : e == '\\' ? '\\' : e == 'n' ? '\n'
-            : e == 't' ? '\t' : e == 'r' ? '\r' : 0;
+          c = e == '"'    ? '"'
+              : e == '\\' ? '\\'
+              : e == 'n'  ? '\n'
+              : e == 't'  ? '\t'
+              : e == 'r'  ? '\r'
+                          : 0;
           if (c == 0)
             return sx_free (s), sx_error (rd, "unknown escape \\%c", e);
         }
@@ -190,9 +194,9 @@ sx_in (const char *name, const char *const *names)
 
 /* Operations the generator may name; all real SBPL operations.  */
 static const char *const sbpl_operations[] = {
-  "default",          "file-read*",      "file-write*",
-  "file-read-metadata", "network*",      "network-outbound",
-  "network-inbound",  "network-bind",    NULL,
+  "default",  "file-read*",       "file-write*",     "file-read-metadata",
+  "network*", "network-outbound", "network-inbound", "network-bind",
+  NULL,
 };
 
 static bool sbpl_check_filter (struct sx_reader *rd, const struct sx *f);

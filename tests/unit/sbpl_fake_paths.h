@@ -35,8 +35,7 @@ fake_resolve (void *ctx, const char *path, char **out)
       && (path[n] == '\0' || path[n] == '/'))
     return -EACCES;
   n = strlen (FAKE_LINK);
-  if (strncmp (path, FAKE_LINK, n) == 0
-      && (path[n] == '\0' || path[n] == '/'))
+  if (strncmp (path, FAKE_LINK, n) == 0 && (path[n] == '\0' || path[n] == '/'))
     {
       if (asprintf (out, "%s%s", FAKE_LINK_TARGET, path + n) < 0)
         return -ENOMEM;

@@ -204,8 +204,7 @@ test_entry_bound (void)
          "exactly max_entries entries: not truncated");
   char line[1024], *reason = NULL;
   walk (many, 1, 9, 24, line, sizeof line, &reason);
-  tap_ok (strncmp (line, "v=9 s=0 t=1", 11) == 0, "9 of 10 entries: %s",
-          line);
+  tap_ok (strncmp (line, "v=9 s=0 t=1", 11) == 0, "9 of 10 entries: %s", line);
   tap_ok (contains (reason, "alias walk stopped at its bound of 9 entries "
                             "at ")
               && contains (reason, "/many/f"),
@@ -221,8 +220,9 @@ test_entry_bound (void)
 static int
 walk_unreadable (char *line, size_t len)
 {
-  if (geteuid () == 0 && (setgroups (0, NULL) < 0 || setgid (NOBODY) < 0
-                          || setuid (NOBODY) < 0))
+  if (geteuid () == 0
+      && (setgroups (0, NULL) < 0 || setgid (NOBODY) < 0
+          || setuid (NOBODY) < 0))
     return 1;
   walk ((const char *[]){ "unread" }, 1, 100, 24, line, len, NULL);
   return 0;
@@ -281,8 +281,7 @@ test_unreadable (void)
     }
   char line[2048];
   int status = in_child (walk_unreadable, line, sizeof line);
-  tap_ok (status == 0, "walk as an unprivileged user ran (status %d)",
-          status);
+  tap_ok (status == 0, "walk as an unprivileged user ran (status %d)", status);
   /* ok, ok/y, ok/y2, locked, nox, nox/z: 6 entries; locked and nox/z
      skipped.  */
   tap_streq (line, "v=6 s=2 t=0 unread/ok/y2",

@@ -15,7 +15,7 @@ struct approval_case
 
 #define WS "\"mode\": \"workspace-write\", \"workspace\": \"/home/u/ws\""
 #define BIND_RW(P)                                                            \
-  "{\"destination\": \"" P "\", \"type\": \"bind\", \"source\": \"" P        \
+  "{\"destination\": \"" P "\", \"type\": \"bind\", \"source\": \"" P         \
   "\", \"options\": [\"rw\"]}"
 
 static const struct approval_case cases[] = {
@@ -38,18 +38,18 @@ static const struct approval_case cases[] = {
     "network" },
   { "hardened defaults off",
     AGENT_JSON ("", WS ", \"network\": \"deny\", \"hardenedDefaults\": "
-                    "false"),
+                       "false"),
     "hardened-defaults-off" },
   { "its own protected paths",
     AGENT_JSON ("", WS ", \"network\": \"deny\", \"protectedPaths\": []"),
     "protected-paths" },
   { "user namespaces",
     AGENT_JSON ("", WS ", \"network\": \"deny\", \"allowUserNamespaces\": "
-                    "true"),
+                       "true"),
     "user-namespaces" },
   { "a writable root outside the workspace",
     AGENT_JSON ("", WS ", \"network\": \"deny\", \"writableRoots\": "
-                    "[\"/data\"]"),
+                       "[\"/data\"]"),
     "/data" },
   { "a writable bind outside the workspace",
     AGENT_JSON (BIND_RW ("/repo"), WS ", \"network\": \"deny\""), "/repo" },

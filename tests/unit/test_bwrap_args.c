@@ -81,8 +81,8 @@ static const struct golden_case golden_cases[] = {
   { "agent-nested-carve-outs", AGENT_JSON (NESTED, WS), NULL },
   { "agent-protected-present", AGENT_JSON ("", WS), protected_present },
   { "agent-protected-absent", AGENT_JSON ("", WS), bare_home },
-  { "agent-hardened-off",
-    AGENT_JSON ("", WS ", \"hardenedDefaults\": false"), NULL },
+  { "agent-hardened-off", AGENT_JSON ("", WS ", \"hardenedDefaults\": false"),
+    NULL },
   { "agent-network-deny", AGENT_JSON ("", WS ", \"network\": \"deny\""),
     bare_home },
   { "agent-network-loopback",
@@ -176,8 +176,11 @@ translate (const char *json, const struct fake_path *paths, bool is_root,
   if (strv_push (&keep, "CAP_CHOWN") < 0)
     abort ();
   struct sbx_bwrap_opts opts = { .die_with_parent = true, .cap_keep = &keep };
-  struct sbx_bwrap_fds fds = { .json_status = 3, .info = -1, .block = -1,
-                               .seccomp = 4, .seccomp_net = -1,
+  struct sbx_bwrap_fds fds = { .json_status = 3,
+                               .info = -1,
+                               .block = -1,
+                               .seccomp = 4,
+                               .seccomp_net = -1,
                                .userns_block = -1 };
   r = sbx_bwrap_args (plan, &host, &fds, &opts, argv, err);
   strv_free (&keep);
@@ -261,8 +264,7 @@ expect_refusal (const char *json, const struct fake_path *paths, int code,
   struct strv argv = { 0 };
   int r = translate (json, paths, false, &argv, &err);
   tap_ok (r == code, "%s: refused with %d (got %d)", name, code, r);
-  if (!tap_ok (strstr (err.msg, needle) != NULL, "%s: message names it",
-               name))
+  if (!tap_ok (strstr (err.msg, needle) != NULL, "%s: message names it", name))
     printf ("# message: %s\n# wanted:  %s\n", err.msg, needle);
   tap_ok (argv.n == 0, "%s: no command line", name);
   strv_free (&argv);
@@ -302,7 +304,7 @@ test_refusals (void)
       "component inside the writable root /home/u/ws: refused",
       "symlink below a writable root, runner 0.8.0");
   expect_refusal (AGENT_JSON ("", WS ", \"network\": \"deny\", "
-                                   "\"requireEnforcement\": \"full\""),
+                                     "\"requireEnforcement\": \"full\""),
                   NULL, -EPERM,
                   "sbx.requireEnforcement: \"full\" is required but this "
                   "sandbox would get \"partial\" (bubblewrap 0.8.0 is older "
@@ -359,7 +361,8 @@ test_nested_masks (void)
           "nested maskedPaths: the outer directory is hidden");
   bool inner = false;
   for (size_t i = 0; i < argv.n; i++)
-    if (strcmp (argv.v[i], "/m/sub") == 0 || strcmp (argv.v[i], "/m/file") == 0)
+    if (strcmp (argv.v[i], "/m/sub") == 0
+        || strcmp (argv.v[i], "/m/file") == 0)
       inner = true;
   tap_ok (!inner, "nested maskedPaths: nothing is mounted inside it");
   strv_free (&argv);

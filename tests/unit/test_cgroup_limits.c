@@ -36,7 +36,7 @@ cleanup (void)
 static void
 on_alarm (int sig)
 {
-  (void)sig;
+  (void) sig;
   printf ("not ok - timed out\n");
   cleanup ();
   _exit (1);
@@ -46,7 +46,7 @@ static struct sbx_cgroup *
 make (const char *id, int64_t memory, int64_t pids)
 {
   char full[64];
-  snprintf (full, sizeof full, "test-%d-%s", (int)getpid (), id);
+  snprintf (full, sizeof full, "test-%d-%s", (int) getpid (), id);
   struct sbx_cgroup_limits limits = { memory, pids };
   struct sbx_error err = { 0 };
   int r = sbx_cgroup_create (&layout, NULL, full, &limits, &current, &err);
@@ -104,7 +104,7 @@ fork_40 (void)
 static int
 touch_256_mib (void)
 {
-  size_t size = 256 * (size_t)MiB;
+  size_t size = 256 * (size_t) MiB;
   char *p = mmap (NULL, size, PROT_READ | PROT_WRITE,
                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
@@ -182,8 +182,8 @@ test_pids_limit (void)
   struct sbx_error err = { 0 };
   int r = sbx_cgroup_usage (cg, &u, &err);
   printf ("# pids current=%lld peak=%lld max_hits=%lld\n",
-          (long long)u.pids_current, (long long)u.pids_peak,
-          (long long)u.pids_max_hits);
+          (long long) u.pids_current, (long long) u.pids_peak,
+          (long long) u.pids_max_hits);
   tap_ok (r == 0 && u.pids_max_hits >= 1, "pids.events max counts the hits");
   tap_ok (u.pids_current == 15 && u.pids_peak >= 15 && u.pids_peak <= 16,
           "pids current and peak");
@@ -206,8 +206,8 @@ test_memory_limit (void)
   struct sbx_error err = { 0 };
   int r = sbx_cgroup_usage (cg, &u, &err);
   printf ("# memory current=%lld peak=%lld oom_kills=%lld max_hits=%lld\n",
-          (long long)u.memory_current, (long long)u.memory_peak,
-          (long long)u.oom_kills, (long long)u.memory_max_hits);
+          (long long) u.memory_current, (long long) u.memory_peak,
+          (long long) u.oom_kills, (long long) u.memory_max_hits);
   tap_ok (r == 0 && u.oom_kills >= 1, "usage reports the oom kill");
   tap_ok (u.memory_peak >= 56 * MiB && u.memory_peak <= 65 * MiB,
           "memory peak is close to the limit");
@@ -363,7 +363,7 @@ expect_refusal (void)
         }
       return r == 0 ? 0 : 3;
     }
-  printf ("# uid %d: %s\n", (int)geteuid (), err.msg);
+  printf ("# uid %d: %s\n", (int) geteuid (), err.msg);
   sbx_cgroup_layout_free (&l);
   return r == -EOPNOTSUPP && cg == NULL
                  && strncmp (err.msg, "no cgroup can be made: ", 23) == 0

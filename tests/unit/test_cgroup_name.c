@@ -17,7 +17,7 @@ check (const char *cgroups_path, const char *id, enum sbx_cgroup_anchor want,
   snprintf (name, sizeof name, "\"%s\" -> %s",
             cgroups_path ? cgroups_path : "(null)", want_rel);
   if (!tap_ok (r == 0 && anchor == want, "%s: anchor", name))
-    printf ("# r=%d anchor=%d err=%s\n", r, (int)anchor, err.msg);
+    printf ("# r=%d anchor=%d err=%s\n", r, (int) anchor, err.msg);
   tap_streq (rel, want_rel, name);
   free (rel);
 }

@@ -34,7 +34,7 @@ cleanup (void)
 static void
 on_alarm (int sig)
 {
-  (void)sig;
+  (void) sig;
   printf ("not ok - timed out\n");
   cleanup ();
   _exit (1);
@@ -98,7 +98,7 @@ static void
 run (const char *what, int sig)
 {
   char path[128];
-  snprintf (path, sizeof path, "/sbx-oci-test-%d/%s", (int)getpid (), what);
+  snprintf (path, sizeof path, "/sbx-oci-test-%d/%s", (int) getpid (), what);
   struct sbx_cgroup_limits none = { -1, -1 };
   struct sbx_error err = { 0 };
   int r = sbx_cgroup_create (&layout, path, "unused", &none, &current, &err);
@@ -150,7 +150,7 @@ delegated_child (const char *mount, const char *deleg)
   snprintf (own, sizeof own, "%s/inner", deleg + strlen (mount) + 1);
   char procs[512], pid[16];
   snprintf (procs, sizeof procs, "%s/inner/cgroup.procs", deleg);
-  snprintf (pid, sizeof pid, "%d", (int)getpid ());
+  snprintf (pid, sizeof pid, "%d", (int) getpid ());
   FILE *f = fopen (procs, "w");
   if (f == NULL || fputs (pid, f) < 0 || fclose (f) != 0)
     return 10;
@@ -180,7 +180,7 @@ run_delegated (const char *mount)
 {
   char deleg[256], path[512];
   snprintf (deleg, sizeof deleg, "%s/sbx-oci-test-%d-deleg", mount,
-            (int)getpid ());
+            (int) getpid ());
   snprintf (path, sizeof path, "%s/inner", deleg);
   const char *files[]
       = { "", "/cgroup.procs", "/cgroup.subtree_control", "/cgroup.threads" };

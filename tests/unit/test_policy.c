@@ -16,8 +16,7 @@ env_get (const struct sbx_plan *plan, const char *name)
 {
   size_t len = strlen (name);
   for (size_t i = 0; i < plan->env.n; i++)
-    if (strncmp (plan->env.v[i], name, len) == 0
-        && plan->env.v[i][len] == '=')
+    if (strncmp (plan->env.v[i], name, len) == 0 && plan->env.v[i][len] == '=')
       return plan->env.v[i] + len + 1;
   return NULL;
 }
@@ -44,8 +43,10 @@ test_container_env (void)
       "container");
   if (plan == NULL)
     return;
-  tap_ok (plan->env.n == 3, "container: exactly the 3 entries of process.env "
-                            "(got %zu)", plan->env.n);
+  tap_ok (plan->env.n == 3,
+          "container: exactly the 3 entries of process.env "
+          "(got %zu)",
+          plan->env.n);
   tap_streq (plan->env.n > 1 ? plan->env.v[1] : NULL, "GITHUB_TOKEN=given",
              "container: process.env kept as written, in order");
   tap_ok (env_get (plan, "HOME") == NULL && env_get (plan, "TMPDIR") == NULL
@@ -86,8 +87,9 @@ test_agent_allow_list (void)
   if (plan == NULL)
     return;
   check_agent_common (plan, "workspace-write", "allow-list");
-  tap_streq (env_get (plan, "EDITOR"), "vi", "allow-list: a name the config "
-                                             "allows is kept");
+  tap_streq (env_get (plan, "EDITOR"), "vi",
+             "allow-list: a name the config "
+             "allows is kept");
   tap_ok (env_get (plan, "USER") != NULL, "allow-list: USER kept");
   sbx_plan_free (plan);
 
@@ -119,12 +121,12 @@ test_agent_inherit (void)
 static void
 test_secret_names (void)
 {
-  static const char *const yes[] = { "GITHUB_TOKEN", "npm_token",
-                                     "AWS_SECRET_ACCESS_KEY", "MY_API_KEY",
-                                     "db_password", "GOOGLE_CREDENTIALS",
-                                     "SSH_PRIVATE_KEY", NULL };
-  static const char *const no[] = { "PATH", "TOKENIZER", "HOME",
-                                    "PASSWORD_STORE_DIR", NULL };
+  static const char *const yes[]
+      = { "GITHUB_TOKEN",    "npm_token",   "AWS_SECRET_ACCESS_KEY",
+          "MY_API_KEY",      "db_password", "GOOGLE_CREDENTIALS",
+          "SSH_PRIVATE_KEY", NULL };
+  static const char *const no[]
+      = { "PATH", "TOKENIZER", "HOME", "PASSWORD_STORE_DIR", NULL };
   for (size_t i = 0; yes[i]; i++)
     tap_ok (sbx_env_name_is_secret (yes[i], strlen (yes[i])),
             "%s is credential-shaped", yes[i]);
@@ -163,7 +165,8 @@ test_restricted_rung (void)
     {
       const struct sbx_plan_mount *m = &plan->mounts[i];
       proc_bound |= m->op == SBX_PLAN_BIND_RO && !strcmp (m->dest, "/proc");
-      workspace |= m->op == SBX_PLAN_BIND_RW && !strcmp (m->dest, "/home/u/ws");
+      workspace
+          |= m->op == SBX_PLAN_BIND_RW && !strcmp (m->dest, "/home/u/ws");
     }
   tap_ok (proc_bound, "restricted rung: the host's /proc, read-only");
   tap_ok (workspace, "restricted rung: the other layers stay");

@@ -14,8 +14,8 @@
 #include <string.h>
 
 static int resolver_calls;
-static const struct sbx_macos_paths fake_paths = { fake_resolve,
-                                                   &resolver_calls };
+static const struct sbx_macos_paths fake_paths
+    = { fake_resolve, &resolver_calls };
 
 static void
 build_read_only (struct sbx_plan *p)
@@ -298,8 +298,9 @@ test_failures (void)
 
   build_net (&p, SBX_NET_DENY);
   tp_bind (&p, SBX_PLAN_BIND_RW, SBX_WHY_OCI_MOUNT, "relative/dir");
-  expect_failure (&p, -EINVAL, "plan mount 5: path 'relative/dir' is not "
-                               "absolute",
+  expect_failure (&p, -EINVAL,
+                  "plan mount 5: path 'relative/dir' is not "
+                  "absolute",
                   "a relative path is refused");
 
   build_net (&p, SBX_NET_DENY);

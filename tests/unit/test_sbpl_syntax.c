@@ -113,8 +113,8 @@ test_adversarial_paths (void)
       = { SBX_PLAN_BIND_RW, SBX_PLAN_BIND_RO, SBX_PLAN_HIDE_DIR,
           SBX_PLAN_HIDE_FILE };
   struct sbx_error err = { 0 };
-  char *benign = profile_with (SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, "/benign",
-                               &err);
+  char *benign
+      = profile_with (SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, "/benign", &err);
   size_t base = form_count (benign);
   for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
@@ -203,8 +203,8 @@ static void
 test_header (void)
 {
   struct sbx_error err = { 0 };
-  char *profile = profile_with (SBX_PLAN_BIND_RW, SBX_WHY_WORKSPACE, "/w",
-                                &err);
+  char *profile
+      = profile_with (SBX_PLAN_BIND_RW, SBX_WHY_WORKSPACE, "/w", &err);
   const char *want = "; sbx-oci seatbelt profile: mode workspace-write, "
                      "network deny\n";
   tap_ok (profile && strncmp (profile, want, strlen (want)) == 0,

@@ -45,7 +45,7 @@ filter_rule (struct sbx_seccomp *sc, const char *action, long errno_ret,
   memset (r, 0, sizeof *r);
   r->action = strdup (action);
   r->has_errno_ret = errno_ret >= 0;
-  r->errno_ret = errno_ret >= 0 ? (uint32_t)errno_ret : 0;
+  r->errno_ret = errno_ret >= 0 ? (uint32_t) errno_ret : 0;
   char *copy = strdup (names), *save = NULL;
   for (char *n = strtok_r (copy, ",", &save); n;
        n = strtok_r (NULL, ",", &save))
@@ -72,12 +72,12 @@ install_program (int fd)
   struct stat st;
   if (fstat (fd, &st) < 0 || st.st_size <= 0 || st.st_size % 8 != 0)
     return 100;
-  struct sock_filter *insns = malloc ((size_t)st.st_size);
+  struct sock_filter *insns = malloc ((size_t) st.st_size);
   /* pread: the offset is shared with the parent, which reuses FD.  */
-  if (pread (fd, insns, (size_t)st.st_size, 0) != st.st_size)
+  if (pread (fd, insns, (size_t) st.st_size, 0) != st.st_size)
     return 101;
   struct sock_fprog prog
-      = { .len = (unsigned short)(st.st_size / 8), .filter = insns };
+      = { .len = (unsigned short) (st.st_size / 8), .filter = insns };
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0
       || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
     return 102;
@@ -542,10 +542,10 @@ run_in_bwrap (int fd, const char *probe, const char *self)
       if (fd >= 0)
         execl (BWRAP, BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs",
                "/mnt", "--seccomp", fdbuf, "--", self, "--probe", probe,
-               (char *)NULL);
+               (char *) NULL);
       else
         execl (BWRAP, BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--",
-               "/bin/true", (char *)NULL);
+               "/bin/true", (char *) NULL);
       _exit (127);
     }
   int status;

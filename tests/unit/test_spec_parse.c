@@ -34,9 +34,12 @@ struct error_case
 static const struct error_case error_cases[] = {
   /* the text */
   { "{", "invalid JSON: parse error: premature EOF at line 1, column 2" },
-  { "{'a':1}}", "invalid JSON: parse error: trailing garbage at line 1, column 8" },
-  { "{\n 'a': tru }", "invalid JSON: lexical error: invalid string in json text. at line 2, column 9" },
-  { "{'a':'\\u0000'}", "invalid JSON: \\u0000 in a string is not supported at line 1, column 13" },
+  { "{'a':1}}",
+    "invalid JSON: parse error: trailing garbage at line 1, column 8" },
+  { "{\n 'a': tru }", "invalid JSON: lexical error: invalid string in json "
+                      "text. at line 2, column 9" },
+  { "{'a':'\\u0000'}", "invalid JSON: \\u0000 in a string is not supported at "
+                       "line 1, column 13" },
   { "[]", "expected a JSON object at the top level" },
   { "'x'", "expected a JSON object at the top level" },
   /* top level */
@@ -47,159 +50,308 @@ static const struct error_case error_cases[] = {
   { "{'ociVersion':'1'}", "root: required" },
   { "{'ociVersion':'1','root':'/'}", "root: expected an object" },
   { "{'ociVersion':'1','root':{}}", "root.path: required" },
-  { "{'ociVersion':'1','root':{'path':true}}", "root.path: expected a string" },
-  { "{'ociVersion':'1','root':{'path':''}}", "root.path: expected a non-empty string" },
-  { "{'ociVersion':'1','root':{'path':'/','readonly':1}}", "root.readonly: expected a boolean" },
+  { "{'ociVersion':'1','root':{'path':true}}",
+    "root.path: expected a string" },
+  { "{'ociVersion':'1','root':{'path':''}}",
+    "root.path: expected a non-empty string" },
+  { "{'ociVersion':'1','root':{'path':'/','readonly':1}}",
+    "root.readonly: expected a boolean" },
   { DOC ("'hostname':[]"), "hostname: expected a string" },
   { DOC ("'annotations':[]"), "annotations: expected an object" },
-  { DOC ("'annotations':{'org.x':1}"), "annotations[\"org.x\"]: expected a string" },
-  { DOC ("'annotations':{'b':'1','a':'2','b':'3'}"), "annotations.b: duplicate key" },
+  { DOC ("'annotations':{'org.x':1}"),
+    "annotations[\"org.x\"]: expected a string" },
+  { DOC ("'annotations':{'b':'1','a':'2','b':'3'}"),
+    "annotations.b: duplicate key" },
   /* mounts */
   { DOC ("'mounts':{}"), "mounts: expected an array" },
   { DOC ("'mounts':['/x']"), "mounts[0]: expected an object" },
-  { DOC ("'mounts':[{'destination':'/a'},{}]"), "mounts[1].destination: required" },
-  { DOC ("'mounts':[{'destination':'a'}]"), "mounts[0].destination: expected an absolute path" },
-  { DOC ("'mounts':[{'destination':7}]"), "mounts[0].destination: expected a string" },
-  { DOC ("'mounts':[{'destination':'/a','type':7}]"), "mounts[0].type: expected a string" },
-  { DOC ("'mounts':[{'destination':'/a','options':'ro'}]"), "mounts[0].options: expected an array of strings" },
-  { DOC ("'mounts':[{'destination':'/a','options':['ro',1]}]"), "mounts[0].options[1]: expected a string" },
-  { DOC ("'mounts':[{'destination':'/a','type':'bind'}]"), "mounts[0].source: required for a bind mount" },
-  { DOC ("'mounts':[{'destination':'/a','options':['rbind'],'source':''}]"), "mounts[0].source: expected a non-empty string" },
-  { DOC ("'mounts':[{'destination':'/a','type':'tmpfs','source':1}]"), "mounts[0].source: expected a string" },
+  { DOC ("'mounts':[{'destination':'/a'},{}]"),
+    "mounts[1].destination: required" },
+  { DOC ("'mounts':[{'destination':'a'}]"),
+    "mounts[0].destination: expected an absolute path" },
+  { DOC ("'mounts':[{'destination':7}]"),
+    "mounts[0].destination: expected a string" },
+  { DOC ("'mounts':[{'destination':'/a','type':7}]"),
+    "mounts[0].type: expected a string" },
+  { DOC ("'mounts':[{'destination':'/a','options':'ro'}]"),
+    "mounts[0].options: expected an array of strings" },
+  { DOC ("'mounts':[{'destination':'/a','options':['ro',1]}]"),
+    "mounts[0].options[1]: expected a string" },
+  { DOC ("'mounts':[{'destination':'/a','type':'bind'}]"),
+    "mounts[0].source: required for a bind mount" },
+  { DOC ("'mounts':[{'destination':'/a','options':['rbind'],'source':''}]"),
+    "mounts[0].source: expected a non-empty string" },
+  { DOC ("'mounts':[{'destination':'/a','type':'tmpfs','source':1}]"),
+    "mounts[0].source: expected a string" },
   /* hooks */
   { DOC ("'hooks':[]"), "hooks: expected an object" },
   { DOC ("'hooks':{'prestart':{}}"), "hooks.prestart: expected an array" },
-  { DOC ("'hooks':{'createRuntime':[1]}"), "hooks.createRuntime[0]: expected an object" },
-  { DOC ("'hooks':{'createContainer':[{}]}"), "hooks.createContainer[0].path: required" },
-  { DOC ("'hooks':{'startContainer':[{'path':'true'}]}"), "hooks.startContainer[0].path: expected an absolute path" },
-  { DOC ("'hooks':{'poststart':[{'path':'/t','args':[1]}]}"), "hooks.poststart[0].args[0]: expected a string" },
-  { HOOK ("'env':'A=1'"), "hooks.poststop[0].env: expected an array of strings" },
-  { HOOK ("'timeout':0"), "hooks.poststop[0].timeout: out of range (expected 1 to 2147483647)" },
-  { HOOK ("'timeout':2147483648"), "hooks.poststop[0].timeout: out of range (expected 1 to 2147483647)" },
+  { DOC ("'hooks':{'createRuntime':[1]}"),
+    "hooks.createRuntime[0]: expected an object" },
+  { DOC ("'hooks':{'createContainer':[{}]}"),
+    "hooks.createContainer[0].path: required" },
+  { DOC ("'hooks':{'startContainer':[{'path':'true'}]}"),
+    "hooks.startContainer[0].path: expected an absolute path" },
+  { DOC ("'hooks':{'poststart':[{'path':'/t','args':[1]}]}"),
+    "hooks.poststart[0].args[0]: expected a string" },
+  { HOOK ("'env':'A=1'"),
+    "hooks.poststop[0].env: expected an array of strings" },
+  { HOOK ("'timeout':0"),
+    "hooks.poststop[0].timeout: out of range (expected 1 to 2147483647)" },
+  { HOOK ("'timeout':2147483648"),
+    "hooks.poststop[0].timeout: out of range (expected 1 to 2147483647)" },
   { HOOK ("'timeout':1.5"), "hooks.poststop[0].timeout: expected an integer" },
   /* process */
   { DOC ("'process':[]"), "process: expected an object" },
   { DOC ("'process':{'cwd':'/'}"), "process.args: required" },
-  { DOC ("'process':{'args':[],'cwd':'/'}"), "process.args: expected a non-empty array of strings" },
-  { DOC ("'process':{'args':'sh','cwd':'/'}"), "process.args: expected a non-empty array of strings" },
-  { DOC ("'process':{'args':['sh',null],'cwd':'/'}"), "process.args[1]: expected a string" },
+  { DOC ("'process':{'args':[],'cwd':'/'}"),
+    "process.args: expected a non-empty array of strings" },
+  { DOC ("'process':{'args':'sh','cwd':'/'}"),
+    "process.args: expected a non-empty array of strings" },
+  { DOC ("'process':{'args':['sh',null],'cwd':'/'}"),
+    "process.args[1]: expected a string" },
   { DOC ("'process':{'args':['sh']}"), "process.cwd: required" },
-  { DOC ("'process':{'args':['sh'],'cwd':'tmp'}"), "process.cwd: expected an absolute path" },
+  { DOC ("'process':{'args':['sh'],'cwd':'tmp'}"),
+    "process.cwd: expected an absolute path" },
   { PROC ("'env':['A=1','B']"), "process.env[1]: expected \"NAME=value\"" },
   { PROC ("'env':['=x']"), "process.env[0]: expected \"NAME=value\"" },
   { PROC ("'terminal':'yes'"), "process.terminal: expected a boolean" },
   { PROC ("'user':0"), "process.user: expected an object" },
   { PROC ("'user':{'gid':0}"), "process.user.uid: required" },
   { PROC ("'user':{'uid':0}"), "process.user.gid: required" },
-  { PROC ("'user':{'uid':-1,'gid':0}"), "process.user.uid: expected an unsigned integer" },
-  { PROC ("'user':{'uid':1.5,'gid':0}"), "process.user.uid: expected an unsigned integer" },
-  { PROC ("'user':{'uid':1e3,'gid':0}"), "process.user.uid: expected an unsigned integer" },
-  { PROC ("'user':{'uid':'0','gid':0}"), "process.user.uid: expected an unsigned integer" },
-  { PROC ("'user':{'uid':4294967296,'gid':0}"), "process.user.uid: out of range (expected 0 to 4294967295)" },
-  { USER ("'umask':4096"), "process.user.umask: out of range (expected 0 to 4095)" },
-  { USER ("'additionalGids':5"), "process.user.additionalGids: expected an array" },
-  { USER ("'additionalGids':[5,-5]"), "process.user.additionalGids[1]: expected an unsigned integer" },
+  { PROC ("'user':{'uid':-1,'gid':0}"),
+    "process.user.uid: expected an unsigned integer" },
+  { PROC ("'user':{'uid':1.5,'gid':0}"),
+    "process.user.uid: expected an unsigned integer" },
+  { PROC ("'user':{'uid':1e3,'gid':0}"),
+    "process.user.uid: expected an unsigned integer" },
+  { PROC ("'user':{'uid':'0','gid':0}"),
+    "process.user.uid: expected an unsigned integer" },
+  { PROC ("'user':{'uid':4294967296,'gid':0}"),
+    "process.user.uid: out of range (expected 0 to 4294967295)" },
+  { USER ("'umask':4096"),
+    "process.user.umask: out of range (expected 0 to 4095)" },
+  { USER ("'additionalGids':5"),
+    "process.user.additionalGids: expected an array" },
+  { USER ("'additionalGids':[5,-5]"),
+    "process.user.additionalGids[1]: expected an unsigned integer" },
   { PROC ("'capabilities':[]"), "process.capabilities: expected an object" },
-  { PROC ("'capabilities':{'bounding':[],'ambient':'CAP_KILL'}"), "process.capabilities.ambient: expected an array of strings" },
+  { PROC ("'capabilities':{'bounding':[],'ambient':'CAP_KILL'}"),
+    "process.capabilities.ambient: expected an array of strings" },
   { PROC ("'rlimits':{}"), "process.rlimits: expected an array" },
-  { PROC ("'rlimits':[{'hard':1,'soft':1}]"), "process.rlimits[0].type: required" },
-  { PROC ("'rlimits':[{'type':'RLIMIT_FOO','hard':1,'soft':1}]"), "process.rlimits[0].type: unknown value \"RLIMIT_FOO\" (expected one of: RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_DATA, RLIMIT_STACK, RLIMIT_CORE, RLIMIT_RSS, RLIMIT_NPROC, RLIMIT_NOFILE, RLIMIT_MEMLOCK, RLIMIT_AS, RLIMIT_LOCKS, RLIMIT_SIGPENDING, RLIMIT_MSGQUEUE, RLIMIT_NICE, RLIMIT_RTPRIO, RLIMIT_RTTIME)" },
-  { PROC ("'rlimits':[{'type':'RLIMIT_NOFILE','hard':1,'soft':1},{'type':'RLIMIT_NOFILE','hard':1,'soft':1}]"), "process.rlimits[1].type: duplicate \"RLIMIT_NOFILE\"" },
+  { PROC ("'rlimits':[{'hard':1,'soft':1}]"),
+    "process.rlimits[0].type: required" },
+  { PROC ("'rlimits':[{'type':'RLIMIT_FOO','hard':1,'soft':1}]"),
+    "process.rlimits[0].type: unknown value \"RLIMIT_FOO\" (expected one of: "
+    "RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_DATA, RLIMIT_STACK, RLIMIT_CORE, "
+    "RLIMIT_RSS, RLIMIT_NPROC, RLIMIT_NOFILE, RLIMIT_MEMLOCK, RLIMIT_AS, "
+    "RLIMIT_LOCKS, RLIMIT_SIGPENDING, RLIMIT_MSGQUEUE, RLIMIT_NICE, "
+    "RLIMIT_RTPRIO, RLIMIT_RTTIME)" },
+  { PROC ("'rlimits':[{'type':'RLIMIT_NOFILE','hard':1,'soft':1},{'type':'"
+          "RLIMIT_NOFILE','hard':1,'soft':1}]"),
+    "process.rlimits[1].type: duplicate \"RLIMIT_NOFILE\"" },
   { RLIMIT ("'soft':1"), "process.rlimits[0].hard: required" },
   { RLIMIT ("'hard':1"), "process.rlimits[0].soft: required" },
-  { RLIMIT ("'hard':-1,'soft':1"), "process.rlimits[0].hard: expected an unsigned integer" },
-  { RLIMIT ("'hard':18446744073709551616,'soft':1"), "process.rlimits[0].hard: out of range (expected 0 to 18446744073709551615)" },
-  { RLIMIT ("'hard':-18446744073709551616,'soft':1"), "process.rlimits[0].hard: expected an unsigned integer" },
-  { RLIMIT ("'hard':10,'soft':11"), "process.rlimits[0].soft: greater than hard" },
-  { PROC ("'noNewPrivileges':'true'"), "process.noNewPrivileges: expected a boolean" },
-  { PROC ("'oomScoreAdj':1001"), "process.oomScoreAdj: out of range (expected -1000 to 1000)" },
-  { PROC ("'oomScoreAdj':-1001"), "process.oomScoreAdj: out of range (expected -1000 to 1000)" },
+  { RLIMIT ("'hard':-1,'soft':1"),
+    "process.rlimits[0].hard: expected an unsigned integer" },
+  { RLIMIT ("'hard':18446744073709551616,'soft':1"),
+    "process.rlimits[0].hard: out of range (expected 0 to "
+    "18446744073709551615)" },
+  { RLIMIT ("'hard':-18446744073709551616,'soft':1"),
+    "process.rlimits[0].hard: expected an unsigned integer" },
+  { RLIMIT ("'hard':10,'soft':11"),
+    "process.rlimits[0].soft: greater than hard" },
+  { PROC ("'noNewPrivileges':'true'"),
+    "process.noNewPrivileges: expected a boolean" },
+  { PROC ("'oomScoreAdj':1001"),
+    "process.oomScoreAdj: out of range (expected -1000 to 1000)" },
+  { PROC ("'oomScoreAdj':-1001"),
+    "process.oomScoreAdj: out of range (expected -1000 to 1000)" },
   { PROC ("'oomScoreAdj':0.5"), "process.oomScoreAdj: expected an integer" },
-  { PROC ("'apparmorProfile':'docker-default'"), "process.apparmorProfile: bubblewrap cannot apply an AppArmor profile; remove it or use runc or crun" },
-  { PROC ("'selinuxLabel':'system_u:system_r:container_t:s0'"), "process.selinuxLabel: bubblewrap cannot apply an SELinux label; remove it or use runc or crun" },
+  { PROC ("'apparmorProfile':'docker-default'"),
+    "process.apparmorProfile: bubblewrap cannot apply an AppArmor profile; "
+    "remove it or use runc or crun" },
+  { PROC ("'selinuxLabel':'system_u:system_r:container_t:s0'"),
+    "process.selinuxLabel: bubblewrap cannot apply an SELinux label; remove "
+    "it or use runc or crun" },
   /* linux */
   { DOC ("'linux':1"), "linux: expected an object" },
   { LINUX ("'namespaces':{}"), "linux.namespaces: expected an array" },
-  { LINUX ("'namespaces':[{'path':'/x'}]"), "linux.namespaces[0].type: required" },
-  { LINUX ("'namespaces':[{'type':'net'}]"), "linux.namespaces[0].type: unknown value \"net\" (expected one of: pid, network, mount, ipc, uts, user, cgroup, time)" },
-  { LINUX ("'namespaces':[{'type':'pid'},{'type':'mount'},{'type':'pid'}]"), "linux.namespaces[2].type: duplicate \"pid\"" },
-  { LINUX ("'namespaces':[{'type':'pid','path':'proc/1/ns/pid'}]"), "linux.namespaces[0].path: expected an absolute path" },
-  { LINUX ("'uidMappings':[{'hostID':0,'size':1}]"), "linux.uidMappings[0].containerID: required" },
-  { LINUX ("'uidMappings':[{'containerID':0,'size':1}]"), "linux.uidMappings[0].hostID: required" },
-  { LINUX ("'gidMappings':[{'containerID':0,'hostID':0,'size':-1}]"), "linux.gidMappings[0].size: expected an unsigned integer" },
-  { LINUX ("'maskedPaths':['/proc/kcore','proc/keys']"), "linux.maskedPaths[1]: expected an absolute path" },
-  { LINUX ("'readonlyPaths':'/proc'"), "linux.readonlyPaths: expected an array of strings" },
-  { LINUX ("'devices':[{'path':'/dev/fuse','type':'c','major':10,'minor':229}]"), "linux.devices: bubblewrap cannot create device nodes (the sandbox's /dev has null, zero, full, random, urandom, tty); bind-mount a host device instead" },
-  { LINUX ("'mountLabel':'system_u:object_r:container_file_t:s0'"), "linux.mountLabel: bubblewrap cannot apply an SELinux mount label; remove it or use runc or crun" },
-  { LINUX ("'rootfsPropagation':'rprivate'"), "linux.rootfsPropagation: bubblewrap makes the root a recursive slave mount and offers no other propagation; use \"rslave\" or remove it" },
-  { LINUX ("'rootfsPropagation':'shared'"), "linux.rootfsPropagation: bubblewrap makes the root a recursive slave mount and offers no other propagation; use \"rslave\" or remove it" },
+  { LINUX ("'namespaces':[{'path':'/x'}]"),
+    "linux.namespaces[0].type: required" },
+  { LINUX ("'namespaces':[{'type':'net'}]"),
+    "linux.namespaces[0].type: unknown value \"net\" (expected one of: pid, "
+    "network, mount, ipc, uts, user, cgroup, time)" },
+  { LINUX ("'namespaces':[{'type':'pid'},{'type':'mount'},{'type':'pid'}]"),
+    "linux.namespaces[2].type: duplicate \"pid\"" },
+  { LINUX ("'namespaces':[{'type':'pid','path':'proc/1/ns/pid'}]"),
+    "linux.namespaces[0].path: expected an absolute path" },
+  { LINUX ("'uidMappings':[{'hostID':0,'size':1}]"),
+    "linux.uidMappings[0].containerID: required" },
+  { LINUX ("'uidMappings':[{'containerID':0,'size':1}]"),
+    "linux.uidMappings[0].hostID: required" },
+  { LINUX ("'gidMappings':[{'containerID':0,'hostID':0,'size':-1}]"),
+    "linux.gidMappings[0].size: expected an unsigned integer" },
+  { LINUX ("'maskedPaths':['/proc/kcore','proc/keys']"),
+    "linux.maskedPaths[1]: expected an absolute path" },
+  { LINUX ("'readonlyPaths':'/proc'"),
+    "linux.readonlyPaths: expected an array of strings" },
+  { LINUX (
+        "'devices':[{'path':'/dev/fuse','type':'c','major':10,'minor':229}]"),
+    "linux.devices: bubblewrap cannot create device nodes (the sandbox's /dev "
+    "has null, zero, full, random, urandom, tty); bind-mount a host device "
+    "instead" },
+  { LINUX ("'mountLabel':'system_u:object_r:container_file_t:s0'"),
+    "linux.mountLabel: bubblewrap cannot apply an SELinux mount label; remove "
+    "it or use runc or crun" },
+  { LINUX ("'rootfsPropagation':'rprivate'"),
+    "linux.rootfsPropagation: bubblewrap makes the root a recursive slave "
+    "mount and offers no other propagation; use \"rslave\" or remove it" },
+  { LINUX ("'rootfsPropagation':'shared'"),
+    "linux.rootfsPropagation: bubblewrap makes the root a recursive slave "
+    "mount and offers no other propagation; use \"rslave\" or remove it" },
   { LINUX ("'seccomp':[]"), "linux.seccomp: expected an object" },
   { LINUX ("'seccomp':{}"), "linux.seccomp.defaultAction: required" },
-  { SECCOMP ("'defaultErrnoRet':-1"), "linux.seccomp.defaultErrnoRet: expected an unsigned integer" },
-  { SECCOMP ("'architectures':[1]"), "linux.seccomp.architectures[0]: expected a string" },
-  { SECCOMP ("'flags':{}"), "linux.seccomp.flags: expected an array of strings" },
+  { SECCOMP ("'defaultErrnoRet':-1"),
+    "linux.seccomp.defaultErrnoRet: expected an unsigned integer" },
+  { SECCOMP ("'architectures':[1]"),
+    "linux.seccomp.architectures[0]: expected a string" },
+  { SECCOMP ("'flags':{}"),
+    "linux.seccomp.flags: expected an array of strings" },
   { SECCOMP ("'syscalls':{}"), "linux.seccomp.syscalls: expected an array" },
-  { SECCOMP ("'syscalls':[{'action':'A'}]"), "linux.seccomp.syscalls[0].names: required" },
-  { SECCOMP ("'syscalls':[{'names':[],'action':'A'}]"), "linux.seccomp.syscalls[0].names: expected a non-empty array of strings" },
-  { SECCOMP ("'syscalls':[{'names':['read']}]"), "linux.seccomp.syscalls[0].action: required" },
-  { RULE ("'errnoRet':4294967296"), "linux.seccomp.syscalls[0].errnoRet: out of range (expected 0 to 4294967295)" },
-  { RULE ("'args':[{'value':1,'op':'EQ'}]"), "linux.seccomp.syscalls[0].args[0].index: required" },
-  { RULE ("'args':[{'index':6,'value':1,'op':'EQ'}]"), "linux.seccomp.syscalls[0].args[0].index: out of range (expected 0 to 5)" },
-  { RULE ("'args':[{'index':0,'op':'EQ'}]"), "linux.seccomp.syscalls[0].args[0].value: required" },
-  { RULE ("'args':[{'index':0,'value':1.5,'op':'EQ'}]"), "linux.seccomp.syscalls[0].args[0].value: expected an unsigned integer" },
-  { ARG ("'valueTwo':-1"), "linux.seccomp.syscalls[0].args[0].valueTwo: expected an unsigned integer" },
-  { RULE ("'args':[{'index':0,'value':1}]"), "linux.seccomp.syscalls[0].args[0].op: required" },
+  { SECCOMP ("'syscalls':[{'action':'A'}]"),
+    "linux.seccomp.syscalls[0].names: required" },
+  { SECCOMP ("'syscalls':[{'names':[],'action':'A'}]"),
+    "linux.seccomp.syscalls[0].names: expected a non-empty array of strings" },
+  { SECCOMP ("'syscalls':[{'names':['read']}]"),
+    "linux.seccomp.syscalls[0].action: required" },
+  { RULE ("'errnoRet':4294967296"), "linux.seccomp.syscalls[0].errnoRet: out "
+                                    "of range (expected 0 to 4294967295)" },
+  { RULE ("'args':[{'value':1,'op':'EQ'}]"),
+    "linux.seccomp.syscalls[0].args[0].index: required" },
+  { RULE ("'args':[{'index':6,'value':1,'op':'EQ'}]"),
+    "linux.seccomp.syscalls[0].args[0].index: out of range (expected 0 to "
+    "5)" },
+  { RULE ("'args':[{'index':0,'op':'EQ'}]"),
+    "linux.seccomp.syscalls[0].args[0].value: required" },
+  { RULE ("'args':[{'index':0,'value':1.5,'op':'EQ'}]"),
+    "linux.seccomp.syscalls[0].args[0].value: expected an unsigned integer" },
+  { ARG ("'valueTwo':-1"), "linux.seccomp.syscalls[0].args[0].valueTwo: "
+                           "expected an unsigned integer" },
+  { RULE ("'args':[{'index':0,'value':1}]"),
+    "linux.seccomp.syscalls[0].args[0].op: required" },
   { LINUX ("'resources':[]"), "linux.resources: expected an object" },
-  { LINUX ("'resources':{'memory':1}"), "linux.resources.memory: expected an object" },
-  { LINUX ("'resources':{'memory':{'limit':1.5}}"), "linux.resources.memory.limit: expected an integer" },
-  { LINUX ("'resources':{'pids':{'limit':9223372036854775808}}"), "linux.resources.pids.limit: out of range (expected -9223372036854775808 to 9223372036854775807)" },
-  { LINUX ("'resources':{'pids':{'limit':-9223372036854775809}}"), "linux.resources.pids.limit: out of range (expected -9223372036854775808 to 9223372036854775807)" },
+  { LINUX ("'resources':{'memory':1}"),
+    "linux.resources.memory: expected an object" },
+  { LINUX ("'resources':{'memory':{'limit':1.5}}"),
+    "linux.resources.memory.limit: expected an integer" },
+  { LINUX ("'resources':{'pids':{'limit':9223372036854775808}}"),
+    "linux.resources.pids.limit: out of range (expected -9223372036854775808 "
+    "to 9223372036854775807)" },
+  { LINUX ("'resources':{'pids':{'limit':-9223372036854775809}}"),
+    "linux.resources.pids.limit: out of range (expected -9223372036854775808 "
+    "to 9223372036854775807)" },
   { LINUX ("'cgroupsPath':1"), "linux.cgroupsPath: expected a string" },
-  { LINUX ("'sysctl':{'net.ipv4.ip_forward':1}"), "linux.sysctl[\"net.ipv4.ip_forward\"]: expected a string" },
-  { LINUX ("'rootfsPropagation':false"), "linux.rootfsPropagation: expected a string" },
+  { LINUX ("'sysctl':{'net.ipv4.ip_forward':1}"),
+    "linux.sysctl[\"net.ipv4.ip_forward\"]: expected a string" },
+  { LINUX ("'rootfsPropagation':false"),
+    "linux.rootfsPropagation: expected a string" },
   /* sbx */
   { DOC ("'sbx':[]"), "sbx: expected an object" },
-  { SBX ("'mode':'write'"), "sbx.mode: unknown value \"write\" (expected one of: read-only, workspace-write, danger-full-access)" },
-  { SBX ("'mode':'workspace-write'"), "sbx.workspace: required when sbx.mode is \"workspace-write\"" },
-  { SBX ("'mode':'\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001'"), "sbx.mode: unknown value \"\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001...\" (expected one of: read-only, workspace-write, danger-full-access)" },
-  { DOC ("'annotations':{'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.':1}"), "annotations[\"a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a....\"]: expected a string" },
-  { SBX ("'network':'éééééééééééééééééééééééééééééééééééééééé'"), "sbx.network: unknown value \"éééééééééééééééééééééééééééééééééé...\" (expected one of: deny, loopback, allow)" },
-  { SBX ("'network':'€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€'"), "sbx.network: unknown value \"€€€€€€€€€€€€€€€€€€€€€€...\" (expected one of: deny, loopback, allow)" },
-  { SBX ("'network':'a\\\"b\\\\c'"), "sbx.network: unknown value \"a\\\"b\\\\c\" (expected one of: deny, loopback, allow)" },
-  { SBX ("'limits':{'wallClockSeconds':99999999999999999999999}"), "sbx.limits.wallClockSeconds: out of range (expected at most 4294967295 seconds)" },
-  { SBX ("'limits':{'wallClockSeconds':18446744073709551.6150001}"), "sbx.limits.wallClockSeconds: out of range (expected at most 4294967295 seconds)" },
-  { SBX ("'network':'none'"), "sbx.network: unknown value \"none\" (expected one of: deny, loopback, allow)" },
-  { SBX ("'requireEnforcement':true"), "sbx.requireEnforcement: expected a string" },
-  { SBX ("'requireEnforcement':'most'"), "sbx.requireEnforcement: unknown value \"most\" (expected one of: none, partial, full)" },
+  { SBX ("'mode':'write'"),
+    "sbx.mode: unknown value \"write\" (expected one of: read-only, "
+    "workspace-write, danger-full-access)" },
+  { SBX ("'mode':'workspace-write'"),
+    "sbx.workspace: required when sbx.mode is \"workspace-write\"" },
+  { SBX ("'mode':'"
+         "\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u00"
+         "01\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u"
+         "0001'"),
+    "sbx.mode: unknown value "
+    "\"\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001"
+    "\\u0001\\u0001...\" (expected one of: read-only, workspace-write, "
+    "danger-full-access)" },
+  { DOC ("'annotations':{'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a."
+         "a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.':1}"),
+    "annotations[\"a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a."
+    "a.a.a.a.a....\"]: expected a string" },
+  { SBX ("'network':'éééééééééééééééééééééééééééééééééééééééé'"),
+    "sbx.network: unknown value \"éééééééééééééééééééééééééééééééééé...\" "
+    "(expected one of: deny, loopback, allow)" },
+  { SBX ("'network':'€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€'"),
+    "sbx.network: unknown value \"€€€€€€€€€€€€€€€€€€€€€€...\" (expected one "
+    "of: deny, loopback, allow)" },
+  { SBX ("'network':'a\\\"b\\\\c'"),
+    "sbx.network: unknown value \"a\\\"b\\\\c\" (expected one of: deny, "
+    "loopback, allow)" },
+  { SBX ("'limits':{'wallClockSeconds':99999999999999999999999}"),
+    "sbx.limits.wallClockSeconds: out of range (expected at most 4294967295 "
+    "seconds)" },
+  { SBX ("'limits':{'wallClockSeconds':18446744073709551.6150001}"),
+    "sbx.limits.wallClockSeconds: out of range (expected at most 4294967295 "
+    "seconds)" },
+  { SBX ("'network':'none'"), "sbx.network: unknown value \"none\" (expected "
+                              "one of: deny, loopback, allow)" },
+  { SBX ("'requireEnforcement':true"),
+    "sbx.requireEnforcement: expected a string" },
+  { SBX ("'requireEnforcement':'most'"),
+    "sbx.requireEnforcement: unknown value \"most\" (expected one of: none, "
+    "partial, full)" },
   { SBX ("'workspace':''"), "sbx.workspace: expected a non-empty string" },
   { SBX ("'workspace':['/w']"), "sbx.workspace: expected a string" },
-  { SBX ("'writableRoots':['/a','']"), "sbx.writableRoots[1]: expected a non-empty string" },
-  { SBX ("'tempRoots':'/tmp'"), "sbx.tempRoots: expected an array of strings" },
+  { SBX ("'writableRoots':['/a','']"),
+    "sbx.writableRoots[1]: expected a non-empty string" },
+  { SBX ("'tempRoots':'/tmp'"),
+    "sbx.tempRoots: expected an array of strings" },
   { SBX ("'env':'inherit'"), "sbx.env: expected an object" },
-  { SBX ("'env':{'mode':'all'}"), "sbx.env.mode: unknown value \"all\" (expected one of: allow-list, inherit)" },
-  { SBX ("'env':{'allow':['PATH','A=1']}"), "sbx.env.allow[1]: expected a variable name without '='" },
-  { SBX ("'env':{'allow':['']}"), "sbx.env.allow[0]: expected a variable name without '='" },
-  { SBX ("'protectedPaths':['.git','/etc']"), "sbx.protectedPaths[1]: expected a relative path such as \".git\"" },
-  { SBX ("'protectedPaths':['']"), "sbx.protectedPaths[0]: expected a relative path such as \".git\"" },
-  { SBX ("'protectedPaths':['./']"), "sbx.protectedPaths[0]: expected a relative path such as \".git\"" },
-  { SBX ("'protectedPaths':['a/../../b']"), "sbx.protectedPaths[0]: must not contain \"..\"" },
-  { SBX ("'protectedPaths':['..']"), "sbx.protectedPaths[0]: must not contain \"..\"" },
-  { SBX ("'hardenedDefaults':'no'"), "sbx.hardenedDefaults: expected a boolean" },
+  { SBX ("'env':{'mode':'all'}"), "sbx.env.mode: unknown value \"all\" "
+                                  "(expected one of: allow-list, inherit)" },
+  { SBX ("'env':{'allow':['PATH','A=1']}"),
+    "sbx.env.allow[1]: expected a variable name without '='" },
+  { SBX ("'env':{'allow':['']}"),
+    "sbx.env.allow[0]: expected a variable name without '='" },
+  { SBX ("'protectedPaths':['.git','/etc']"),
+    "sbx.protectedPaths[1]: expected a relative path such as \".git\"" },
+  { SBX ("'protectedPaths':['']"),
+    "sbx.protectedPaths[0]: expected a relative path such as \".git\"" },
+  { SBX ("'protectedPaths':['./']"),
+    "sbx.protectedPaths[0]: expected a relative path such as \".git\"" },
+  { SBX ("'protectedPaths':['a/../../b']"),
+    "sbx.protectedPaths[0]: must not contain \"..\"" },
+  { SBX ("'protectedPaths':['..']"),
+    "sbx.protectedPaths[0]: must not contain \"..\"" },
+  { SBX ("'hardenedDefaults':'no'"),
+    "sbx.hardenedDefaults: expected a boolean" },
   { SBX ("'aliasMasking':true"), "sbx.aliasMasking: expected an object" },
-  { SBX ("'aliasMasking':{'enabled':0}"), "sbx.aliasMasking.enabled: expected a boolean" },
-  { SBX ("'aliasMasking':{'maxEntries':0}"), "sbx.aliasMasking.maxEntries: out of range (expected 1 to 4294967295)" },
-  { SBX ("'aliasMasking':{'maxDepth':65}"), "sbx.aliasMasking.maxDepth: out of range (expected 1 to 64)" },
+  { SBX ("'aliasMasking':{'enabled':0}"),
+    "sbx.aliasMasking.enabled: expected a boolean" },
+  { SBX ("'aliasMasking':{'maxEntries':0}"),
+    "sbx.aliasMasking.maxEntries: out of range (expected 1 to 4294967295)" },
+  { SBX ("'aliasMasking':{'maxDepth':65}"),
+    "sbx.aliasMasking.maxDepth: out of range (expected 1 to 64)" },
   { SBX ("'limits':60"), "sbx.limits: expected an object" },
-  { SBX ("'limits':{'wallClockSeconds':0}"), "sbx.limits.wallClockSeconds: expected a number greater than 0" },
-  { SBX ("'limits':{'wallClockSeconds':0.0e5}"), "sbx.limits.wallClockSeconds: expected a number greater than 0" },
-  { SBX ("'limits':{'wallClockSeconds':-1}"), "sbx.limits.wallClockSeconds: expected a number greater than 0" },
-  { SBX ("'limits':{'wallClockSeconds':'60'}"), "sbx.limits.wallClockSeconds: expected a number greater than 0" },
-  { SBX ("'limits':{'wallClockSeconds':4294967295.0001}"), "sbx.limits.wallClockSeconds: out of range (expected at most 4294967295 seconds)" },
-  { SBX ("'limits':{'wallClockSeconds':1e999}"), "sbx.limits.wallClockSeconds: out of range (expected at most 4294967295 seconds)" },
-  { SBX ("'limits':{'sampleIntervalMs':0}"), "sbx.limits.sampleIntervalMs: out of range (expected 1 to 60000)" },
-  { SBX ("'limits':{'sampleIntervalMs':60001}"), "sbx.limits.sampleIntervalMs: out of range (expected 1 to 60000)" },
-  { SBX ("'allowUserNamespaces':null,'allowUserNamespaces':1"), "sbx.allowUserNamespaces: duplicate key" },
-  { SBX ("'allowUserNamespaces':'yes'"), "sbx.allowUserNamespaces: expected a boolean" },
+  { SBX ("'limits':{'wallClockSeconds':0}"),
+    "sbx.limits.wallClockSeconds: expected a number greater than 0" },
+  { SBX ("'limits':{'wallClockSeconds':0.0e5}"),
+    "sbx.limits.wallClockSeconds: expected a number greater than 0" },
+  { SBX ("'limits':{'wallClockSeconds':-1}"),
+    "sbx.limits.wallClockSeconds: expected a number greater than 0" },
+  { SBX ("'limits':{'wallClockSeconds':'60'}"),
+    "sbx.limits.wallClockSeconds: expected a number greater than 0" },
+  { SBX ("'limits':{'wallClockSeconds':4294967295.0001}"),
+    "sbx.limits.wallClockSeconds: out of range (expected at most 4294967295 "
+    "seconds)" },
+  { SBX ("'limits':{'wallClockSeconds':1e999}"),
+    "sbx.limits.wallClockSeconds: out of range (expected at most 4294967295 "
+    "seconds)" },
+  { SBX ("'limits':{'sampleIntervalMs':0}"),
+    "sbx.limits.sampleIntervalMs: out of range (expected 1 to 60000)" },
+  { SBX ("'limits':{'sampleIntervalMs':60001}"),
+    "sbx.limits.sampleIntervalMs: out of range (expected 1 to 60000)" },
+  { SBX ("'allowUserNamespaces':null,'allowUserNamespaces':1"),
+    "sbx.allowUserNamespaces: duplicate key" },
+  { SBX ("'allowUserNamespaces':'yes'"),
+    "sbx.allowUserNamespaces: expected a boolean" },
 };
 
 /* ' -> " so the tables above stay readable.  */
@@ -246,9 +398,10 @@ test_special_errors (void)
   static const char with_nul[] = "{\"ociVersion\":\"1\"}\0junk";
   int r = sbx_spec_parse (with_nul, sizeof with_nul - 1, "/b", &spec, &err);
   tap_ok (r < 0 && spec == NULL, "a NUL byte after the object is refused");
-  tap_streq (err.msg,
-             "invalid JSON: parse error: trailing garbage at line 1, column 19",
-             "  message");
+  tap_streq (
+      err.msg,
+      "invalid JSON: parse error: trailing garbage at line 1, column 19",
+      "  message");
 
   sbx_error_clear (&err);
   r = sbx_spec_parse ("{}", 2, "bundle", &spec, &err);
@@ -260,9 +413,10 @@ test_special_errors (void)
   strcpy (deep + 129, "]");
   sbx_error_clear (&err);
   r = sbx_spec_parse (deep, strlen (deep), "/b", &spec, &err);
-  tap_streq (err.msg,
-             "invalid JSON: nested deeper than 128 levels at line 1, column 129",
-             "nesting is bounded before the tree is built");
+  tap_streq (
+      err.msg,
+      "invalid JSON: nested deeper than 128 levels at line 1, column 129",
+      "nesting is bounded before the tree is built");
   memset (deep, '[', 128);
   memset (deep + 128, ']', 128);
   deep[256] = '\0';
@@ -272,36 +426,50 @@ test_special_errors (void)
              "128 levels are fine");
 }
 
-static const char container_json[] = "{"
-  "'ociVersion':'1.2.0','unknownTop':{'deep':[[{'x':1}]]},"
-  "'root':{'path':'./rootfs/','readonly':true,'extra':1},"
-  "'hostname':'box',"
-  "'annotations':{'org.a':'1','b':'2'},"
-  "'mounts':["
-  " {'destination':'/proc','type':'proc','source':'proc'},"
-  " {'destination':'/data','type':'bind','source':'data','options':['rbind','ro']},"
-  " {'destination':'/tmp','type':'tmpfs','source':'tmpfs','options':['nosuid']},"
-  " {'destination':'/abs','source':'/srv//x/','options':['bind']},"
-  " {'destination':'/dev/shm','type':'tmpfs','source':'shm/rel'}],"
-  "'process':{'terminal':true,'args':['sh','-c','true'],'env':['A=1','B='],"
-  " 'cwd':'/work','user':{'uid':1000,'gid':4294967295,'umask':18,'additionalGids':[5,6]},"
-  " 'capabilities':{'bounding':['CAP_KILL'],'ambient':[]},"
-  " 'rlimits':[{'type':'RLIMIT_NOFILE','hard':18446744073709551615,'soft':1024},"
-  "           {'type':'RLIMIT_CORE','hard':0,'soft':0}],"
-  " 'noNewPrivileges':true,'oomScoreAdj':-1000,'selinuxLabel':null},"
-  "'linux':{'namespaces':[{'type':'pid'},{'type':'network','path':'/proc/1/ns/net'}],"
-  " 'uidMappings':[{'containerID':0,'hostID':100000,'size':65536}],"
-  " 'maskedPaths':['/proc/kcore'],'readonlyPaths':['/proc/sys'],"
-  " 'seccomp':{'defaultAction':'SCMP_ACT_ERRNO','defaultErrnoRet':1,"
-  "  'architectures':['SCMP_ARCH_X86_64'],'flags':[],"
-  "  'syscalls':[{'names':['personality'],'action':'SCMP_ACT_ALLOW',"
-  "   'args':[{'index':5,'value':18446744073709551615,'valueTwo':0,'op':'SCMP_CMP_EQ'}]},"
-  "   {'names':['mkdir','rmdir'],'action':'SCMP_ACT_ERRNO','errnoRet':38}]},"
-  " 'resources':{'memory':{'limit':-1,'swap':5},'pids':{'limit':9223372036854775807},'cpu':{'shares':1}},"
-  " 'cgroupsPath':'/sbx/c1','sysctl':{'net.ipv4.ip_forward':'0'},'rootfsPropagation':'rslave'},"
-  "'hooks':{'prestart':[{'path':'/bin/a','args':['a','1'],'env':['X=1'],'timeout':5}],"
-  " 'poststop':[{'path':'/bin/b'},{'path':'/bin/c'}]}"
-  "}";
+static const char container_json[]
+    = "{"
+      "'ociVersion':'1.2.0','unknownTop':{'deep':[[{'x':1}]]},"
+      "'root':{'path':'./rootfs/','readonly':true,'extra':1},"
+      "'hostname':'box',"
+      "'annotations':{'org.a':'1','b':'2'},"
+      "'mounts':["
+      " {'destination':'/proc','type':'proc','source':'proc'},"
+      " {'destination':'/"
+      "data','type':'bind','source':'data','options':['rbind','ro']},"
+      " {'destination':'/"
+      "tmp','type':'tmpfs','source':'tmpfs','options':['nosuid']},"
+      " {'destination':'/abs','source':'/srv//x/','options':['bind']},"
+      " {'destination':'/dev/shm','type':'tmpfs','source':'shm/rel'}],"
+      "'process':{'terminal':true,'args':['sh','-c','true'],'env':['A=1','B=']"
+      ","
+      " 'cwd':'/"
+      "work','user':{'uid':1000,'gid':4294967295,'umask':18,'additionalGids':["
+      "5,6]},"
+      " 'capabilities':{'bounding':['CAP_KILL'],'ambient':[]},"
+      " 'rlimits':[{'type':'RLIMIT_NOFILE','hard':18446744073709551615,'soft':"
+      "1024},"
+      "           {'type':'RLIMIT_CORE','hard':0,'soft':0}],"
+      " 'noNewPrivileges':true,'oomScoreAdj':-1000,'selinuxLabel':null},"
+      "'linux':{'namespaces':[{'type':'pid'},{'type':'network','path':'/proc/"
+      "1/ns/net'}],"
+      " 'uidMappings':[{'containerID':0,'hostID':100000,'size':65536}],"
+      " 'maskedPaths':['/proc/kcore'],'readonlyPaths':['/proc/sys'],"
+      " 'seccomp':{'defaultAction':'SCMP_ACT_ERRNO','defaultErrnoRet':1,"
+      "  'architectures':['SCMP_ARCH_X86_64'],'flags':[],"
+      "  'syscalls':[{'names':['personality'],'action':'SCMP_ACT_ALLOW',"
+      "   "
+      "'args':[{'index':5,'value':18446744073709551615,'valueTwo':0,'op':'"
+      "SCMP_CMP_EQ'}]},"
+      "   "
+      "{'names':['mkdir','rmdir'],'action':'SCMP_ACT_ERRNO','errnoRet':38}]},"
+      " 'resources':{'memory':{'limit':-1,'swap':5},'pids':{'limit':"
+      "9223372036854775807},'cpu':{'shares':1}},"
+      " 'cgroupsPath':'/sbx/"
+      "c1','sysctl':{'net.ipv4.ip_forward':'0'},'rootfsPropagation':'rslave'},"
+      "'hooks':{'prestart':[{'path':'/bin/"
+      "a','args':['a','1'],'env':['X=1'],'timeout':5}],"
+      " 'poststop':[{'path':'/bin/b'},{'path':'/bin/c'}]}"
+      "}";
 
 static void
 check_container_top (const struct sbx_spec *s)
@@ -311,8 +479,7 @@ check_container_top (const struct sbx_spec *s)
   tap_streq (s->root_path, "/bundle/rootfs", "relative root.path resolves");
   tap_ok (s->root_readonly && !sbx_spec_is_agent (s), "root.readonly");
   tap_streq (s->hostname, "box", "hostname");
-  tap_ok (s->n_annotations == 2
-              && strcmp (s->annotations[0].key, "org.a") == 0
+  tap_ok (s->n_annotations == 2 && strcmp (s->annotations[0].key, "org.a") == 0
               && strcmp (s->annotations[1].value, "2") == 0,
           "annotations in file order");
   tap_ok (s->n_mounts == 5, "five mounts");
@@ -328,8 +495,8 @@ check_container_top (const struct sbx_spec *s)
   tap_ok (s->mounts[3].type == NULL, "absent type stays NULL");
   tap_streq (s->mounts[4].source, "shm/rel", "relative non-bind source kept");
   tap_ok (s->hooks.prestart.n == 1 && s->hooks.prestart.v[0].timeout == 5
-              && s->hooks.prestart.v[0].args.n == 2
-              && s->hooks.poststop.n == 2 && s->hooks.poststop.v[1].timeout == 0
+              && s->hooks.prestart.v[0].args.n == 2 && s->hooks.poststop.n == 2
+              && s->hooks.poststop.v[1].timeout == 0
               && s->hooks.poststart.n == 0,
           "hooks");
 }
@@ -353,8 +520,7 @@ check_container_process (const struct sbx_spec *s)
               && p->capabilities.effective.n == 0,
           "process.capabilities");
   tap_ok (p->n_rlimits == 2 && p->rlimits[0].resource == RLIMIT_NOFILE
-              && p->rlimits[0].hard == UINT64_MAX
-              && p->rlimits[0].soft == 1024
+              && p->rlimits[0].hard == UINT64_MAX && p->rlimits[0].soft == 1024
               && strcmp (p->rlimits[1].type, "RLIMIT_CORE") == 0,
           "rlimits, uint64 max");
   tap_ok (p->no_new_privileges && p->has_oom_score_adj
@@ -380,14 +546,12 @@ check_container_linux (const struct sbx_spec *s)
   tap_ok (sc && sc->has_default_errno_ret && sc->default_errno_ret == 1
               && sc->architectures.n == 1 && sc->n_syscalls == 2,
           "seccomp");
-  tap_ok (sc && sc->syscalls[0].n_args == 1
-              && sc->syscalls[0].args[0].index == 5
-              && sc->syscalls[0].args[0].value == UINT64_MAX
-              && !sc->syscalls[0].has_errno_ret
-              && sc->syscalls[1].has_errno_ret
-              && sc->syscalls[1].errno_ret == 38
-              && sc->syscalls[1].names.n == 2,
-          "seccomp rules, uint64 max argument");
+  tap_ok (
+      sc && sc->syscalls[0].n_args == 1 && sc->syscalls[0].args[0].index == 5
+          && sc->syscalls[0].args[0].value == UINT64_MAX
+          && !sc->syscalls[0].has_errno_ret && sc->syscalls[1].has_errno_ret
+          && sc->syscalls[1].errno_ret == 38 && sc->syscalls[1].names.n == 2,
+      "seccomp rules, uint64 max argument");
   tap_ok (lx->resources.has_memory_limit && lx->resources.memory_limit == -1
               && lx->resources.pids_limit == INT64_MAX,
           "resources");
@@ -420,17 +584,19 @@ test_container (void)
           "absent sbx extension: defaults");
 }
 
-static const char agent_json[] = "{"
-  "'ociVersion':'1.2.0','root':{'path':'/'},"
-  "'process':{'args':['codex'],'cwd':'/repo'},"
-  "'sbx':{'mode':'workspace-write','workspace':'../repo/',"
-  " 'writableRoots':['/var//cache/','out'],'tempRoots':['/tmp/sbx'],"
-  " 'network':'loopback','env':{'mode':'inherit','allow':['PATH','HOME']},"
-  " 'protectedPaths':['.git','./a//b/'],'hardenedDefaults':false,"
-  " 'aliasMasking':{'enabled':false,'maxEntries':1,'maxDepth':64},"
-  " 'requireEnforcement':'full','limits':{'wallClockSeconds':1.1,'sampleIntervalMs':60000},"
-  " 'allowUserNamespaces':true,'future':{'x':[1,2]}}"
-  "}";
+static const char agent_json[]
+    = "{"
+      "'ociVersion':'1.2.0','root':{'path':'/'},"
+      "'process':{'args':['codex'],'cwd':'/repo'},"
+      "'sbx':{'mode':'workspace-write','workspace':'../repo/',"
+      " 'writableRoots':['/var//cache/','out'],'tempRoots':['/tmp/sbx'],"
+      " 'network':'loopback','env':{'mode':'inherit','allow':['PATH','HOME']},"
+      " 'protectedPaths':['.git','./a//b/'],'hardenedDefaults':false,"
+      " 'aliasMasking':{'enabled':false,'maxEntries':1,'maxDepth':64},"
+      " 'requireEnforcement':'full','limits':{'wallClockSeconds':1.1,'"
+      "sampleIntervalMs':60000},"
+      " 'allowUserNamespaces':true,'future':{'x':[1,2]}}"
+      "}";
 
 static void
 test_agent (void)
@@ -512,8 +678,8 @@ test_small_cases (void)
               && !s->process.user.has_umask,
           "empty additionalGids, no umask (%s)", err.msg);
 
-  tap_streq (sbx_mode_name (SBX_MODE_DANGER_FULL_ACCESS),
-             "danger-full-access", "mode name");
+  tap_streq (sbx_mode_name (SBX_MODE_DANGER_FULL_ACCESS), "danger-full-access",
+             "mode name");
   tap_streq (sbx_mode_name (SBX_MODE_UNSET), "unset", "unset mode name");
   tap_streq (sbx_mode_name (SBX_MODE_READ_ONLY), "read-only", "mode name");
   tap_streq (sbx_mode_name (SBX_MODE_WORKSPACE_WRITE), "workspace-write",
@@ -606,7 +772,10 @@ test_load (void)
   tap_streq (err.msg, want, "parse errors carry the file's path");
 
   /* Bigger than the first read buffer (64 KiB).  */
-  enum { big = 200 * 1024 };
+  enum
+  {
+    big = 200 * 1024
+  };
   static char text[big + 100];
   int n = sprintf (text, "{\"ociVersion\":\"1\",\"root\":{\"path\":\"/\"},"
                          "\"annotations\":{\"a\":\"");
