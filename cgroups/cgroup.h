@@ -109,6 +109,13 @@ int sbx_cgroup_name (const char *cgroups_path, const char *id,
                      enum sbx_cgroup_anchor *anchor, char **rel,
                      struct sbx_error *err);
 
+/* The cgroupsPath to use under --systemd-cgroup: CGROUPS_PATH in the
+   systemd form "slice:prefix:name", or ":sbx-oci:ID" when there is none; a
+   path-style CGROUPS_PATH is refused (it would silently mean cgroupfs).
+   *OUT is malloc'd.  */
+int sbx_cgroup_systemd_path (const char *cgroups_path, const char *id,
+                             char **out, struct sbx_error *err);
+
 struct sbx_cgroup_limits
 {
   int64_t memory_limit; /* bytes; <= 0 = none */

@@ -125,3 +125,20 @@ sbx_cgroup_name (const char *cgroups_path, const char *id,
   *anchor = SBX_CGROUP_AT_OWN;
   return normalize (cgroups_path, rel, err);
 }
+
+/* --systemd-cgroup: only the systemd form means anything; a path would be
+   silently taken as cgroupfs, which is not what the caller asked for.  */
+int
+sbx_cgroup_systemd_path (const char *cgroups_path, const char *id, char **out,
+                         struct sbx_error *err)
+{
+  if (cgroups_path == NULL || cgroups_path[0] == '\0')
+    return asprintf (out, ":sbx-oci:%s", id) < 0 ? -ENOMEM : 0;
+  if (strchr (cgroups_path, '/') || !strchr (cgroups_path, ':'))
+    return sbx_fail (err, -EINVAL,
+                     "linux.cgroupsPath: \"%s\" is a path, but "
+                     "--systemd-cgroup expects \"slice:prefix:name\"; drop "
+                     "--systemd-cgroup or use the systemd form",
+                     cgroups_path);
+  return (*out = strdup (cgroups_path)) ? 0 : -ENOMEM;
+}

@@ -21,23 +21,6 @@ static const char *const mechanism_names[] = {
   [SBX_LIMITS_MONITOR] = "monitor",
 };
 
-/* --systemd-cgroup: only the systemd form means anything; a path would be
-   silently taken as cgroupfs, which is not what the caller asked for.  */
-static int
-systemd_path (const char *cgroups_path, const char *id, char **out,
-              struct sbx_error *err)
-{
-  if (cgroups_path == NULL || cgroups_path[0] == '\0')
-    return asprintf (out, ":sbx-oci:%s", id) < 0 ? -ENOMEM : 0;
-  if (strchr (cgroups_path, '/') || !strchr (cgroups_path, ':'))
-    return sbx_fail (err, -EINVAL,
-                     "linux.cgroupsPath: \"%s\" is a path, but "
-                     "--systemd-cgroup expects \"slice:prefix:name\"; drop "
-                     "--systemd-cgroup or use the systemd form",
-                     cgroups_path);
-  return (*out = strdup (cgroups_path)) ? 0 : -ENOMEM;
-}
-
 static int
 make_cgroup (struct sbx_container_limits *lim,
              const struct sbx_cgroup_layout *layout, const char *cgroups_path,
@@ -71,7 +54,7 @@ sbx_container_limits_setup (struct sbx_container_limits *lim,
   cleanup_free char *path = NULL;
   if (systemd)
     {
-      int r = systemd_path (cgroups_path, id, &path, err);
+      int r = sbx_cgroup_systemd_path (cgroups_path, id, &path, err);
       if (r < 0)
         return r;
       cgroups_path = path;

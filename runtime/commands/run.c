@@ -170,8 +170,9 @@ refuse_hooks (const struct sbx_hooks *h, struct sbx_error *err)
 }
 
 static int
-run_limited (const struct sbx_sandbox *sb, const struct run_options *o,
-             struct sbx_outcome *out, struct sbx_error *err)
+run_limited (const struct sbx_globals *g, const struct sbx_sandbox *sb,
+             const struct run_options *o, struct sbx_outcome *out,
+             struct sbx_error *err)
 {
   int hr = refuse_hooks (&sb->spec->hooks, err);
   if (hr < 0)
@@ -179,6 +180,14 @@ run_limited (const struct sbx_sandbox *sb, const struct run_options *o,
   struct sbx_limits lim;
   const char *cgroups_path
       = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
+  cleanup_free char *systemd = NULL;
+  if (g->systemd_cgroup)
+    {
+      int sr = sbx_cgroup_systemd_path (cgroups_path, o->id, &systemd, err);
+      if (sr < 0)
+        return sr == -ENOMEM ? sbx_fail (err, sr, "out of memory") : sr;
+      cgroups_path = systemd;
+    }
   int r = sbx_limits_setup (&lim, sb->plan, cgroups_path, o->id, err);
   if (r == 0)
     r = supervise (sb, o, &lim, out, err);
@@ -265,7 +274,7 @@ sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
   if (r == 0 && o.dry_run)
     r = dry_run (&sb, o.seatbelt, err);
   else if (r == 0)
-    r = run_limited (&sb, &o, &out, err);
+    r = run_limited (g, &sb, &o, &out, err);
   if (r < 0)
     {
       /* The caller still gets a verdict: the sandbox never ran.  */

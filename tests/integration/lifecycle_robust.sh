@@ -68,15 +68,19 @@ make_bundle "$WORK/fg" '["sleep","3179"]'
 
 # 1. cycles
 start=$(date +%s.%N)
-bad=0
+bad=0 first=
 for i in $(seq "$CYCLES"); do
-  if ! sbx create --bundle "$WORK/true" "cy$i" >/dev/null \
-     || ! sbx start "cy$i" || ! wait_status "cy$i" stopped \
-     || ! sbx delete "cy$i"; then
+  step=create
+  if ! sbx create --bundle "$WORK/true" "cy$i" >/dev/null 2>"$WORK/cy.err" \
+     || ! { step=start; sbx start "cy$i" 2>"$WORK/cy.err"; } \
+     || ! { step=wait; wait_status "cy$i" stopped; } \
+     || ! { step=delete; sbx delete "cy$i" 2>"$WORK/cy.err"; }; then
     bad=$((bad + 1))
+    [ -n "$first" ] || first="cycle $i, $step: $(cat "$WORK/cy.err" 2>/dev/null) (state: $(status_of "cy$i"))"
     sbx delete --force "cy$i" 2>/dev/null
   fi
 done
+[ -z "$first" ] || echo "# first failure: $first"
 secs=$(echo "$start $(date +%s.%N)" | awk '{printf "%.1f", $2 - $1}')
 check "$CYCLES create/start/wait/delete cycles of true all succeed ($bad failed, ${secs}s)" [ "$bad" -eq 0 ]
 left=$(our_pids | tr '\n' ' ')
