@@ -27,6 +27,7 @@
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/console.h"
 #include "runtime/linux/seccomp.h"
+#include "spec/policy.h"
 #include "runtime/state_store.h"
 #include "spec/spec.h"
 
@@ -45,9 +46,10 @@ struct exec_options
 /* What the new process needs, prepared before any fork.  */
 struct exec_plan
 {
-  struct sbx_spec *spec;    /* process (and the bundle's seccomp) */
-  struct strv caps;         /* kept when running as uid 0 */
-  struct sock_fprog filter; /* .len 0: none */
+  struct sbx_spec *spec;        /* process (and the bundle's seccomp) */
+  struct strv caps;             /* kept when running as uid 0 */
+  struct sock_fprog filter;     /* .len 0: none */
+  struct sock_fprog filter_net; /* network "deny"; .len 0: none */
   int ns_fds[7];
   int tty_slave; /* -1: no terminal */
 };
@@ -215,13 +217,11 @@ open_terminal (const struct sbx_container *c, const char *socket_path,
   return sbx_console_send (socket_path, master, err);
 }
 
+/* Read a compiled program (an fd from sbx_seccomp_compile) into F.  */
 static int
-load_filter (const struct sbx_spec *spec, struct sock_fprog *f,
-             struct sbx_error *err)
+read_program (int fd, struct sock_fprog *f, struct sbx_error *err)
 {
-  if (spec->linux_.seccomp == NULL)
-    return 0;
-  cleanup_close int fd = sbx_seccomp_compile (spec->linux_.seccomp, err);
+  cleanup_close int owned = fd;
   if (fd < 0)
     return fd;
   struct stat st;
@@ -233,6 +233,31 @@ load_filter (const struct sbx_spec *spec, struct sock_fprog *f,
     return sbx_fail (err, -EIO, "cannot read the compiled seccomp program");
   f->len = st.st_size / sizeof (struct sock_filter);
   return 0;
+}
+
+/* The same programs the sandbox was started with: the bundle's filter, or
+   an agent's default one, and network "deny"'s on top.  */
+static int
+load_filters (const struct sbx_spec *spec, struct exec_plan *p,
+              struct sbx_error *err)
+{
+  struct sbx_seccomp *built = NULL;
+  int r = 0;
+  if (spec->linux_.seccomp)
+    r = read_program (sbx_seccomp_compile (spec->linux_.seccomp, err),
+                      &p->filter, err);
+  else if (sbx_spec_is_agent (spec)
+           && (r = sbx_seccomp_agent_default (spec->ext.allow_user_namespaces,
+                                              &built, err))
+                  == 0)
+    r = read_program (sbx_seccomp_compile (built, err), &p->filter, err);
+  sbx_seccomp_free (built);
+  built = NULL;
+  if (r == 0 && spec->ext.network == SBX_NET_DENY
+      && (r = sbx_seccomp_network_deny (&built, err)) == 0)
+    r = read_program (sbx_seccomp_compile (built, err), &p->filter_net, err);
+  sbx_seccomp_free (built);
+  return r;
 }
 
 enum
@@ -302,8 +327,10 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
   /* bwrap always sets no_new_privs: the exec'd process gets no more.  */
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
     fail_step (report_w, STEP_CAPS);
-  if (p->filter.len
-      && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p->filter) < 0)
+  if ((p->filter.len
+       && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p->filter) < 0)
+      || (p->filter_net.len
+          && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p->filter_net) < 0))
     fail_step (report_w, STEP_SECCOMP);
   environ = envp; /* execvp searches the process's own PATH */
   execvp (pr->args.v[0], pr->args.v);
@@ -374,21 +401,25 @@ report_failure (const struct exec_failure *f, const struct exec_plan *p,
                          step == STEP_CWD ? cwd : "");
 }
 
+/* The process's environment with --env on top.  In an agent sandbox the
+   same rule as at launch holds: nothing shaped like a credential.  */
 static int
-merge_env (const struct sbx_process *pr, const struct strv *extra,
+merge_env (const struct sbx_process *pr, const struct strv *extra, bool agent,
            struct strv *out)
 {
   for (size_t i = 0; i < pr->env.n; i++)
     {
       size_t klen = strcspn (pr->env.v[i], "=");
-      bool replaced = false;
+      bool replaced = agent && sbx_env_name_is_secret (pr->env.v[i], klen);
       for (size_t j = 0; j < extra->n; j++)
         replaced |= strncmp (extra->v[j], pr->env.v[i], klen + 1) == 0;
       if (!replaced && strv_push (out, pr->env.v[i]) < 0)
         return -ENOMEM;
     }
   for (size_t j = 0; j < extra->n; j++)
-    if (strv_push (out, extra->v[j]) < 0)
+    if (!(agent
+          && sbx_env_name_is_secret (extra->v[j], strcspn (extra->v[j], "=")))
+        && strv_push (out, extra->v[j]) < 0)
       return -ENOMEM;
   return 0;
 }
@@ -456,8 +487,10 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
   r = r
           ?: sbx_caps_plan (&p.spec->process.capabilities, true, &p.caps,
                             &notes, err);
-  r = r ?: load_filter (p.spec, &p.filter, err);
-  if (r == 0 && merge_env (&p.spec->process, &o.env, &env) < 0)
+  r = r ?: load_filters (p.spec, &p, err);
+  if (r == 0
+      && merge_env (&p.spec->process, &o.env, sbx_spec_is_agent (p.spec), &env)
+             < 0)
     r = sbx_fail (err, -ENOMEM, "out of memory");
   r = r ?: open_namespaces (&c, &p, err);
   if (r == 0 && o.tty)
@@ -473,6 +506,7 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
   if (p.tty_slave >= 0)
     close (p.tty_slave);
   free (p.filter.filter);
+  free (p.filter_net.filter);
   strv_free (&p.caps);
   strv_free (&notes);
   strv_free (&env);

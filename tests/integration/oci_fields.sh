@@ -134,6 +134,37 @@ c['process']['rlimits'] = [{'type': 'RLIMIT_NOFILE', 'soft': 64, 'hard': 64}]
   check "rlimits: RLIMIT_NOFILE 64 is seen inside" [ "$out" = 64 ]
 }
 
+# exec into an agent sandbox applies the rules it was started with: no
+# credential-shaped variable, and network "deny"'s socket filter.
+agent_exec_case () {
+  local b=$B/agent
+  mkdir -p "$b/ws"
+  (cd "$b" && "$SBX" spec --agent --workspace "$b/ws") || return 1
+  python3 - "$b/config.json" "$(id -u)" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["process"]["args"] = ["sleep", "30"]
+del c["sbx"]["limits"]  # a wall clock is run's alone
+json.dump(c, open(sys.argv[1], "w"))
+PY
+  cat > "$b/exec.json" <<EOF2
+{"args": ["sh", "-c", "echo token=\$GITHUB_TOKEN; python3 -c 'import socket; socket.socket(socket.AF_INET)' 2>&1 | tail -1"],
+ "cwd": "$b/ws", "env": ["PATH=/usr/bin:/bin", "GITHUB_TOKEN=sbx-secret"],
+ "user": {"uid": 0, "gid": 0}}
+EOF2
+  chmod -R a+rX "$b"
+  [ -n "$AS" ] && chown -R 65534:65534 "$b"
+  sbx create --bundle "$b" ag > "$B/ag.err" 2>&1 < /dev/null
+  sbx start ag
+  local out
+  out=$(sbx exec --process "$b/exec.json" ag 2>&1)
+  check "exec into an agent: credential-shaped variables are dropped" \
+    eval '[[ "$out" == *"token="* && "$out" != *sbx-secret* ]]'
+  check "exec into an agent: network deny refuses IP sockets" \
+    eval '[[ "$out" == *"Address family not supported"* ]]'
+  sbx delete --force ag > /dev/null 2>&1
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 777 "$B"
@@ -141,6 +172,7 @@ suite () {
   seccomp_case
   caps_case
   rlimit_case
+  agent_exec_case
 }
 
 MODE=root AS= ROOT=$WORK/root-state suite
