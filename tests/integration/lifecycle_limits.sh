@@ -71,8 +71,11 @@ suite () {
   [ -n "$AS" ] && chown -R 65534:65534 "$B"
 
   # a fork storm under pids.limit 16
-  sbx create --bundle "$B/storm" storm 2>/dev/null
-  check "create with pids.limit 16" [ $? -eq 0 ]
+  if sbx create --bundle "$B/storm" storm > /dev/null 2> "$B/storm.err"; then
+    ok "create with pids.limit 16"
+  else
+    not_ok "create with pids.limit 16" "$(cat "$B/storm.err")"
+  fi
   check "state says mechanism $mech" [ "$(limit_of storm mechanism)" = "$mech" ]
   sbx start storm
   if [ -z "$AS" ]; then
