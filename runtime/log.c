@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/json_gen.h"
 #include "runtime/cli.h"
 
@@ -27,12 +28,7 @@ emit (const struct sbx_globals *g, const char *level, const char *msg)
   if (g->log_format == SBX_LOG_JSON)
     {
       char stamp[64];
-      struct timespec ts;
-      struct tm tm;
-      clock_gettime (CLOCK_REALTIME, &ts);
-      gmtime_r (&ts.tv_sec, &tm);
-      size_t n = strftime (stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
-      snprintf (stamp + n, sizeof stamp - n, ".%09ldZ", ts.tv_nsec);
+      sbx_utc_timestamp (stamp, sizeof stamp);
       yajl_gen j = sbx_json_new (false);
       char *line = NULL;
       if (j && sbx_json_open (j, false) == 0

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "common/json_gen.h"
@@ -91,12 +92,7 @@ state_json (const struct sbx_sandbox *sb, const struct sbx_container *c,
             const struct sbx_container_limits *lim, char **text, size_t *len)
 {
   char created[64];
-  struct timespec ts;
-  struct tm tm;
-  clock_gettime (CLOCK_REALTIME, &ts);
-  gmtime_r (&ts.tv_sec, &tm);
-  size_t n = strftime (created, sizeof created, "%Y-%m-%dT%H:%M:%S", &tm);
-  snprintf (created + n, sizeof created - n, ".%09ldZ", ts.tv_nsec);
+  sbx_utc_timestamp (created, sizeof created);
 
   yajl_gen g = sbx_json_new (false);
   if (g == NULL)

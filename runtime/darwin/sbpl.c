@@ -37,38 +37,6 @@ struct profile
 };
 
 static const char *
-mode_name (enum sbx_mode mode)
-{
-  switch (mode)
-    {
-    case SBX_MODE_READ_ONLY:
-      return "read-only";
-    case SBX_MODE_WORKSPACE_WRITE:
-      return "workspace-write";
-    case SBX_MODE_DANGER_FULL_ACCESS:
-      return "danger-full-access";
-    default:
-      return NULL;
-    }
-}
-
-static const char *
-net_name (enum sbx_net net)
-{
-  switch (net)
-    {
-    case SBX_NET_DENY:
-      return "deny";
-    case SBX_NET_LOOPBACK:
-      return "loopback";
-    case SBX_NET_ALLOW:
-      return "allow";
-    default:
-      return NULL;
-    }
-}
-
-static const char *
 why_name (enum sbx_plan_why why)
 {
   static const char *const names[] = {
@@ -123,7 +91,7 @@ emit_header (struct profile *pr)
            "rule wins\n"
            "(version 1)\n"
            "(allow default)\n",
-           mode_name (plan->mode), net_name (plan->network));
+           sbx_mode_name (plan->mode), sbx_net_name (plan->network));
 }
 
 static void
@@ -317,11 +285,11 @@ check_plan (const struct sbx_plan *plan, struct sbx_error *err)
                      "root filesystem; use root.path \"/\" or the linux "
                      "backend",
                      plan->root ? plan->root : "(none)");
-  if (mode_name (plan->mode) == NULL)
+  if (plan->mode == SBX_MODE_UNSET)
     return sbx_fail (err, -EINVAL,
                      "plan has no mode; resolve the policy "
                      "before generating a profile");
-  if (net_name (plan->network) == NULL)
+  if (plan->network == SBX_NET_UNSET)
     return sbx_fail (err, -EINVAL,
                      "plan has no network level; resolve the "
                      "policy before generating a profile");
