@@ -1,13 +1,12 @@
 #!/bin/sh
 # The main job on the bundled example: an agent policy that lets a command
-# write in its workspace and refuses it everywhere else, with the outcome.
+# write in its workspace and refuses it everywhere else, with the outcome
+# JSON the orchestrator would read.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 sh "$top/scripts/setup-debian.sh"
 sh "$top/scripts/build.sh"
-bundle="$top/contrib/examples/agent"
-echo "== sbx-oci run --bundle contrib/examples/agent demo"
+echo "== contrib/examples/agent: write in the workspace, then try /etc"
 status=0
-"$top/build/sbx-oci" run --bundle "$bundle" --outcome "$bundle/outcome.json" demo || status=$?
-echo "== exit status: $status; outcome:"
-cat "$bundle/outcome.json"
+SBX_OCI="$top/build/sbx-oci" sh "$top/contrib/examples/agent/run.sh" || status=$?
+echo "== exit status: $status"

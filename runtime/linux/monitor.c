@@ -42,6 +42,7 @@ struct monitor
   int delivered; /* the last signal sbx itself sent */
   enum sbx_limit_kind breach;
   struct sbx_cgroup *cgroup; /* the quota's, or NULL */
+  int status_fd;             /* bwrap's status channel, non-blocking */
 };
 
 static void
@@ -56,6 +57,8 @@ learn_sandbox (struct monitor *m)
 static void
 forward (struct monitor *m, int sig)
 {
+  if (m->st.child_pid == 0)
+    sbx_runner_status_read (&m->st, m->status_fd); /* it may be there */
   learn_sandbox (m);
   m->delivered = sig;
   if (m->st.child_pid > 0)
@@ -157,11 +160,13 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
         return -errno;
       if (n == 0)
         break;
-      if (fds[0].revents & POLLIN)
-        on_signal (m, signal_fd);
+      /* The status first: a signal that arrives with the sandbox's pid
+         still unread must reach the sandbox, not abandon its set-up.  */
       if (fds[1].revents)
         sbx_runner_status_read (&m->st, status_fd);
       learn_sandbox (m);
+      if (fds[0].revents & POLLIN)
+        on_signal (m, signal_fd);
       if (fds[2].revents & POLLIN)
         {
           uint64_t ticks;
@@ -217,7 +222,8 @@ sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
 {
   struct monitor m = { .runner = sp->runner_pid,
                        .sandbox_pidfd = -1,
-                       .cgroup = lim ? lim->cgroup : NULL };
+                       .cgroup = lim ? lim->cgroup : NULL,
+                       .status_fd = sp->status_fd };
   uint64_t start = sbx_now_ms ();
   fcntl (sp->status_fd, F_SETFL, O_NONBLOCK);
   cleanup_close int timer_fd = arm_timer (plan->wall_clock_ms);

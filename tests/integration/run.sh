@@ -358,6 +358,20 @@ case_check_and_probe ()
   fi
 }
 
+# The README's first command runs this example: keep it working (root: the
+# example's workspace is in the source tree).
+case_bundled_example ()
+{
+  [ "$(id -u)" = 0 ] || return 0
+  local ex="$HERE/../../contrib/examples/agent" out
+  out=$(SBX_OCI="$SBX_OCI" sh "$ex/run.sh" 2>&1)
+  tap_has "$out" "refused outside the workspace" \
+    "example: the command is refused outside its workspace"
+  tap_is "$(cat "$ex/workspace/result.txt" 2>/dev/null)" ok \
+    "example: and its write in the workspace landed"
+  rm -f "$ex/workspace/result.txt"
+}
+
 run_cases ()
 {
   export HOME="$WORK/home"
@@ -378,6 +392,7 @@ run_cases ()
   case_hardened_defaults
   case_git_commit_and_no_litter
   case_check_and_probe
+  case_bundled_example
 }
 
 if [ -n "$WORK" ]; then
