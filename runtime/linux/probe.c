@@ -165,10 +165,14 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
                      "bubblewrap (bwrap) is not installed: install it "
                      "(apt-get install bubblewrap) or name one with "
                      "--runner PATH");
-  if (runner[0] != '/' || access (runner, X_OK) < 0)
-    return sbx_fail (err, -ENOENT,
-                     "runner %s: not an absolute path to an executable",
+  if (runner[0] != '/')
+    return sbx_fail (err, -EINVAL,
+                     "runner %s: give an absolute path (--runner or "
+                     "SBX_OCI_RUNNER)",
                      runner);
+  if (access (runner, X_OK) < 0)
+    return sbx_fail_errno (err, -errno, "runner %s: cannot execute it",
+                           runner);
   snprintf (p->runner_path, sizeof p->runner_path, "%s", runner);
   p->facts.runner_path = p->runner_path;
   return 0;
