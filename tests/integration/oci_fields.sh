@@ -165,6 +165,19 @@ EOF2
   sbx delete --force ag > /dev/null 2>&1
 }
 
+features_case () {
+  check "features: the document says what this build does" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert "startContainer" not in d["hooks"] and "prestart" in d["hooks"]
+sc = d["linux"]["seccomp"]
+assert sc["enabled"] and "SCMP_ACT_ERRNO" in sc["actions"]
+assert "SCMP_ACT_NOTIFY" not in sc["actions"] and sc["supportedFlags"] == []
+assert "CAP_CHOWN" in d["linux"]["capabilities"]
+assert not d["linux"]["apparmor"]["enabled"] and not d["linux"]["selinux"]["enabled"]
+assert "org.sbx-oci" in d' "$(sbx features)"
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 777 "$B"
@@ -173,6 +186,7 @@ suite () {
   caps_case
   rlimit_case
   agent_exec_case
+  features_case
 }
 
 MODE=root AS= ROOT=$WORK/root-state suite
