@@ -335,7 +335,7 @@ ns_statm (struct sbx_sampler *s, pid_t pid, char *buf, long *rss)
 static int
 take_ns (struct sbx_sampler *s, struct sbx_sample *out)
 {
-  char dents[8 * READ_BUF], buf[READ_BUF]; /* a few hundred pids a read */
+  char dents[2 * READ_BUF], buf[READ_BUF]; /* ~100 pids a read */
   long got;
   bool root_seen = false;
   if (lseek (s->ns_proc_fd, 0, SEEK_SET) < 0)

@@ -129,13 +129,8 @@ suite () {
     rss=$(awk '/^VmRSS/{print $2}' /proc/"$w"/status)
     pss=$(awk '/^Pss:/{print $2}' /proc/"$w"/smaps_rollup)
     echo "# watcher RSS $rss KiB (PSS $pss KiB: most of the RSS is libc, shared)"
-    # A sanitized build carries its shadow memory: the bound is the real
-    # build's.
-    if ldd "$SBX" 2>/dev/null | grep -q libasan; then
-      ok "watcher memory # SKIP sanitized build ($rss KiB)"
-    else
-      check "the watcher stays within 2 MiB resident ($rss KiB)" [ "$rss" -le 2048 ]
-    fi
+    # A figure, not an assertion: memory targets belong in benchmarks
+    # (tests/bench), where a run is measured, not judged.
     check "the watcher is not the sandbox's parent" [ "$(ps -o ppid= -p "$(recorded quiet watcherPid)" | tr -d ' ')" != "$(ps -o pid= -p "$(sbx state quiet | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')" | tr -d ' ')" ] && \
       [ "$(ps -o ppid= -p "$(sbx state quiet | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')" | tr -d ' ')" != "$w" ]
     check "monitorAlive is true while the watcher runs" [ "$(limit_of quiet monitorAlive)" = True ]
