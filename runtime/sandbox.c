@@ -53,11 +53,7 @@ writable_roots (const struct sbx_spec *spec, struct strv *roots)
   for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)
     {
       const struct sbx_mount *m = &spec->mounts[i];
-      bool bind = (m->type && strcmp (m->type, "bind") == 0)
-                  || strv_contains (&m->options, "bind")
-                  || strv_contains (&m->options, "rbind");
-      if (bind && m->source && !strv_contains (&m->options, "ro")
-          && m->source[0] == '/')
+      if (sbx_mount_is_writable_bind (m) && m->source && m->source[0] == '/')
         r = strv_push (roots, m->source);
     }
   return r;

@@ -105,6 +105,10 @@ int sbx_policy_check_approvals (const struct sbx_spec *spec,
                                 const struct strv *approved,
                                 struct sbx_error *err);
 
+/* Whether bubblewrap VERSION predates 0.12.0, which fixes
+   GHSA-pxhw-h44j-8pfx (CVE-2026-87766).  An unknown version (zeros) does. */
+bool sbx_runner_predates_fix (const int version[3]);
+
 /* Whether an environment variable name (LEN bytes) looks like it carries a
    credential: such names never reach an agent sandbox.  */
 bool sbx_env_name_is_secret (const char *name, size_t len);

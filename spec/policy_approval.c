@@ -53,10 +53,7 @@ check_paths (const struct sbx_spec *spec, const struct strv *approved,
   for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)
     {
       const struct sbx_mount *m = &spec->mounts[i];
-      bool bind = (m->type && strcmp (m->type, "bind") == 0)
-                  || strv_contains (&m->options, "bind")
-                  || strv_contains (&m->options, "rbind");
-      if (!bind || strv_contains (&m->options, "ro")
+      if (!sbx_mount_is_writable_bind (m)
           || inside_workspace (x, m->destination))
         continue;
       snprintf (field, sizeof field, "mounts[%zu]", i);

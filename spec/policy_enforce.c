@@ -166,3 +166,9 @@ policy_enforcement (const struct sbx_spec *spec,
     r = check_symlinked_dests (host, plan, err);
   return r < 0 ? r : require_level (spec, plan, err);
 }
+
+bool
+sbx_runner_predates_fix (const int version[3])
+{
+  return runner_older (version, fixed_runner);
+}

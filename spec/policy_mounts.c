@@ -15,13 +15,6 @@ has_option (const struct sbx_mount *m, const char *opt)
   return strv_contains (&m->options, opt);
 }
 
-static bool
-is_bind (const struct sbx_mount *m)
-{
-  return (m->type && strcmp (m->type, "bind") == 0) || has_option (m, "bind")
-         || has_option (m, "rbind");
-}
-
 /* "size=64m" and "mode=1777" as the kernel's tmpfs reads them.  */
 static int
 tmpfs_options (const struct sbx_mount *m, size_t index,
@@ -174,7 +167,7 @@ policy_oci_mount (const struct sbx_spec *spec,
                   struct sbx_plan *plan, struct sbx_error *err)
 {
   const struct sbx_mount *m = &spec->mounts[index];
-  if (is_bind (m))
+  if (sbx_mount_is_bind (m))
     return bind_layer (m, host, index, plan, err);
   if (m->type == NULL)
     return sbx_fail (err, -EINVAL,
@@ -273,7 +266,7 @@ has_dev_tmpfs (const struct sbx_spec *spec)
   for (size_t i = 0; i < spec->n_mounts; i++)
     {
       const struct sbx_mount *m = &spec->mounts[i];
-      if (!is_bind (m) && m->type && strcmp (m->type, "tmpfs") == 0
+      if (!sbx_mount_is_bind (m) && m->type && strcmp (m->type, "tmpfs") == 0
           && strcmp (m->destination, "/dev") == 0)
         return true;
     }

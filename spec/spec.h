@@ -262,6 +262,11 @@ void sbx_spec_free (struct sbx_spec *spec);
    malloc'd): the parser's own and the runtime's built-in filters.  */
 void sbx_seccomp_free (struct sbx_seccomp *seccomp);
 
+/* A bind mount: type "bind", or options "bind"/"rbind" (OCI allows both).
+   A writable one is a bind without "ro": a write grant.  */
+bool sbx_mount_is_bind (const struct sbx_mount *m);
+bool sbx_mount_is_writable_bind (const struct sbx_mount *m);
+
 /* The agent case: the sandbox's root is the host's own "/".  */
 bool sbx_spec_is_agent (const struct sbx_spec *spec);
 

@@ -67,3 +67,17 @@ sbx_spec_namespace (const struct sbx_spec *spec, enum sbx_ns_type type)
       return &spec->linux_.namespaces[i];
   return NULL;
 }
+
+bool
+sbx_mount_is_bind (const struct sbx_mount *m)
+{
+  return (m->type && strcmp (m->type, "bind") == 0)
+         || strv_contains (&m->options, "bind")
+         || strv_contains (&m->options, "rbind");
+}
+
+bool
+sbx_mount_is_writable_bind (const struct sbx_mount *m)
+{
+  return sbx_mount_is_bind (m) && !strv_contains (&m->options, "ro");
+}

@@ -166,14 +166,6 @@ parse_root (struct sbx_jctx *c, yajl_val top, struct sbx_spec *spec)
   return 0;
 }
 
-static bool
-mount_is_bind (const struct sbx_mount *m)
-{
-  return (m->type && strcmp (m->type, "bind") == 0)
-         || strv_contains (&m->options, "bind")
-         || strv_contains (&m->options, "rbind");
-}
-
 static int
 parse_mount (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
 {
@@ -186,7 +178,7 @@ parse_mount (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
     r = json_strv (c, obj, "options", 0, NULL, &m->options);
   if (r < 0)
     return r;
-  if (!mount_is_bind (m))
+  if (!sbx_mount_is_bind (m))
     return json_string (c, obj, "source", 0, &m->source);
   /* A bind source names a host path: relative means relative to the
      bundle, as runc and crun read it.  */

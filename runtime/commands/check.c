@@ -64,7 +64,7 @@ check_runner (const struct sbx_probe *p, struct report *rep)
 {
   const struct sbx_host_facts *h = &p->facts;
   const int *v = h->runner_version;
-  bool old = v[0] == 0 && (v[1] < 12);
+  bool old = sbx_runner_predates_fix (v);
   struct finding *f = add (rep, "runner",
                            h->runner_named ? CHECK_OK
                            : old           ? CHECK_GAP
