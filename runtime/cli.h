@@ -67,6 +67,9 @@ int sbx_cmd_update (struct sbx_globals *g, int argc, char **argv,
    $XDG_RUNTIME_DIR/sbx-oci (or /tmp/sbx-oci-UID without one).  */
 const char *sbx_state_root (const struct sbx_globals *g);
 
+/* --preserve-fds N: 0 to 1024; anything else is an error naming it.  */
+int sbx_parse_preserve_fds (const char *arg, int *out, struct sbx_error *err);
+
 /* Warnings go where errors go (stderr or --log), in the chosen format.  */
 void sbx_log_warning (const struct sbx_globals *g, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3)));

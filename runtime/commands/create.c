@@ -71,15 +71,14 @@ parse_create_options (int argc, char **argv, struct create_options *o,
         o->console_socket = optarg;
         break;
       case 'p':
-        o->preserve_fds = atoi (optarg);
+        if (sbx_parse_preserve_fds (optarg, &o->preserve_fds, err) < 0)
+          return err->code;
         break;
       case 'x':
         break;
       default:
         return sbx_fail (err, -EINVAL, "create: unknown option (see --help)");
       }
-  if (o->preserve_fds < 0 || o->preserve_fds > 1024)
-    return sbx_fail (err, -EINVAL, "--preserve-fds: expected 0..1024");
   if (optind != argc - 1)
     return sbx_fail (err, -EINVAL,
                      "create: expected exactly one container id");

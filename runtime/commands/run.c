@@ -236,7 +236,8 @@ parse_run_options (int argc, char **argv, struct run_options *o,
         o->seatbelt = strcmp (optarg, "seatbelt") == 0;
         break;
       case 'p':
-        o->preserve_fds = atoi (optarg);
+        if (sbx_parse_preserve_fds (optarg, &o->preserve_fds, err) < 0)
+          return err->code;
         break;
       case 'x':
       case 'P':
@@ -248,8 +249,6 @@ parse_run_options (int argc, char **argv, struct run_options *o,
       default:
         return sbx_fail (err, -EINVAL, "run: unknown option (see --help)");
       }
-  if (o->preserve_fds < 0 || o->preserve_fds > 1024)
-    return sbx_fail (err, -EINVAL, "--preserve-fds: expected 0..1024");
   if (o->seatbelt && !o->dry_run)
     return sbx_fail (err, -ENOTSUP,
                      "--backend seatbelt: runs only on macOS; use it with "

@@ -346,6 +346,9 @@ case_check_and_probe ()
   else
     tap_has "$out" "delegated cgroup v2" "check: unprivileged, the quota gap names its fix"
   fi
+  out=$(sbx run --preserve-fds 3x --bundle "$WORK" x 2>&1)
+  tap_has "$out" '--preserve-fds: expected a number from 0 to 1024, not "3x"' \
+    "a malformed option value is refused, naming it"
   local b="$WORK/b$N"
   agent workspace-write "" true
   tap_ok "probe: the answer is cached in the state root" \
