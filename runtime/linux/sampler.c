@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 /* Big enough for /proc/PID/stat and for a children list of a few hundred
@@ -17,6 +19,21 @@ enum
   READ_BUF = 4096
 };
 
+/* /proc/loadavg, unless something other than procfs sits there: lxcfs
+   mounts its own over it, and its last field need not move with forks. */
+static int
+open_loadavg (void)
+{
+  int fd = open ("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  struct statfs fs;
+  if (fd >= 0 && (fstatfs (fd, &fs) < 0 || fs.f_type != PROC_SUPER_MAGIC))
+    {
+      close (fd);
+      fd = -1;
+    }
+  return fd;
+}
+
 void
 sbx_sampler_init (struct sbx_sampler *s)
 {
@@ -25,6 +42,8 @@ sbx_sampler_init (struct sbx_sampler *s)
   /* Without a cache the sampler still works, opening files every tick. */
   s->cache = calloc (SBX_SAMPLER_CACHE, sizeof *s->cache);
   s->ns_proc_fd = -1;
+  s->loadavg_fd = open_loadavg ();
+  s->listed_at = -1;
 }
 
 static void
@@ -50,7 +69,9 @@ sbx_sampler_free (struct sbx_sampler *s)
   free (s->stack);
   if (s->ns_proc_fd >= 0)
     close (s->ns_proc_fd);
-  *s = (struct sbx_sampler){ .ns_proc_fd = -1 };
+  if (s->loadavg_fd >= 0)
+    close (s->loadavg_fd);
+  *s = (struct sbx_sampler){ .ns_proc_fd = -1, .loadavg_fd = -1 };
 }
 
 /* Linear probing; the table is kept at most half full.  */
@@ -101,6 +122,19 @@ reread (int fd, char *buf, size_t size)
   if (n >= 0)
     buf[n] = '\0';
   return n < 0 ? -errno : n;
+}
+
+/* Resident pages, the second field of an open statm file.  A reaped
+   process's file reads as an error, a zombie's as zeros.  */
+static int
+read_resident (int fd, char *buf, long *pages)
+{
+  if (reread (fd, buf, READ_BUF) <= 0)
+    return -ESRCH;
+  char *p, *end;
+  strtol (buf, &p, 10);
+  *pages = strtol (p, &end, 10);
+  return end != p ? 0 : -EIO;
 }
 
 static int
@@ -166,8 +200,7 @@ stat_fd (struct sbx_sampler *s, pid_t pid, bool *owned)
 static int
 read_statm (struct sbx_proc_fds *e, char *buf, long *threads, long *rss_pages)
 {
-  if (reread (e->statm_fd, buf, READ_BUF) <= 0
-      || sscanf (buf, "%*d %ld", rss_pages) != 1)
+  if (read_resident (e->statm_fd, buf, rss_pages) < 0)
     return -ESRCH;
   *threads = e->threads;
   return 0;
@@ -303,41 +336,93 @@ open_ns_proc (pid_t root)
   return fd;
 }
 
-/* Resident pages of namespace pid PID, through a cached statm.  */
+static void
+count (const struct sbx_sampler *s, struct sbx_sample *out, long rss_pages)
+{
+  out->processes++;
+  out->rss_bytes
+      += (uint64_t) (rss_pages > 0 ? rss_pages : 0) * (uint64_t) s->page_size;
+}
+
+/* Resident pages of namespace pid PID, through a cached statm.  A cached
+   file that no longer reads belongs to a reaped process whose pid was
+   given again: it is replaced.  Sets *UNCACHED when the cache is full. */
 static int
-ns_statm (struct sbx_sampler *s, pid_t pid, char *buf, long *rss)
+ns_statm (struct sbx_sampler *s, pid_t pid, char *buf, long *rss,
+          bool *uncached)
 {
   struct sbx_proc_fds *e = slot (s, pid, true);
-  int fd = e && e->pid == pid ? e->statm_fd : -1;
-  if (fd < 0)
+  bool known = e && e->pid == pid;
+  if (known && e->statm_fd >= 0 && read_resident (e->statm_fd, buf, rss) == 0)
     {
-      char name[32];
-      snprintf (name, sizeof name, "%d/statm", (int) pid);
-      if ((fd = openat (s->ns_proc_fd, name, O_RDONLY | O_CLOEXEC)) < 0)
-        return -ESRCH;
-      if (e == NULL)
-        {
-          ssize_t n = reread (fd, buf, READ_BUF);
-          close (fd);
-          return n > 0 && sscanf (buf, "%*d %ld", rss) == 1 ? 0 : -ESRCH;
-        }
-      *e = (struct sbx_proc_fds){
-        .pid = pid, .stat_fd = -1, .children_fd = -1, .statm_fd = fd
-      };
-      s->cached++;
+      e->tick = s->tick;
+      return 0;
     }
-  e->tick = s->tick;
-  if (reread (fd, buf, READ_BUF) <= 0 || sscanf (buf, "%*d %ld", rss) != 1)
+  char name[32];
+  snprintf (name, sizeof name, "%d/statm", (int) pid);
+  int fd = openat (s->ns_proc_fd, name, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
     return -ESRCH;
-  return 0;
+  int r = read_resident (fd, buf, rss);
+  if (e == NULL)
+    {
+      *uncached = true;
+      close (fd);
+      return r;
+    }
+  if (known)
+    forget (s, e);
+  *e = (struct sbx_proc_fds){ .pid = pid,
+                              .stat_fd = -1,
+                              .children_fd = -1,
+                              .statm_fd = fd,
+                              .tick = s->tick };
+  s->cached++;
+  return r;
+}
+
+/* The last pid handed out in our own PID namespace: the fifth field of
+   /proc/loadavg, or -1.  The sandbox's namespace descends from ours, so
+   each of its processes takes a pid here too: while this number stands
+   still, no process has joined the sandbox.  */
+static long
+last_pid (struct sbx_sampler *s, char *buf)
+{
+  if (s->loadavg_fd < 0 || reread (s->loadavg_fd, buf, READ_BUF) <= 0)
+    return -1;
+  char *p = strrchr (buf, ' ');
+  return p ? strtol (p + 1, NULL, 10) : -1;
+}
+
+/* No fork since the last listing: the processes it cached are all there
+   can be.  Re-read them and let the sweep drop those that were reaped.
+   This spares the directory read, most of a tick's cost.  */
+static int
+take_known (struct sbx_sampler *s, char *buf, struct sbx_sample *out)
+{
+  bool root_seen = false;
+  for (size_t i = 0; i < SBX_SAMPLER_CACHE; i++)
+    {
+      struct sbx_proc_fds *e = &s->cache[i];
+      long rss;
+      if (e->pid == 0 || read_resident (e->statm_fd, buf, &rss) < 0)
+        continue;
+      e->tick = s->tick;
+      root_seen |= e->pid == 1;
+      count (s, out, rss);
+    }
+  sweep_cache (s);
+  return root_seen ? 0 : -ESRCH;
 }
 
 static int
 take_ns (struct sbx_sampler *s, struct sbx_sample *out)
 {
   char dents[2 * READ_BUF], buf[READ_BUF]; /* ~100 pids a read */
-  long got;
-  bool root_seen = false;
+  long got, cursor = last_pid (s, buf);
+  if (cursor >= 0 && cursor == s->listed_at)
+    return take_known (s, buf, out);
+  bool root_seen = false, uncached = false;
   if (lseek (s->ns_proc_fd, 0, SEEK_SET) < 0)
     return -errno;
   while ((got = syscall (SYS_getdents64, s->ns_proc_fd, dents, sizeof dents))
@@ -350,14 +435,15 @@ take_ns (struct sbx_sampler *s, struct sbx_sample *out)
         off += reclen;
         long rss;
         int pid = atoi (name);
-        if (pid <= 0 || ns_statm (s, pid, buf, &rss) < 0)
+        if (pid <= 0 || ns_statm (s, pid, buf, &rss, &uncached) < 0)
           continue;
         root_seen |= pid == 1;
-        out->processes++;
-        out->rss_bytes
-            += (uint64_t) (rss > 0 ? rss : 0) * (uint64_t) s->page_size;
+        count (s, out, rss);
       }
   sweep_cache (s);
+  /* The cursor was read before the listing, so a fork during it shows as
+     a new cursor at the next tick.  */
+  s->listed_at = uncached || s->cache == NULL ? -1 : cursor;
   return root_seen ? 0 : -ESRCH;
 }
 
@@ -389,9 +475,7 @@ sbx_sampler_take (struct sbx_sampler *s, pid_t root, struct sbx_sample *out)
             return -ESRCH;
           continue; /* exited during the walk */
         }
-      out->processes++;
-      out->rss_bytes
-          += (uint64_t) (rss > 0 ? rss : 0) * (uint64_t) s->page_size;
+      count (s, out, rss);
       r = threads > 1 ? push_thread_children (s, &n, pid, buf)
                       : push_children (s, &n, pid, pid, buf);
     }

@@ -37,6 +37,8 @@ struct sbx_sampler
   size_t cached;
   pid_t ns_root;  /* the root NS_PROC_FD was looked up for */
   int ns_proc_fd; /* the sandbox's own /proc, or -1: walk the tree */
+  int loadavg_fd; /* /proc/loadavg: its last field moves with every fork */
+  long listed_at; /* that field at the last listing of NS_PROC_FD, or -1 */
 };
 
 struct sbx_sample

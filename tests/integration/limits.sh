@@ -162,7 +162,28 @@ hidden_storm () {
   check "unprivileged: nothing of the hidden storm survives" test "$(survivors "$tag")" = 0
 }
 
-echo "1..21"
+# The monitor re-lists the sandbox only when a pid was handed out since
+# its last look: after a quiet spell, a late storm and a late exec into a
+# memory hog (same pid, no fork) must still trip their limits.
+late_starters () {
+  local name=late-storm tag="sleep 39.$RANDOM"
+  bundle "$WORK/$name" 64 0 15 sh -c \
+    "sleep 1.5; i=0; while [ \$i -lt 150 ]; do $tag & i=\$((i+1)); done; wait"
+  run_case nobody "$name"
+  check "unprivileged: a storm after 1.5 s of quiet is found (limit/pids)" \
+    test "$(field "$WORK/$name/out.json" outcome)" = limit \
+         -a "$(field "$WORK/$name/out.json" limits.breach)" = pids
+  name=late-exec
+  bundle "$WORK/$name" 0 300 15 sh -c \
+    "sleep 1.5; exec $WORK/$name/ws/limits_touch 2048"
+  cp "$TOUCH" "$WORK/$name/ws/limits_touch"
+  run_case nobody "$name"
+  check "unprivileged: an exec into a hog after quiet is found (limit/memory)" \
+    test "$(field "$WORK/$name/out.json" outcome)" = limit \
+         -a "$(field "$WORK/$name/out.json" limits.breach)" = memory
+}
+
+echo "1..23"
 for who in root nobody; do
   storm "$who"
   memory "$who"
@@ -171,3 +192,4 @@ for who in root nobody; do
   straggler "$who" KILL
 done
 hidden_storm
+late_starters
