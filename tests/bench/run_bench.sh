@@ -1,18 +1,25 @@
 #!/bin/bash
 # Side-by-side start-up cost (not a test): the median wall time of
 #   sbx-oci run     an agent policy running `true`
-#   bwrap           the same sandbox, with the argv `sbx-oci run --dry-run`
+#   bwrap           the same sandbox: the argv `sbx-oci run --dry-run`
 #                   prints (no seccomp program, no supervision)
+#   floor           that bwrap under the least supervisor there can be
+#                   (tests/bench/spawn_floor.c: a static vfork+wait), the
+#                   price of any design that keeps a process beside the
+#                   sandbox, as `run` must to report and enforce
 #   crun run        a busybox bundle running `true`
 #   runc run        the same bundle
-# over RUNS runs each (default 50), then the ratios sbx/bwrap, sbx/crun and
-# sbx/runc.  Needs root for crun and runc (they are skipped otherwise),
-# hyperfine and jq; the bundle's rootfs comes from /bin/busybox
-# (busybox-static).  SBX_OCI names the binary (default: build/sbx-oci).
+# over RUNS runs each (default 50), then the ratios of sbx-oci to each.
+# Every command runs in the environment the sandbox gets, so bwrap needs
+# no `env -i` in front (that would time a third exec).  Needs root for
+# crun and runc (skipped otherwise), hyperfine and jq; the bundle's rootfs
+# comes from /bin/busybox (busybox-static).  SBX_OCI names the binary
+# (default: build/sbx-oci); the floor is built in BUILD (default: build).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-sbx=${SBX_OCI:-$here/../../build/sbx-oci}
+build=${BUILD:-$here/../../build}
+sbx=${SBX_OCI:-$build/sbx-oci}
 runs=${RUNS:-50}
 for tool in hyperfine jq; do
   command -v "$tool" > /dev/null || { echo "run_bench.sh: $tool is missing" >&2; exit 1; }
@@ -32,13 +39,17 @@ cat > "$T/agent/config.json" <<EOF
 }
 EOF
 
-# The dry-run's first two lines are one command: "env -i ... \" and
+# The dry-run's first two lines are one command: "env -i VAR=... \" and
 # "  /usr/bin/bwrap ... -- true".
-"$sbx" --root "$T/state" run --dry-run --bundle "$T/agent" bench \
-  | sed -n '1,2p' | sed 's/ \\$//' | tr '\n' ' ' > "$T/bwrap.cmd"
+"$sbx" --root "$T/state" run --dry-run --bundle "$T/agent" bench > "$T/dry"
+eval "sandbox_env=($(sed -n '1s/^env -i //; 1s/ \\$//p' "$T/dry"))" # shell-quoted
+bwrap_cmd=$(sed -n '2s/^ *//p' "$T/dry")
+meson compile -C "$build" tests/bench/spawn_floor > /dev/null
+floor=$build/tests/bench/spawn_floor
 
 cmds=(-n sbx-oci "$sbx --root $T/state run --bundle $T/agent bench"
-      -n bwrap "$(cat "$T/bwrap.cmd")")
+      -n bwrap "$bwrap_cmd"
+      -n floor "$floor $bwrap_cmd")
 
 if [ "$(id -u)" -eq 0 ]; then
   mkdir -p "$T/oci/rootfs/bin"
@@ -63,7 +74,7 @@ if [ "$(id -u)" -eq 0 ] && mountpoint -q /sys/fs/cgroup/unified 2> /dev/null; th
   echo "# hybrid cgroups: measured with /sys/fs/cgroup/unified unmounted in a private mount namespace"
   wrap=(unshare -m --propagation private sh -c 'umount /sys/fs/cgroup/unified && exec "$@"' sh)
 fi
-if ! "${wrap[@]}" hyperfine -N --warmup 3 --runs "$runs" --style basic \
+if ! "${wrap[@]}" env -i "${sandbox_env[@]}" hyperfine -N --warmup 3 --runs "$runs" --style basic \
        --export-json "$T/result.json" "${cmds[@]}" > "$T/hyperfine.log" 2>&1; then
   cat "$T/hyperfine.log" >&2
   exit 1
