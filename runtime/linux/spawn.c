@@ -11,6 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include "common/cleanup.h"
 #include "runtime/fd_scrub.h"
 #include "runtime/linux/rlimits.h"
@@ -201,13 +205,19 @@ child_main (void *arg)
    stack of its own and we wait until it has exec'd or failed.  Nothing is
    copied, so neither process takes copy-on-write faults; on a VM these
    are most of what a fork costs.  The stack lies inside our own, which is
-   also where sanitizers expect a stack to be.  */
+   where AddressSanitizer expects a stack to be; the redzones the child's
+   frames left in the shared shadow memory are cleared once it is gone,
+   or our later frames there would be reported as overflows.  */
 static pid_t
 start_child (struct child_args *a)
 {
   _Alignas(16) char stack[64 * 1024];
-  return clone (child_main, stack + sizeof stack,
-                CLONE_VM | CLONE_VFORK | SIGCHLD, a);
+  pid_t pid = clone (child_main, stack + sizeof stack,
+                     CLONE_VM | CLONE_VFORK | SIGCHLD, a);
+#ifdef __SANITIZE_ADDRESS__
+  __asan_unpoison_memory_region (stack, sizeof stack);
+#endif
+  return pid;
 }
 
 /* Number the sources that are present: 3 upwards, after the preserved
