@@ -1,0 +1,140 @@
+#!/bin/sh
+# Runs as /init of a Debian kernel booted with cgroup_no_v1=all (see
+# cgroup2.sh): cgroup v2 quotas of sbx-oci against a real kernel, as root
+# and as an unprivileged user in a delegated subtree.  TAP lines go to the
+# console prefixed with "@@tap " so the host can pick them out of its noise.
+export PATH=/usr/bin:/bin:/usr/sbin:/sbin
+
+# Stage 1: bwrap pivots its root, which the initramfs root cannot be: copy
+# it into a tmpfs and switch to that.
+if [ "$1" != stage2 ]; then
+  /bin/busybox mkdir -p /proc /newroot
+  /bin/busybox mount -t tmpfs -o size=600m tmpfs /newroot
+  /bin/busybox cp -a /bin /usr /lib /lib64 /opt /etc /init /newroot/ 2> /dev/null
+  exec /bin/busybox switch_root /newroot /init stage2
+fi
+/bin/busybox --install -s /bin
+mkdir -p /proc /sys /dev /tmp /run /work
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+chmod 1777 /tmp /work
+CG=/sys/fs/cgroup
+
+n=0
+tap () { echo "@@tap $*"; }
+check () { # DESCRIPTION COMMAND...
+  local d=$1; shift
+  n=$((n + 1))
+  if "$@"; then tap "ok $n - $d"; else tap "not ok $n - $d"; fi
+}
+# field FILE KEY: a string or number from a one-line JSON object.
+field () { grep -o "\"$2\":\"*[^,\"}]*" "$1" | head -1 | sed 's/.*:"*//'; }
+
+# bundle DIR PIDS MEMORY_MB WALL_S ARGS...
+bundle () {
+  local d=$1 pids=$2 mem=$3 wall=$4 res="" args="" limits=""; shift 4
+  mkdir -p "$d/ws" "$d/state"; chmod 777 "$d" "$d/ws" "$d/state"
+  for a; do args="$args${args:+,}\"$a\""; done
+  [ "$pids" -gt 0 ] && res="\"pids\":{\"limit\":$pids}"
+  [ "$mem" -gt 0 ] && res="$res${res:+,}\"memory\":{\"limit\":$((mem * 1048576))}"
+  [ "$wall" -gt 0 ] && limits=",\"limits\":{\"wallClockSeconds\":$wall}"
+  cat > "$d/config.json" <<EOF
+{"ociVersion":"1.2.0",
+ "process":{"args":[$args],"cwd":"/","user":{"uid":0,"gid":0},
+            "env":["PATH=/usr/bin:/bin"],"noNewPrivileges":true},
+ "root":{"path":"/","readonly":true},
+ "linux":{"namespaces":[{"type":"pid"},{"type":"network"},{"type":"ipc"},
+                        {"type":"uts"},{"type":"mount"}],
+          "resources":{$res}},
+ "sbx":{"mode":"workspace-write","workspace":"$d/ws"$limits}}
+EOF
+}
+
+# as WHO CMD...: root stays in the root cgroup; the user is moved into its
+# delegated subtree's leaf first, as a login manager would.
+as () {
+  local who=$1; shift
+  if [ "$who" = root ]; then "$@"; return; fi
+  sh -c 'echo $$ > '"$CG"'/deleg/leaf/cgroup.procs &&
+         exec /opt/util-linux/setpriv --reuid=65534 --regid=65534 --clear-groups "$@"' sh "$@"
+}
+
+delegate () {
+  echo "+memory +pids" > $CG/cgroup.subtree_control
+  mkdir $CG/deleg $CG/deleg/leaf
+  for f in "" /cgroup.procs /cgroup.threads /cgroup.subtree_control \
+           /leaf /leaf/cgroup.procs /leaf/cgroup.threads; do
+    chown 65534:65534 "$CG/deleg$f"
+  done
+}
+
+memory () {
+  local who=$1 d=/work/mem-$1
+  bundle "$d" 0 64 30 /usr/bin/limits_touch 256
+  as "$who" sbx-oci --root "$d/state" run --bundle "$d" --outcome "$d/out.json" \
+    "mem-$who" > "$d/stdout" 2> "$d/stderr"
+  check "$who: 256 MB under 64 MB ends as limit/memory by quota" \
+    test "$(field "$d/out.json" outcome)" = limit \
+      -a "$(field "$d/out.json" breach)" = memory \
+      -a "$(field "$d/out.json" mechanism)" = quota
+  check "$who: the hog never finished" test ! -s "$d/stdout"
+}
+
+storm () {
+  local who=$1 d=/work/storm-$1
+  bundle "$d" 16 0 30 sh -c \
+    'i=0; while [ $i -lt 40 ]; do sleep 2 & i=$((i+1)); done; wait'
+  as "$who" sbx-oci --root "$d/state" run --bundle "$d" --outcome "$d/out.json" \
+    "storm-$who" > /dev/null 2> "$d/stderr"
+  local peak=$(field "$d/out.json" peakProcesses)
+  check "$who: a storm of 40 under pids 16 is held by the quota (peak $peak)" \
+    test "$(field "$d/out.json" mechanism)" = quota -a -n "$peak" \
+      -a "${peak:-99}" -le 16 -a -n "$(field "$d/out.json" pidsLimitHits)"
+}
+
+# create, start, then kill: a double-forked setsid writer must stop, and
+# delete must remove the cgroup.
+lifecycle_kill () {
+  local who=$1 d=/work/life-$1 base=$2 tag="sleep 0.0$RANDOM"
+  bundle "$d" 64 0 0 sh -c \
+    "(setsid sh -c 'while :; do echo x >> $d/ws/f; $tag; done' &); sleep 60"
+  as "$who" sbx-oci --root "$d/state" create --bundle "$d" "life-$who" \
+    > /dev/null 2> "$d/stderr"
+  as "$who" sbx-oci --root "$d/state" start "life-$who" 2>> "$d/stderr"
+  local i=0
+  while [ ! -s "$d/ws/f" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+  check "$who: the container runs in $base/sbx-oci/life-$who" \
+    test -d "$base/sbx-oci/life-$who"
+  as "$who" sbx-oci --root "$d/state" kill "life-$who" KILL 2>> "$d/stderr"
+  sleep 1
+  local a=$(stat -c %s "$d/ws/f") b
+  sleep 1
+  b=$(stat -c %s "$d/ws/f")
+  check "$who: the setsid writer stopped at kill ($a bytes)" \
+    test "$a" -gt 0 -a "$a" = "$b" -a -z "$(pgrep -f "$tag")"
+  as "$who" sbx-oci --root "$d/state" delete "life-$who" 2>> "$d/stderr"
+  check "$who: delete removed its cgroup" test ! -e "$base/sbx-oci/life-$who"
+}
+
+tap "1..16"
+check "the kernel offers memory and pids on cgroup v2 only" \
+  grep -qw memory $CG/cgroup.controllers
+delegate
+for who in root nobody; do
+  [ $who = root ] && base=$CG || base=$CG/deleg
+  memory $who
+  storm $who
+  lifecycle_kill $who $base
+  check "$who: no cgroup of sbx-oci is left" \
+    sh -c "! ls -d $base/sbx-oci/*/ 2> /dev/null | grep -q ."
+done
+check "nothing sbx-oci made escaped the delegated subtree" \
+  test "$(ls -d $CG/*/ | grep -v -e /deleg/ -e /sbx-oci/ | wc -l)" = 0
+for f in /work/*/stderr; do
+  [ -s "$f" ] && head -5 "$f" | sed "s|^|@@tap # $f: |"
+done
+poweroff -f
