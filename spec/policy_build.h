@@ -40,6 +40,11 @@ int policy_enforcement (const struct sbx_spec *spec,
                         const struct sbx_host_facts *host,
                         struct sbx_plan *plan, struct sbx_error *err);
 
+/* Refuse a linux.sysctl entry that is malformed or that no namespace of
+   the container holds (it would change the host).  */
+int policy_sysctl (const struct sbx_spec *spec, const struct sbx_plan *plan,
+                   struct sbx_error *err);
+
 /* Append the read-only seals of every hidden directory: last, so that
    grants nested inside a hidden directory could still be mounted.  */
 int policy_seal_hidden (struct sbx_plan *plan);

@@ -28,6 +28,7 @@
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/runner_status.h"
 #include "runtime/linux/spawn.h"
+#include "runtime/linux/sysctl.h"
 #include "runtime/outcome.h"
 #include "runtime/sandbox.h"
 #include "runtime/state_store.h"
@@ -280,6 +281,9 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
   int r = spawn_held (sb, o, fifo, &con, &runner, c, lim->cgroup, err);
   /* Held means set up: the sandbox has its bind of the instance.  */
   sbx_create_console_close (&con);
+  if (r == 0 && sb->spec->has_linux)
+    r = sbx_sysctl_apply (c->pid, sb->spec->linux_.sysctl,
+                          sb->spec->linux_.n_sysctl, err);
   r = r
           ?: sbx_container_limits_watch (lim, c->dir, c->pid, c->start_time,
                                          err);

@@ -169,12 +169,25 @@ refuse_hooks (const struct sbx_hooks *h, struct sbx_error *err)
   return 0;
 }
 
+/* Sysctls are written while the sandbox is held before its command,
+   which only `create` does.  */
+static int
+refuse_sysctl (const struct sbx_spec *spec, struct sbx_error *err)
+{
+  if (spec->has_linux && spec->linux_.n_sysctl > 0)
+    return sbx_fail (err, -ENOTSUP,
+                     "linux.sysctl: `run` does not set sysctls; use "
+                     "`create` and `start`, which do");
+  return 0;
+}
+
 static int
 run_limited (const struct sbx_globals *g, const struct sbx_sandbox *sb,
              const struct run_options *o, struct sbx_outcome *out,
              struct sbx_error *err)
 {
   int hr = refuse_hooks (&sb->spec->hooks, err);
+  hr = hr ?: refuse_sysctl (sb->spec, err);
   if (hr < 0)
     return hr;
   struct sbx_limits lim;

@@ -2,7 +2,8 @@
 # OCI security fields and hooks through real sandboxes (TAP): every hook
 # phase in order with the state it is given, a dropped capability making a
 # privileged operation fail (root), a seccomp rule's errno, an rlimit seen
-# inside.  Run as root, the cases run as root, then again as uid 65534.
+# inside, namespaced sysctls set and host-wide ones refused.  Run as root,
+# the cases run as root, then again as uid 65534.
 set -u
 SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
 BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
@@ -178,6 +179,32 @@ assert not d["linux"]["apparmor"]["enabled"] and not d["linux"]["selinux"]["enab
 assert "org.sbx-oci" in d' "$(sbx features)"
 }
 
+# linux.sysctl: written into the held sandbox's own namespaces at create,
+# never the host's; a host-wide one is refused.
+sysctl_case () {
+  local b=$B/sysctl host_somaxconn rc err
+  host_somaxconn=$(cat /proc/sys/net/core/somaxconn)
+  bundle "$b" "
+c['process']['args'] = ['sh', '-c', 'cat /proc/sys/net/core/somaxconn /proc/sys/kernel/shmmni > /tmp/seen']
+c['linux']['sysctl'] = {'net.core.somaxconn': '77', 'kernel.shmmni': '1234', 'net.ipv4.ping_group_range': '0 0'}
+"
+  sbx create --bundle "$b" sy > "$B/sy.err" 2>&1 < /dev/null
+  check "sysctl: create sets net.* and IPC sysctls" [ $? -eq 0 ]
+  sbx start sy
+  for _ in $(seq 50); do
+    sbx state sy 2>/dev/null | grep -q '"stopped"' && break; sleep 0.1
+  done
+  check "sysctl: the container sees them" \
+    [ "$(tr '\n' ' ' < "$b/rootfs/tmp/seen")" = "77 1234 " ]
+  check "sysctl: the host's stay as they were" \
+    [ "$(cat /proc/sys/net/core/somaxconn)" = "$host_somaxconn" ]
+  sbx delete sy
+  bundle "$B/sysctl-host" "c['linux']['sysctl'] = {'kernel.pid_max': '9999'}"
+  err=$(sbx create --bundle "$B/sysctl-host" sh2 2>&1 < /dev/null); rc=$?
+  check "sysctl: a host-wide one is refused, naming it" \
+    eval '[[ $rc -ne 0 && "$err" == *"linux.sysctl.kernel.pid_max: not held by a namespace"* ]]'
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 777 "$B"
@@ -185,6 +212,7 @@ suite () {
   seccomp_case
   caps_case
   rlimit_case
+  sysctl_case
   agent_exec_case
   features_case
 }

@@ -183,9 +183,63 @@ test_restricted_rung (void)
           "restricted rung: requireEnforcement full refuses (%s)", err.msg);
 }
 
+/* linux.sysctl: only what a namespace of the container holds.  */
+static void
+test_sysctl (void)
+{
+  static const struct
+  {
+    const char *namespaces, *sysctl, *error; /* NULL: accepted */
+  } rows[] = {
+    { "network", "\"net.ipv4.ping_group_range\": \"0 0\"", NULL },
+    { "ipc", "\"kernel.shmmax\": \"65536\", \"fs.mqueue.msg_max\": \"5\"",
+      NULL },
+    { "ipc", "\"net.core.somaxconn\": \"77\"",
+      "linux.sysctl.net.core.somaxconn: the container shares the host's "
+      "network namespace" },
+    { "network", "\"kernel.shmmax\": \"65536\"",
+      "linux.sysctl.kernel.shmmax: the container shares the host's IPC" },
+    { "network\"}, {\"type\": \"ipc", "\"kernel.pid_max\": \"9\"",
+      "linux.sysctl.kernel.pid_max: not held by a namespace" },
+    { "network\"}, {\"type\": \"uts", "\"kernel.hostname\": \"x\"",
+      "linux.sysctl.kernel.hostname: not held by a namespace" },
+    { "network", "\"net/../../x\": \"1\"",
+      "linux.sysctl: \"net/../../x\" is not a sysctl name" },
+    { "network", "\"net..ipv4\": \"1\"",
+      "linux.sysctl: \"net..ipv4\" is not a sysctl name" },
+    { "network", "\"net.ipv4.\": \"1\"",
+      "linux.sysctl: \"net.ipv4.\" is not a sysctl name" },
+    { "network", "\"net.core.somaxconn\": \"1\\n2\"",
+      "linux.sysctl.net.core.somaxconn: the value holds a newline" },
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+    {
+      char json[1024];
+      snprintf (json, sizeof json,
+                "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": "
+                "\"rootfs\"}, \"process\": {\"args\": [\"true\"], \"cwd\": "
+                "\"/\"}, \"linux\": {\"namespaces\": [{\"type\": \"%s\"}], "
+                "\"sysctl\": {%s}}}",
+                rows[i].namespaces, rows[i].sysctl);
+      struct sbx_host_facts host = fake_host (NULL);
+      struct sbx_error err = { 0 };
+      struct sbx_plan *plan = NULL;
+      int r = fake_resolve_json (json, &host, &plan, &err);
+      if (rows[i].error == NULL)
+        tap_ok (r == 0, "sysctl {%s} with %s: accepted (%s)", rows[i].sysctl,
+                rows[i].namespaces, err.msg);
+      else
+        tap_ok (r < 0 && strstr (err.msg, rows[i].error) == err.msg,
+                "sysctl {%s}: refused as \"%s...\" (got \"%s\")",
+                rows[i].sysctl, rows[i].error, err.msg);
+      sbx_plan_free (plan);
+    }
+}
+
 int
 main (void)
 {
+  test_sysctl ();
   test_restricted_rung ();
   test_container_env ();
   test_agent_allow_list ();
