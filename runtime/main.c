@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/backend.h"
 #include "runtime/cli.h"
-#include "runtime/linux/probe.h"
 
 struct command
 {
@@ -62,17 +62,8 @@ usage (FILE *out)
 static int
 print_version (const struct sbx_globals *g)
 {
-  struct sbx_probe probe;
-  struct sbx_error err = { 0 };
   printf ("sbx-oci version %s\nspec: %s\n", SBX_VERSION, SBX_OCI_VERSION);
-  if (sbx_probe_host (g->runner, sbx_state_root (g), &probe, &err) < 0)
-    printf ("runner: none (%s)\n", err.msg);
-  else
-    {
-      const int *v = probe.facts.runner_version;
-      printf ("runner: %s (bubblewrap %d.%d.%d%s)\n", probe.runner_path, v[0],
-              v[1], v[2], probe.facts.runner_named ? ", named" : "");
-    }
+  sbx_backend_print_runner (g);
   return 0;
 }
 

@@ -103,7 +103,7 @@ sbx_enforcement_json (yajl_gen g, const struct sbx_plan *plan)
   if (r == 0)
     r = sbx_json_key_str (g, "networkReach", sbx_net_name (plan->network));
   if (r == 0)
-    r = sbx_json_key_bool (g, "noNewPrivileges", true);
+    r = sbx_json_key_bool (g, "noNewPrivileges", e->no_new_privs);
   if (r == 0)
     r = sbx_json_key_strv (g, "reasons", &e->reasons);
   return r < 0 ? r : sbx_json_close (g, false);

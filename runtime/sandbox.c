@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
-#include "common/file_io.h"
+#include "runtime/approvals.h"
 #include "runtime/exec_lookup.h"
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/seccomp.h"
@@ -97,33 +97,6 @@ walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
   return 0;
 }
 
-/* The operator's approval file: one token per line, '#' comments.  */
-static int
-check_approvals (const struct sbx_globals *g, struct sbx_sandbox *sb,
-                 struct sbx_error *err)
-{
-  cleanup_strv struct strv tokens = { 0 };
-  cleanup_free char *text = NULL;
-  if (g->approve)
-    {
-      int r = sbx_read_file (g->approve, 64 * 1024, &text, NULL, err);
-      if (r == -ENOENT)
-        return sbx_fail (err, r, "--approve: %s does not exist", g->approve);
-      if (r < 0)
-        return r;
-      for (char *save = NULL, *line = strtok_r (text, "\n", &save); line;
-           line = strtok_r (NULL, "\n", &save))
-        {
-          line[strcspn (line, "#")] = '\0';
-          line += strspn (line, " \t");
-          line[strcspn (line, " \t\r")] = '\0';
-          if (line[0] && strv_push (&tokens, line) < 0)
-            return sbx_fail (err, -ENOMEM, "out of memory");
-        }
-    }
-  return sbx_policy_check_approvals (sb->spec, sb->plan, &tokens, err);
-}
-
 static int
 compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
 {
@@ -205,7 +178,7 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
   if (r == 0)
     r = sbx_policy_resolve (sb->spec, &sb->probe.facts, &sb->plan, err);
   if (r == 0)
-    r = check_approvals (g, sb, err);
+    r = sbx_check_approvals (g, sb->spec, sb->plan, err);
   if (r == 0)
     r = sbx_caps_plan (&sb->spec->process.capabilities,
                        sb->probe.facts.is_root, &sb->cap_keep,

@@ -23,7 +23,11 @@ struct sbx_host_facts
   const char *runner_path; /* absolute path of bwrap */
   int runner_version[3];   /* {0, 8, 0}; zeros when unknown */
   bool runner_named;       /* named by the operator: trusted, not probed */
-  bool is_root;            /* euid 0 in the initial user namespace */
+  /* The runner is sandbox-exec (macOS Seatbelt): no namespaces, no
+     bubblewrap version to check; spec/policy_enforce.c reports what
+     Seatbelt does not confine.  */
+  bool seatbelt;
+  bool is_root; /* euid 0 in the initial user namespace */
   uid_t uid;
   gid_t gid;
   const char *home;     /* the caller's home directory, or NULL */

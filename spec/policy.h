@@ -58,6 +58,7 @@ struct sbx_enforcement
   enum sbx_level network;
   enum sbx_level level; /* the weaker of the two: what the run can claim */
   struct strv reasons;  /* one line per gap, "why not full" */
+  bool no_new_privs;    /* setuid and file capabilities grant nothing */
 };
 
 struct sbx_plan

@@ -124,6 +124,36 @@ network_gaps (struct sbx_plan *plan)
   return 0;
 }
 
+/* Seatbelt confines files and the network (sbpl.c); what Linux gets from
+   namespaces, seccomp and no_new_privs has no counterpart under it.  */
+static int
+seatbelt_gaps (const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  static const char *const gaps[] = {
+    "process: visibility and signalling are not confined (macOS has no pid "
+    "namespace): the command sees the host's processes and can signal "
+    "those of the same user",
+    "termination: no pid namespace or cgroup holds the sandbox; it is ended "
+    "through its process group plus the descendants a sample of the "
+    "process table found, so a process that left both can outlive the run",
+    "privileges: no no_new_privs, seccomp filter or capability bounding on "
+    "macOS: setuid programs still gain privileges",
+  };
+  int r = 0;
+  if (host->runner_named)
+    r = plan_gap (plan, false, SBX_LEVEL_FULL,
+                  "runner %s was named by the operator: trusted, not probed",
+                  host->runner_path);
+  /* No private loopback: "localhost" is the host's own.  */
+  if (r == 0 && plan->network == SBX_NET_LOOPBACK)
+    r = plan_gap (plan, true, SBX_LEVEL_PARTIAL,
+                  "network: loopback on macOS is the host's own; services "
+                  "listening on the host's localhost are reachable");
+  for (size_t i = 0; r == 0 && i < sizeof gaps / sizeof *gaps; i++)
+    r = strv_push (&plan->enforcement.reasons, gaps[i]);
+  return r;
+}
+
 static int
 require_level (const struct sbx_spec *spec, const struct sbx_plan *plan,
                struct sbx_error *err)
@@ -150,14 +180,22 @@ policy_enforcement (const struct sbx_spec *spec,
   if (plan->agent && plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
     r = plan_gap (plan, false, SBX_LEVEL_NONE,
                   "mode danger-full-access: no filesystem confinement");
-  if (r == 0)
+  if (r == 0 && host->seatbelt)
+    r = seatbelt_gaps (host, plan);
+  else if (r == 0)
     r = runner_gaps (host, plan);
-  if (r == 0)
+  if (r == 0 && (!host->seatbelt || plan->network == SBX_NET_ALLOW))
     r = network_gaps (plan);
   if (r < 0)
     return r;
   struct sbx_enforcement *e = &plan->enforcement;
   e->level = e->filesystem < e->network ? e->filesystem : e->network;
+  e->no_new_privs = !host->seatbelt;
+  /* The process gaps are neither files nor network, but they are gaps. */
+  if (host->seatbelt && e->level > SBX_LEVEL_PARTIAL)
+    e->level = SBX_LEVEL_PARTIAL;
+  if (host->seatbelt)
+    return require_level (spec, plan, err);
   /* Only an old runner needs the mitigation, and only a sandbox that
      confines the filesystem has something to protect.  */
   bool old = host->runner_named

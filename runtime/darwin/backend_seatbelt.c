@@ -1,0 +1,206 @@
+/* The Seatbelt backend of `run` (runtime/backend.h), the macOS build's.
+   The policy is resolved exactly as on Linux, by the same spec/ code; the
+   plan becomes an SBPL profile (sbpl.c) and the command runs under
+   `sandbox-exec -p PROFILE -- ARGV`, supervised in the foreground
+   (seatbelt_supervise.c).  What the plan asks and Seatbelt cannot do is
+   refused here, never dropped.  Plain POSIX: the Linux build compiles it
+   into a test binary (tests/integration/meson.build) that drives it
+   against a stand-in sandbox-exec.  */
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "runtime/approvals.h"
+#include "runtime/backend.h"
+#include "runtime/darwin/seatbelt_profile.h"
+#include "runtime/darwin/seatbelt_supervise.h"
+
+extern char **environ;
+
+static enum sbx_path_kind
+path_kind (const char *path, void *ctx)
+{
+  (void) ctx;
+  struct stat st;
+  if (lstat (path, &st) < 0)
+    return SBX_PATH_ABSENT;
+  if (S_ISDIR (st.st_mode))
+    return SBX_PATH_DIR;
+  if (S_ISLNK (st.st_mode))
+    return SBX_PATH_SYMLINK;
+  if (S_ISSOCK (st.st_mode))
+    return SBX_PATH_SOCKET;
+  return SBX_PATH_FILE;
+}
+
+static void
+host_facts (const struct sbx_globals *g, struct sbx_host_facts *f)
+{
+  memset (f, 0, sizeof *f);
+  f->seatbelt = true;
+  f->runner_path = g->runner ? g->runner : SBX_SANDBOX_EXEC;
+  f->runner_named = g->runner != NULL;
+  f->uid = geteuid ();
+  f->gid = getegid ();
+  f->is_root = f->uid == 0;
+  /* macOS has no /proc, so no host /proc can show through: the plan's
+     /proc entry is one sbpl.c leaves out, not a gap.  */
+  f->private_proc_ok = true;
+  const char *home = getenv ("HOME");
+  struct passwd *pw = home ? NULL : getpwuid (f->uid);
+  if (pw)
+    home = pw->pw_dir;
+  f->home = home && home[0] == '/' ? home : NULL;
+  f->environ = environ;
+  f->path_kind = path_kind;
+}
+
+static int
+refuse (struct sbx_error *err, const char *what)
+{
+  return sbx_fail (err, -ENOTSUP,
+                   "%s: not available with the seatbelt backend on macOS; "
+                   "remove it or run on Linux",
+                   what);
+}
+
+/* What Linux enforces through bwrap, cgroups, seccomp or setrlimit in the
+   runner, and Seatbelt cannot.  Memory and process limits need a sampler
+   of the tree, which exists only for Linux's /proc.  */
+static int
+check_supported (const struct sbx_spec *spec, const struct sbx_plan *plan,
+                 const struct sbx_host_facts *host, struct sbx_error *err)
+{
+  int r = sbx_run_refuse_held_only (spec, err);
+  if (r < 0)
+    return r;
+  if (plan->memory_limit > 0)
+    return refuse (err, "linux.resources.memory.limit (no cgroup and no "
+                        "process sampler)");
+  if (plan->pids_limit > 0)
+    return refuse (err, "linux.resources.pids.limit (no cgroup and no "
+                        "process sampler)");
+  if (spec->linux_.seccomp)
+    return refuse (err, "linux.seccomp (macOS has no seccomp)");
+  if (spec->process.n_rlimits > 0)
+    return refuse (err, "process.rlimits");
+  if (plan->uid != host->uid || plan->gid != host->gid)
+    return sbx_fail (err, -ENOTSUP,
+                     "process.user: the seatbelt backend runs the command "
+                     "as the caller (uid %u, gid %u); set process.user to "
+                     "those ids",
+                     (unsigned) host->uid, (unsigned) host->gid);
+  if (plan->hostname)
+    return refuse (err, "hostname (no uts namespace)");
+  if (plan->netns_path)
+    return refuse (err, "linux.namespaces network path");
+  return 0;
+}
+
+struct seatbelt
+{
+  struct sbx_host_facts facts;
+  struct sbx_spec *spec;
+  struct sbx_plan *plan;
+};
+
+static int
+prepare (const struct sbx_globals *g, const char *bundle, struct seatbelt *sb,
+         struct sbx_error *err)
+{
+  host_facts (g, &sb->facts);
+  int r = sbx_spec_load (bundle, &sb->spec, err);
+  if (r == 0)
+    r = sbx_policy_resolve (sb->spec, &sb->facts, &sb->plan, err);
+  if (r == 0)
+    r = sbx_check_approvals (g, sb->spec, sb->plan, err);
+  if (r == 0)
+    r = check_supported (sb->spec, sb->plan, &sb->facts, err);
+  return r;
+}
+
+static int
+dry_run (const struct seatbelt *sb, struct sbx_error *err)
+{
+  int r = sbx_seatbelt_dry_run (sb->plan, sb->facts.runner_path, err);
+  if (r < 0)
+    return r;
+  const struct sbx_enforcement *e = &sb->plan->enforcement;
+  for (size_t i = 0; i < e->reasons.n; i++)
+    printf ("; enforcement %s: %s\n", sbx_level_name (e->level),
+            e->reasons.v[i]);
+  return 0;
+}
+
+static int
+run (const struct seatbelt *sb, const struct sbx_run_request *req,
+     struct sbx_outcome *out, struct sbx_error *err)
+{
+  cleanup_free char *profile = NULL;
+  int r = sbx_seatbelt_profile (sb->plan, &profile, err);
+  if (r < 0)
+    return r;
+  struct sbx_seatbelt_command cmd = {
+    .sandbox_exec = sb->facts.runner_path,
+    .profile = profile,
+    .argv = sb->plan->argv.v,
+    .envp = sb->plan->env.v,
+    .cwd = sb->plan->cwd,
+    .preserve_fds = req->preserve_fds,
+  };
+  struct sbx_seatbelt_watch w;
+  r = sbx_seatbelt_watch_start (&w, err);
+  if (r < 0)
+    return r;
+  r = sbx_seatbelt_supervise (&w, &cmd, sb->plan->wall_clock_ms, out, err);
+  sbx_seatbelt_watch_stop (&w);
+  out->limits_mechanism = "none";
+  return r;
+}
+
+int
+sbx_backend_run (const struct sbx_globals *g,
+                 const struct sbx_run_request *req, struct sbx_run_result *res,
+                 struct sbx_error *err)
+{
+  if (req->backend == SBX_BACKEND_BWRAP)
+    return sbx_fail (err, -ENOTSUP,
+                     "--backend bwrap: runs only on Linux; this build "
+                     "confines with seatbelt");
+  struct seatbelt sb = { 0 };
+  int r = prepare (g, req->bundle, &sb, err);
+  if (r == 0 && req->dry_run)
+    r = dry_run (&sb, err);
+  else if (r == 0)
+    r = run (&sb, req, &res->outcome, err);
+  res->plan = sb.plan; /* the outcome's enforcement report */
+  sbx_spec_free (sb.spec);
+  return r;
+}
+
+void
+sbx_backend_print_runner (const struct sbx_globals *g)
+{
+  printf ("runner: %s (seatbelt%s)\n",
+          g->runner ? g->runner : SBX_SANDBOX_EXEC,
+          g->runner ? ", named" : "");
+}
+
+int
+sbx_backend_refuse (const char *command, struct sbx_error *err)
+{
+  if (strcmp (command, "create") == 0)
+    return sbx_fail (err, -ENOTSUP,
+                     "create: not supported on macOS: without a pid "
+                     "namespace no process can hold a created sandbox for "
+                     "the caller; use `sbx-oci run`");
+  return sbx_fail (err, -ENOTSUP,
+                   "%s: not supported on macOS, where sbx-oci has no created "
+                   "containers; use `sbx-oci run`",
+                   command);
+}

@@ -1,0 +1,166 @@
+/* The bubblewrap backend of `run` (runtime/backend.h): sbx-oci spawns
+   bwrap as its own child and stays its supervisor, a child subreaper that
+   forwards signals, enforces the wall clock and the limits, and sweeps
+   stragglers at the end.  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "runtime/backend.h"
+#include "runtime/darwin/seatbelt_profile.h"
+#include "runtime/limits.h"
+#include "runtime/linux/monitor.h"
+#include "runtime/linux/probe.h"
+#include "runtime/linux/spawn.h"
+#include "runtime/sandbox.h"
+#include "runtime/shell_quote.h"
+
+static void
+print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv)
+{
+  printf ("env -i");
+  for (size_t i = 0; i < sb->plan->env.n; i++)
+    {
+      putchar (' ');
+      sbx_shell_quote (stdout, sb->plan->env.v[i]);
+    }
+  for (size_t i = 0; i < argv->n; i++)
+    {
+      fputs (i == 0 ? " \\\n  " : " ", stdout);
+      sbx_shell_quote (stdout, argv->v[i]);
+    }
+  putchar ('\n');
+  if (sb->seccomp_fd >= 0 || sb->seccomp_net_fd >= 0)
+    printf ("# run for real, compiled seccomp programs are added with "
+            "--add-seccomp-fd FD\n");
+  for (size_t i = 0; i < sb->plan->enforcement.reasons.n; i++)
+    printf ("# enforcement %s: %s\n",
+            sbx_level_name (sb->plan->enforcement.level),
+            sb->plan->enforcement.reasons.v[i]);
+}
+
+static int
+dry_run (const struct sbx_sandbox *sb, bool seatbelt, struct sbx_error *err)
+{
+  if (seatbelt)
+    return sbx_seatbelt_dry_run (sb->plan, SBX_SANDBOX_EXEC, err);
+  struct sbx_bwrap_opts opts
+      = { .die_with_parent = true, .cap_keep = &sb->cap_keep };
+  struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
+  cleanup_strv struct strv argv = { 0 };
+  int r = sbx_bwrap_args (sb->plan, &sb->probe.facts, &fds, &opts, &argv, err);
+  if (r < 0)
+    return r;
+  print_dry_run (sb, &argv);
+  return 0;
+}
+
+static int
+supervise (const struct sbx_sandbox *sb, const struct sbx_run_request *o,
+           struct sbx_limits *lim, struct sbx_outcome *out,
+           struct sbx_error *err)
+{
+  sigset_t set;
+  sbx_monitor_signals (&set);
+  sigprocmask (SIG_BLOCK, &set, NULL);
+  cleanup_close int sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (sfd < 0)
+    return sbx_fail_errno (err, -errno, "signalfd");
+  /* Whatever double-forks out of the sandbox is re-parented here and
+     swept at the end.  */
+  prctl (PR_SET_CHILD_SUBREAPER, 1);
+  struct sbx_spawn_request req = {
+    .plan = sb->plan,
+    .host = &sb->probe.facts,
+    .opts = { .die_with_parent = true, .cap_keep = &sb->cap_keep },
+    .spec = sb->spec,
+    .seccomp_fd = sb->seccomp_fd,
+    .seccomp_net_fd = sb->seccomp_net_fd,
+    .preserve_fds = o->preserve_fds,
+    .own_process_group = true,
+    .cgroup = lim->cgroup,
+  };
+  struct sbx_spawned sp;
+  int r = sbx_spawn_runner (&req, &sp, err);
+  if (r < 0)
+    return r;
+  r = sbx_monitor_run (&sp, sb->plan, lim, sfd, out, err);
+  close (sp.status_fd);
+  return r;
+}
+
+/* The limits are set up before the runner starts and finished after it
+   ended, whatever happened in between: a quota's cgroup never outlives
+   the run.  */
+static int
+run_limited (const struct sbx_globals *g, const struct sbx_sandbox *sb,
+             const struct sbx_run_request *o, struct sbx_outcome *out,
+             struct sbx_error *err)
+{
+  int hr = sbx_run_refuse_held_only (sb->spec, err);
+  if (hr < 0)
+    return hr;
+  struct sbx_limits lim;
+  const char *cgroups_path
+      = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
+  cleanup_free char *systemd = NULL;
+  if (g->systemd_cgroup)
+    {
+      int sr = sbx_cgroup_systemd_path (cgroups_path, o->id, &systemd, err);
+      if (sr < 0)
+        return sr == -ENOMEM ? sbx_fail (err, sr, "out of memory") : sr;
+      cgroups_path = systemd;
+    }
+  int r = sbx_limits_setup (&lim, sb->plan, cgroups_path, o->id, err);
+  if (r == 0)
+    r = supervise (sb, o, &lim, out, err);
+  struct sbx_error ferr = { 0 };
+  int f = sbx_limits_finish (&lim, out, r < 0 ? &ferr : err);
+  sbx_limits_release (&lim);
+  return r < 0 ? r : f;
+}
+
+int
+sbx_backend_run (const struct sbx_globals *g,
+                 const struct sbx_run_request *req, struct sbx_run_result *res,
+                 struct sbx_error *err)
+{
+  bool seatbelt = req->backend == SBX_BACKEND_SEATBELT;
+  if (seatbelt && !req->dry_run)
+    return sbx_fail (err, -ENOTSUP,
+                     "--backend seatbelt: runs only on macOS; use it with "
+                     "--dry-run here to print the profile");
+  struct sbx_sandbox sb;
+  int r = sbx_sandbox_prepare (g, req->bundle, &sb, err);
+  if (r == 0 && req->dry_run)
+    r = dry_run (&sb, seatbelt, err);
+  else if (r == 0)
+    r = run_limited (g, &sb, req, &res->outcome, err);
+  res->exec_status = sb.exec_status;
+  res->plan = sb.plan;
+  sb.plan = NULL; /* the outcome's enforcement report needs it */
+  sbx_sandbox_release (&sb);
+  return r;
+}
+
+void
+sbx_backend_print_runner (const struct sbx_globals *g)
+{
+  struct sbx_probe probe;
+  struct sbx_error err = { 0 };
+  if (sbx_probe_host (g->runner, sbx_state_root (g), &probe, &err) < 0)
+    printf ("runner: none (%s)\n", err.msg);
+  else
+    {
+      const int *v = probe.facts.runner_version;
+      printf ("runner: %s (bubblewrap %d.%d.%d%s)\n", probe.runner_path, v[0],
+              v[1], v[2], probe.facts.runner_named ? ", named" : "");
+    }
+}
