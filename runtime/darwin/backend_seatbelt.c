@@ -7,11 +7,9 @@
    into a test binary (tests/integration/meson.build) that drives it
    against a stand-in sandbox-exec.  */
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -19,24 +17,9 @@
 #include "runtime/backend.h"
 #include "runtime/darwin/seatbelt_profile.h"
 #include "runtime/darwin/seatbelt_supervise.h"
+#include "runtime/host_paths.h"
 
 extern char **environ;
-
-static enum sbx_path_kind
-path_kind (const char *path, void *ctx)
-{
-  (void) ctx;
-  struct stat st;
-  if (lstat (path, &st) < 0)
-    return SBX_PATH_ABSENT;
-  if (S_ISDIR (st.st_mode))
-    return SBX_PATH_DIR;
-  if (S_ISLNK (st.st_mode))
-    return SBX_PATH_SYMLINK;
-  if (S_ISSOCK (st.st_mode))
-    return SBX_PATH_SOCKET;
-  return SBX_PATH_FILE;
-}
 
 static void
 host_facts (const struct sbx_globals *g, struct sbx_host_facts *f)
@@ -51,13 +34,9 @@ host_facts (const struct sbx_globals *g, struct sbx_host_facts *f)
   /* macOS has no /proc, so no host /proc can show through: the plan's
      /proc entry is one sbpl.c leaves out, not a gap.  */
   f->private_proc_ok = true;
-  const char *home = getenv ("HOME");
-  struct passwd *pw = home ? NULL : getpwuid (f->uid);
-  if (pw)
-    home = pw->pw_dir;
-  f->home = home && home[0] == '/' ? home : NULL;
+  f->home = sbx_host_home (f->uid);
   f->environ = environ;
-  f->path_kind = path_kind;
+  f->path_kind = sbx_host_path_kind;
 }
 
 static int

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "common/cleanup.h"
 #include "common/file_io.h"
+#include "runtime/host_paths.h"
 
 extern char **environ;
 
@@ -23,22 +23,6 @@ static const char *const runner_places[] = {
   "/bin/bwrap",
   NULL,
 };
-
-enum sbx_path_kind
-sbx_probe_path_kind (const char *path, void *ctx)
-{
-  (void) ctx;
-  struct stat st;
-  if (lstat (path, &st) < 0)
-    return SBX_PATH_ABSENT;
-  if (S_ISDIR (st.st_mode))
-    return SBX_PATH_DIR;
-  if (S_ISLNK (st.st_mode))
-    return SBX_PATH_SYMLINK;
-  if (S_ISSOCK (st.st_mode))
-    return SBX_PATH_SOCKET;
-  return SBX_PATH_FILE;
-}
 
 /* Run the runner with ARGS, output discarded (or captured into OUT), and
    return its exit status, or a negative errno when it could not start.  */
@@ -198,17 +182,14 @@ probe_identity (struct sbx_probe *p)
   f->uid = geteuid ();
   f->gid = getegid ();
   f->is_root = f->uid == 0 && initial_user_namespace ();
-  const char *home = getenv ("HOME");
-  struct passwd *pw = home ? NULL : getpwuid (f->uid);
-  if (pw)
-    home = pw->pw_dir;
-  if (home && home[0] == '/')
+  const char *home = sbx_host_home (f->uid);
+  if (home)
     {
       snprintf (p->home, sizeof p->home, "%s", home);
       f->home = p->home;
     }
   f->environ = environ;
-  f->path_kind = sbx_probe_path_kind;
+  f->path_kind = sbx_host_path_kind;
 }
 
 int

@@ -23,7 +23,4 @@ struct sbx_probe
 int sbx_probe_host (const char *runner, const char *cache_dir,
                     struct sbx_probe *out, struct sbx_error *err);
 
-/* lstat-based path kinds, the callback for host facts.  */
-enum sbx_path_kind sbx_probe_path_kind (const char *path, void *ctx);
-
 #endif

@@ -1,0 +1,18 @@
+/* What policy resolution asks of the real host, on every system.  */
+#ifndef SBX_HOST_PATHS_H
+#define SBX_HOST_PATHS_H
+
+#include <sys/types.h>
+
+#include "spec/host_facts.h"
+
+/* The kind of PATH, not following a last symlink (lstat).  CTX unused:
+   the shape of sbx_host_facts.path_kind.  */
+enum sbx_path_kind sbx_host_path_kind (const char *path, void *ctx);
+
+/* The caller's home: $HOME, else the password database's entry for UID;
+   NULL when neither is absolute.  The result may live in static storage
+   until the next password lookup.  */
+const char *sbx_host_home (uid_t uid);
+
+#endif
