@@ -4,6 +4,7 @@
    Needs a usable layout (root, or a delegated v2 subtree); otherwise the
    tests skip.  Every cgroup made is removed, also on failure.  */
 #include "cgroups/cgroup.h"
+#include "tests/unit/cgroup_child.h"
 #include "tests/unit/tap.h"
 
 #include <errno.h>
@@ -57,32 +58,6 @@ make (const char *id, int64_t memory, int64_t pids)
 }
 
 /* Fork a child that waits until it is in the cgroup, then runs FN.  */
-static pid_t
-spawn_inside (struct sbx_cgroup *cg, int (*fn) (void))
-{
-  int gate[2];
-  if (pipe (gate) < 0)
-    return -1;
-  pid_t pid = fork ();
-  if (pid == 0)
-    {
-      char c;
-      close (gate[1]);
-      alarm (9); /* never outlive a broken test */
-      if (read (gate[0], &c, 1) != 1)
-        _exit (99);
-      _exit (fn ());
-    }
-  struct sbx_error err = { 0 };
-  close (gate[0]);
-  if (pid > 0 && sbx_cgroup_enter (cg, pid, &err) < 0)
-    printf ("# enter: %s\n", err.msg);
-  if (write (gate[1], "x", 1) != 1)
-    printf ("# gate write failed\n");
-  close (gate[1]);
-  return pid;
-}
-
 static int
 fork_40 (void)
 {
@@ -112,21 +87,6 @@ touch_256_mib (void)
   for (size_t i = 0; i < size; i += 4096)
     p[i] = 1;
   return 0; /* the limit did not hold */
-}
-
-static int
-sleep_forever (void)
-{
-  pause ();
-  return 0;
-}
-
-static int
-setsid_sleep (void)
-{
-  setsid ();
-  pause ();
-  return 0;
 }
 
 /* Double fork: the member that stays is a setsid()'d orphan.  */

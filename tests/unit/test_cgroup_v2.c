@@ -4,6 +4,7 @@
    or pids), so the v2 code is exercised even where v1 holds the quotas.
    Root only; each cgroup made is removed, also on failure.  */
 #include "cgroups/cgroup.h"
+#include "tests/unit/cgroup_child.h"
 #include "tests/unit/tap.h"
 
 #include <errno.h>
@@ -54,35 +55,6 @@ cgroup2_mount (void)
   return found;
 }
 
-static pid_t
-spawn_member (bool new_session)
-{
-  int gate[2];
-  if (pipe (gate) < 0)
-    return -1;
-  pid_t pid = fork ();
-  if (pid == 0)
-    {
-      char c;
-      close (gate[1]);
-      alarm (9);
-      if (read (gate[0], &c, 1) != 1)
-        _exit (99);
-      if (new_session)
-        setsid ();
-      pause ();
-      _exit (0);
-    }
-  struct sbx_error err = { 0 };
-  close (gate[0]);
-  if (pid > 0 && sbx_cgroup_enter (current, pid, &err) < 0)
-    printf ("# enter: %s\n", err.msg);
-  if (write (gate[1], "x", 1) != 1)
-    printf ("# gate write failed\n");
-  close (gate[1]);
-  return pid;
-}
-
 static size_t
 members (void)
 {
@@ -105,8 +77,9 @@ run (const char *what, int sig)
   if (!tap_ok (r == 0, "%s: create %s (%s)", what, path, err.msg))
     return;
   alarm (8);
-  pid_t pids[3]
-      = { spawn_member (false), spawn_member (false), spawn_member (true) };
+  pid_t pids[3] = { spawn_inside (current, sleep_forever),
+                    spawn_inside (current, sleep_forever),
+                    spawn_inside (current, setsid_sleep) };
   tap_ok (members () == 3, "%s: 3 members listed", what);
   tap_ok (sbx_cgroup_kill (current, sig, &err) == 0, "%s: kill %d (%s)", what,
           sig, err.msg);
@@ -165,7 +138,7 @@ delegated_child (const char *mount, const char *deleg)
   struct sbx_error err = { 0 };
   if (sbx_cgroup_create (&layout, NULL, "u1", &none, &current, &err) < 0)
     return step_failed (12, &err);
-  pid_t member = spawn_member (true);
+  pid_t member = spawn_inside (current, setsid_sleep);
   int status = 0;
   if (members () != 1 || sbx_cgroup_kill (current, SIGKILL, &err) < 0)
     return step_failed (13, &err);
