@@ -12,12 +12,7 @@ file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' \
 WORK=$(mktemp -d /tmp/sbx-lclimits.XXXXXX)
 chmod 755 "$WORK"
 MARK=sbxmark$$
-n=0
-failed=0
-
-ok () { n=$((n + 1)); echo "ok $n - $MODE: $1"; }
-not_ok () { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $MODE: $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check () { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/suite_lib.sh"
 
 sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
 
@@ -158,17 +153,5 @@ suite () {
   check "no watcher, sandbox or marker process is left" nothing_left
 }
 
-if [ "$(id -u)" = 0 ]; then
-  MODE=root AS= ROOT=$WORK/root-state suite
-  UROOT=$WORK/user-state; mkdir -p "$UROOT"; chown 65534:65534 "$UROOT"
-  MODE=user AS="setpriv --reuid=65534 --regid=65534 --clear-groups" ROOT=$UROOT suite
-else
-  MODE=user AS= ROOT=$WORK/user-state suite
-fi
-for r in "$WORK"/root-state "$WORK"/user-state; do
-  [ -d "$r" ] || continue
-  for d in "$r"/*/; do [ -d "$d" ] && "$SBX" --root "$r" delete --force "$(basename "$d")" 2>/dev/null; done
-done
-rm -rf "$WORK"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+run_as_root_and_user suite
+finish

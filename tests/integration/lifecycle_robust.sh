@@ -15,12 +15,7 @@ BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exi
 WORK=$(mktemp -d /tmp/sbx-robust.XXXXXX)
 chmod 755 "$WORK"
 ROOT=$WORK/state
-n=0
-failed=0
-
-ok () { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok () { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check () { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/suite_lib.sh"
 
 sbx () { env -i "$SBX" --root "$ROOT" "$@"; }
 
@@ -125,6 +120,4 @@ check "its directory is gone and its held sandbox ended" [ ! -e "$ROOT/empty" ] 
 
 for id in $(sbx list -q 2>/dev/null); do sbx delete --force "$id"; done
 for m in $(our_mounts | sort -r); do umount -l "$m"; done
-rm -rf "$WORK"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+finish

@@ -8,13 +8,8 @@ set -u
 SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
 BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
 WORK=$(mktemp -d /tmp/sbx-ocifields.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
 chmod 755 "$WORK"
-n=0
-
-ok () { n=$((n + 1)); echo "ok $n - $MODE: $1"; }
-not_ok () { n=$((n + 1)); echo "not ok $n - $MODE: $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check () { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/suite_lib.sh"
 
 sbx () { $AS "$SBX" --root "$ROOT" "$@"; }
 
@@ -217,9 +212,5 @@ suite () {
   features_case
 }
 
-MODE=root AS= ROOT=$WORK/root-state suite
-if [ "$(id -u)" = 0 ]; then
-  UROOT=$WORK/user-state; mkdir -p "$UROOT"; chown 65534:65534 "$UROOT"
-  MODE=uid65534 AS="setpriv --reuid=65534 --regid=65534 --clear-groups" ROOT=$UROOT suite
-fi
-echo "1..$n"
+run_as_root_and_user suite
+finish

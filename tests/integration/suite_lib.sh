@@ -1,0 +1,46 @@
+# Shared by the container-bundle suites (lifecycle*.sh, oci_fields.sh):
+# numbered TAP results, prefixed with the suite's MODE when it has one,
+# the run of a suite as root and then as uid 65534, and the end.  The
+# caller sets SBX (the binary) and WORK (its scratch directory) first.
+n=0
+failed=0
+MODE=
+
+ok () { n=$((n + 1)); echo "ok $n - ${MODE:+$MODE: }$1"; }
+not_ok () {
+  n=$((n + 1)); failed=$((failed + 1))
+  echo "not ok $n - ${MODE:+$MODE: }$1"; shift
+  for l in "$@"; do echo "# $l"; done
+}
+check () { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+
+# run_as_root_and_user SUITE: run SUITE as root (MODE=root), then as uid
+# 65534 through setpriv with a state root it owns (MODE=user); only the
+# latter when not root.  SUITE sees MODE, AS (the prefix that switches
+# users) and ROOT (its state root).
+run_as_root_and_user () {
+  local suite=$1
+  if [ "$(id -u)" = 0 ]; then
+    MODE=root AS= ROOT=$WORK/root-state "$suite"
+    mkdir -p "$WORK/user-state"; chown 65534:65534 "$WORK/user-state"
+    MODE=user AS="setpriv --reuid=65534 --regid=65534 --clear-groups" \
+      ROOT=$WORK/user-state "$suite"
+  else
+    MODE=user AS= ROOT=$WORK/user-state "$suite"
+  fi
+}
+
+# finish: delete whatever the suites left in their state roots, remove
+# WORK, print the plan; fails when a test did.
+finish () {
+  local r d
+  for r in "$WORK"/root-state "$WORK"/user-state "$WORK"/state; do
+    [ -d "$r" ] || continue
+    for d in "$r"/*/; do
+      [ -d "$d" ] && "$SBX" --root "$r" delete --force "$(basename "$d")" 2>/dev/null
+    done
+  done
+  rm -rf "$WORK"
+  echo "1..$n"
+  [ "$failed" -eq 0 ]
+}
