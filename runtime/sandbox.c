@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/path.h"
 #include "runtime/approvals.h"
 #include "runtime/exec_lookup.h"
 #include "runtime/linux/capabilities.h"
@@ -147,6 +148,29 @@ plan_env (const struct sbx_plan *plan, const char *name)
   return NULL;
 }
 
+/* Where a joined IPC namespace's mqueue is mounted for the sandbox to
+   bind: a directory of the state root (only the runner's private mount
+   namespace ever has a mount there).  */
+static int
+mqueue_dir (struct sbx_sandbox *sb, const char *root, struct sbx_error *err)
+{
+  bool wanted = false;
+  for (size_t i = 0; i < sb->plan->n_mounts; i++)
+    wanted |= sb->plan->mounts[i].op == SBX_PLAN_MQUEUE;
+  if (!wanted || sb->plan->join[SBX_NS_IPC] == NULL)
+    return 0;
+  if (root == NULL)
+    return sbx_fail (err, -ENOENT,
+                     "the state root is unusable, and a joined IPC "
+                     "namespace's mqueue is mounted there");
+  sb->mqueue_dir = sbx_path_join (root, "mqueue");
+  if (sb->mqueue_dir == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  if (mkdir (sb->mqueue_dir, 0700) < 0 && errno != EEXIST)
+    return sbx_fail_errno (err, -errno, "%s", sb->mqueue_dir);
+  return 0;
+}
+
 static int
 check_command (struct sbx_sandbox *sb, struct sbx_error *err)
 {
@@ -189,6 +213,8 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
     r = network_filter (sb, err);
   if (r >= 0)
     r = check_command (sb, err);
+  if (r >= 0)
+    r = mqueue_dir (sb, root, err);
   return r < 0 ? r : 0;
 }
 
@@ -202,6 +228,7 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
   strv_free (&sb->cap_keep);
   sbx_alias_result_free (&sb->aliases);
   free (sb->alias_gap);
+  free (sb->mqueue_dir);
   sbx_plan_free (sb->plan);
   sbx_spec_free (sb->spec);
   memset (sb, 0, sizeof *sb);

@@ -20,6 +20,8 @@ struct sbx_sandbox
   int seccomp_fd;     /* -1: no filter */
   int seccomp_net_fd; /* -1: no network filter */
   int exec_status;    /* 127/126 when the command cannot be found/run */
+  char *mqueue_dir;   /* a joined IPC namespace's mqueue is bound from here
+                         (spawn.c mounts it); NULL: bwrap mounts a fresh one */
 };
 
 /* Load BUNDLE, probe the host, resolve the plan and compile what the

@@ -73,6 +73,17 @@ host_path_kind (const struct sbx_host_facts *host, const char *path)
                          : SBX_PATH_ABSENT;
 }
 
+/* The namespaces the runner can enter before bwrap starts, leaving bwrap
+   to make the rest: the network one (podman's), and the IPC and UTS ones
+   a Kubernetes pod's containers share.  bwrap always makes its own mount
+   namespace, and joining a PID or user namespace would have to happen
+   in bwrap itself.  */
+static bool
+joinable (enum sbx_ns_type type)
+{
+  return type == SBX_NS_NETWORK || type == SBX_NS_IPC || type == SBX_NS_UTS;
+}
+
 /* A PID namespace is always used unless the spec lists its namespaces and
    leaves "pid" out: that is the explicit way OCI says "share the host's".  */
 static int
@@ -81,16 +92,17 @@ resolve_namespaces (const struct sbx_spec *spec, struct sbx_plan *plan)
   const struct sbx_linux *lx = &spec->linux_;
   bool listed = spec->has_linux && lx->n_namespaces > 0;
   for (size_t i = 0; i < lx->n_namespaces; i++)
-    if (lx->namespaces[i].path == NULL)
-      plan->unshare[lx->namespaces[i].type] = true;
-    else if (lx->namespaces[i].type == SBX_NS_NETWORK)
-      {
-        free (plan->netns_path);
-        free (plan->uid_map);
-        free (plan->gid_map);
-        if ((plan->netns_path = strdup (lx->namespaces[i].path)) == NULL)
-          return -ENOMEM;
-      }
+    {
+      const struct sbx_namespace *ns = &lx->namespaces[i];
+      if (ns->path == NULL)
+        plan->unshare[ns->type] = true;
+      else if (joinable (ns->type))
+        {
+          free (plan->join[ns->type]);
+          if ((plan->join[ns->type] = strdup (ns->path)) == NULL)
+            return -ENOMEM;
+        }
+    }
   if (!listed)
     plan->unshare[SBX_NS_PID] = true;
   plan->unshare[SBX_NS_MOUNT] = true;
@@ -103,24 +115,40 @@ resolve_namespaces (const struct sbx_spec *spec, struct sbx_plan *plan)
     plan->unshare[SBX_NS_NETWORK] = spec->ext.network != SBX_NET_ALLOW;
   plan->network = spec->ext.network;
   if (plan->network == SBX_NET_UNSET)
-    plan->network = plan->unshare[SBX_NS_NETWORK] || plan->netns_path
+    plan->network = plan->unshare[SBX_NS_NETWORK] || plan->join[SBX_NS_NETWORK]
                         ? SBX_NET_LOOPBACK
                         : SBX_NET_ALLOW;
   return 0;
 }
 
 static int
-resolve_namespace_paths (const struct sbx_spec *spec, struct sbx_error *err)
+resolve_namespace_paths (const struct sbx_spec *spec, struct sbx_plan *plan,
+                         struct sbx_error *err)
 {
   const struct sbx_linux *lx = &spec->linux_;
   for (size_t i = 0; i < lx->n_namespaces; i++)
-    if (lx->namespaces[i].path != NULL
-        && lx->namespaces[i].type != SBX_NS_NETWORK)
-      return sbx_fail (err, -ENOTSUP,
-                       "linux.namespaces[%zu].path: joining an existing "
-                       "namespace is supported for \"network\" only "
-                       "(bubblewrap creates the others itself)",
-                       i);
+    {
+      const struct sbx_namespace *ns = &lx->namespaces[i];
+      if (ns->path == NULL)
+        continue;
+      if (!joinable (ns->type))
+        return sbx_fail (err, -ENOTSUP,
+                         "linux.namespaces[%zu].path: joining an existing "
+                         "namespace is supported for \"network\", \"ipc\" "
+                         "and \"uts\" (bubblewrap creates the others "
+                         "itself)",
+                         i);
+      if (plan->agent && ns->type != SBX_NS_NETWORK)
+        return sbx_fail (err, -EPERM,
+                         "linux.namespaces[%zu].path: an agent policy keeps "
+                         "IPC and UTS namespaces of its own",
+                         i);
+    }
+  /* A joined namespace takes the place of the one bwrap would make.  */
+  if (plan->join[SBX_NS_IPC])
+    plan->unshare[SBX_NS_IPC] = false;
+  if (plan->join[SBX_NS_UTS])
+    plan->unshare[SBX_NS_UTS] = false;
   return 0;
 }
 
@@ -180,7 +208,7 @@ sbx_policy_resolve (const struct sbx_spec *spec,
 
   int r = resolve_namespaces (spec, plan);
   if (r == 0)
-    r = resolve_namespace_paths (spec, err);
+    r = resolve_namespace_paths (spec, plan, err);
   if (r == 0)
     r = resolve_process (spec, plan, err);
   if (r == 0)
@@ -218,7 +246,8 @@ sbx_plan_free (struct sbx_plan *plan)
   free (plan->mounts);
   free (plan->root);
   free (plan->hostname);
-  free (plan->netns_path);
+  for (int t = 0; t < SBX_NS_COUNT; t++)
+    free (plan->join[t]);
   free (plan->uid_map);
   free (plan->gid_map);
   free (plan->cwd);

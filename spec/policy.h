@@ -71,10 +71,11 @@ struct sbx_plan
   struct sbx_plan_mount *mounts; /* in order; seals come last */
   size_t n_mounts;
   bool unshare[SBX_NS_COUNT];
-  char *netns_path; /* join this network namespace; NULL: none */
-  char *hostname;   /* NULL: keep */
-  struct strv argv; /* the command, never a shell string */
-  struct strv env;  /* exactly the child's environment */
+  char *join[SBX_NS_COUNT]; /* join this namespace (network, ipc, uts) at
+                               this path instead of making one; NULL: no */
+  char *hostname;           /* NULL: keep */
+  struct strv argv;         /* the command, never a shell string */
+  struct strv env;          /* exactly the child's environment */
   char *cwd;
   bool set_ids;  /* switch to uid/gid inside a user namespace */
   char *uid_map; /* /proc/PID/uid_map text sbx writes itself, or */

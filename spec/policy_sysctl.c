@@ -1,8 +1,8 @@
 /* linux.sysctl: a container may set only the kernel parameters that its
    own namespaces hold, as runc and crun allow: net.* in a network
    namespace that is not the host's, the System V IPC and POSIX message
-   queue limits in an IPC namespace of its own.  Anything else would
-   change the whole host.  The hostname is "hostname"'s to set.  */
+   queue limits in an IPC namespace that is not the host's.  Anything else
+   would change the whole host.  The hostname is "hostname"'s to set.  */
 #include "spec/policy_build.h"
 
 #include <errno.h>
@@ -54,7 +54,7 @@ check_one (const struct sbx_kv *kv, const struct sbx_plan *plan,
     return sbx_fail (err, -EINVAL,
                      "linux.sysctl.%s: the value holds a newline", k);
   bool net = strncmp (k, "net.", 4) == 0;
-  if (net && !plan->unshare[SBX_NS_NETWORK] && !plan->netns_path)
+  if (net && !plan->unshare[SBX_NS_NETWORK] && !plan->join[SBX_NS_NETWORK])
     return sbx_fail (err, -EPERM,
                      "linux.sysctl.%s: the container shares the host's "
                      "network namespace, so this would change the host's; "
@@ -67,7 +67,7 @@ check_one (const struct sbx_kv *kv, const struct sbx_plan *plan,
                      "(only net.*, fs.mqueue.* and the System V IPC limits "
                      "can be set)",
                      k);
-  if (!net && !plan->unshare[SBX_NS_IPC])
+  if (!net && !plan->unshare[SBX_NS_IPC] && !plan->join[SBX_NS_IPC])
     return sbx_fail (err, -EPERM,
                      "linux.sysctl.%s: the container shares the host's "
                      "IPC namespace, so this would change the host's; "

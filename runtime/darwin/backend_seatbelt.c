@@ -76,8 +76,9 @@ check_supported (const struct sbx_spec *spec, const struct sbx_plan *plan,
                      (unsigned) host->uid, (unsigned) host->gid);
   if (plan->hostname)
     return refuse (err, "hostname (no uts namespace)");
-  if (plan->netns_path)
-    return refuse (err, "linux.namespaces network path");
+  for (int t = 0; t < SBX_NS_COUNT; t++)
+    if (plan->join[t])
+      return refuse (err, "linux.namespaces path (no namespaces to join)");
   return 0;
 }
 

@@ -51,8 +51,9 @@ dry_run (const struct sbx_sandbox *sb, bool seatbelt, struct sbx_error *err)
 {
   if (seatbelt)
     return sbx_seatbelt_dry_run (sb->plan, SBX_SANDBOX_EXEC, err);
-  struct sbx_bwrap_opts opts
-      = { .die_with_parent = true, .cap_keep = &sb->cap_keep };
+  struct sbx_bwrap_opts opts = { .die_with_parent = true,
+                                 .cap_keep = &sb->cap_keep,
+                                 .mqueue_dir = sb->mqueue_dir };
   struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
   cleanup_strv struct strv argv = { 0 };
   int r = sbx_bwrap_args (sb->plan, &sb->probe.facts, &fds, &opts, &argv, err);
@@ -79,7 +80,9 @@ supervise (const struct sbx_sandbox *sb, const struct sbx_run_request *o,
   struct sbx_spawn_request req = {
     .plan = sb->plan,
     .host = &sb->probe.facts,
-    .opts = { .die_with_parent = true, .cap_keep = &sb->cap_keep },
+    .opts = { .die_with_parent = true,
+              .cap_keep = &sb->cap_keep,
+              .mqueue_dir = sb->mqueue_dir },
     .spec = sb->spec,
     .seccomp_fd = sb->seccomp_fd,
     .seccomp_net_fd = sb->seccomp_net_fd,

@@ -69,7 +69,8 @@ size_perms (const struct sbx_plan_mount *m, struct strv *argv)
 }
 
 static int
-mount_args (const struct sbx_plan_mount *m, struct strv *argv)
+mount_args (const struct sbx_plan_mount *m, const struct sbx_bwrap_opts *opts,
+            struct strv *argv)
 {
   switch (m->op)
     {
@@ -100,7 +101,10 @@ mount_args (const struct sbx_plan_mount *m, struct strv *argv)
       PUSH ("--dev", m->dest);
       return 0;
     case SBX_PLAN_MQUEUE:
-      PUSH ("--mqueue", m->dest);
+      if (opts->mqueue_dir)
+        PUSH ("--bind", opts->mqueue_dir, m->dest);
+      else
+        PUSH ("--mqueue", m->dest);
       return 0;
     case SBX_PLAN_DIR:
       if (size_perms (m, argv) < 0)
@@ -159,7 +163,7 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
   if (r == 0)
     r = capability_args (host, opts, argv);
   for (size_t i = 0; r == 0 && i < plan->n_mounts; i++)
-    r = mount_args (&plan->mounts[i], argv);
+    r = mount_args (&plan->mounts[i], opts, argv);
   if (r == 0 && plan->cwd)
     r = strv_push (argv, "--chdir") < 0 ? -ENOMEM
                                         : strv_push (argv, plan->cwd);

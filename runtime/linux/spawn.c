@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,7 +32,7 @@ struct child_failure
 enum
 {
   STEP_PGRP = 1,
-  STEP_NETNS,
+  STEP_JOIN,
   STEP_CGROUP,
   STEP_RLIMITS,
   STEP_OOM,
@@ -41,7 +42,7 @@ enum
 
 static const char *const step_names[] = {
   [STEP_PGRP] = "set its process group",
-  [STEP_NETNS] = "join the network namespace",
+  [STEP_JOIN] = "join a namespace by path",
   [STEP_CGROUP] = "enter the sandbox's cgroup",
   [STEP_RLIMITS] = "apply process.rlimits",
   [STEP_OOM] = "apply process.oomScoreAdj",
@@ -167,6 +168,60 @@ struct child_args
   int report_w;
 };
 
+/* Enter the namespaces the plan joins by path, so that bwrap starts in
+   them and makes only the others.  */
+static void
+join_namespaces (const struct sbx_plan *plan, int report_w)
+{
+  static const struct
+  {
+    enum sbx_ns_type type;
+    int flag;
+    const char *name;
+  } joinable[] = { { SBX_NS_NETWORK, CLONE_NEWNET, "network" },
+                   { SBX_NS_IPC, CLONE_NEWIPC, "ipc" },
+                   { SBX_NS_UTS, CLONE_NEWUTS, "uts" } };
+  for (size_t i = 0; i < sizeof joinable / sizeof *joinable; i++)
+    {
+      const char *path = plan->join[joinable[i].type];
+      if (path == NULL)
+        continue;
+      int ns = open (path, O_RDONLY | O_CLOEXEC);
+      if (ns < 0 || setns (ns, joinable[i].flag) < 0)
+        {
+          int e = errno;
+          char msg[400];
+          snprintf (msg, sizeof msg,
+                    "linux.namespaces: cannot join the %s namespace %s: %s",
+                    joinable[i].name, path, strerror (e));
+          child_fail_detail (report_w, STEP_JOIN, e, msg);
+        }
+      close (ns);
+    }
+}
+
+/* A joined IPC namespace's mqueue, where bwrap will bind it from: bwrap
+   cannot mount it itself from inside the sandbox's user namespace, which
+   does not own that IPC namespace.  Mounted in a mount namespace of the
+   runner's own, so the host's mount table never sees it.  */
+static void
+mount_joined_mqueue (const char *dir, int report_w)
+{
+  if (unshare (CLONE_NEWNS) < 0
+      || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0
+      || mount ("mqueue", dir, "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                NULL)
+             < 0)
+    {
+      int e = errno;
+      char msg[400];
+      snprintf (msg, sizeof msg,
+                "cannot mount the joined IPC namespace's mqueue on %s: %s",
+                dir, strerror (e));
+      child_fail_detail (report_w, STEP_JOIN, e, msg);
+    }
+}
+
 static int
 child_main (void *arg)
 {
@@ -179,13 +234,9 @@ child_main (void *arg)
   signal (SIGPIPE, SIG_DFL);
   if (req->own_process_group && setpgid (0, 0) < 0)
     child_fail (report_w, STEP_PGRP);
-  if (req->plan->netns_path)
-    {
-      int ns = open (req->plan->netns_path, O_RDONLY | O_CLOEXEC);
-      if (ns < 0 || setns (ns, CLONE_NEWNET) < 0)
-        child_fail (report_w, STEP_NETNS);
-      close (ns);
-    }
+  join_namespaces (req->plan, report_w);
+  if (req->opts.mqueue_dir)
+    mount_joined_mqueue (req->opts.mqueue_dir, report_w);
   /* Entered before exec: everything the runner forks is inside.  */
   struct sbx_error cgerr;
   int cr = req->cgroup ? sbx_cgroup_enter (req->cgroup, getpid (), &cgerr) : 0;

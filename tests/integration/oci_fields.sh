@@ -200,6 +200,37 @@ c['linux']['sysctl'] = {'net.core.somaxconn': '77', 'kernel.shmmni': '1234', 'ne
     eval '[[ $rc -ne 0 && "$err" == *"linux.sysctl.kernel.pid_max: not held by a namespace"* ]]'
 }
 
+# Joining IPC and UTS namespaces by path, as a Kubernetes pod's containers
+# join its sandbox's, with the /dev/mqueue every containerd spec mounts
+# (root only: the holder's namespaces are the host root's).
+join_case () {
+  [ "$MODE" = root ] || return 0
+  unshare --ipc --uts sh -c 'hostname sbx-pod; exec sleep 60' &
+  local holder=$! b=$B/join want
+  sleep 0.2
+  bundle "$b" "
+c['process']['args'] = ['sh', '-c', 'for n in ipc uts; do readlink /proc/self/ns/\$n; done > /tmp/seen; hostname >> /tmp/seen; grep -c \" /dev/mqueue mqueue \" /proc/self/mounts >> /tmp/seen']
+c['mounts'].append({'destination': '/dev/mqueue', 'type': 'mqueue', 'source': 'mqueue'})
+c['hostname'] = 'ignored-when-joined'
+c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] not in ('ipc', 'uts')] + [
+    {'type': 'ipc', 'path': '/proc/$holder/ns/ipc'}, {'type': 'uts', 'path': '/proc/$holder/ns/uts'}]
+"
+  for a in readlink hostname grep; do ln -sf busybox "$b/rootfs/bin/$a"; done
+  want="$(readlink /proc/$holder/ns/ipc /proc/$holder/ns/uts | tr '\n' ' ')sbx-pod 1 "
+  sbx run --bundle "$b" jn > "$B/jn.out" 2>&1 < /dev/null
+  check "namespaces by path: in the holder's IPC and UTS namespaces, with its mqueue" \
+    [ "$(tr '\n' ' ' < "$b/rootfs/tmp/seen")" = "$want" ]
+  kill "$holder"; wait "$holder" 2> /dev/null
+  bundle "$B/join-pid" "
+c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] != 'pid'] + [
+    {'type': 'pid', 'path': '/proc/1/ns/pid'}]
+"
+  local err rc
+  err=$(sbx run --bundle "$B/join-pid" jp 2>&1 < /dev/null); rc=$?
+  check "namespaces by path: a PID namespace is refused, naming the entry" \
+    eval '[[ $rc -ne 0 && "$err" == *"linux.namespaces["*"].path: joining an existing namespace is supported for"* ]]'
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 777 "$B"
@@ -208,6 +239,7 @@ suite () {
   caps_case
   rlimit_case
   sysctl_case
+  join_case
   agent_exec_case
   features_case
 }

@@ -236,10 +236,61 @@ test_sysctl (void)
     }
 }
 
+/* Namespaces joined by path: network, ipc and uts take the place of the
+   ones bwrap would make; the others, and ipc/uts for agents, refused.  */
+static void
+test_namespace_paths (void)
+{
+  struct sbx_host_facts host = fake_host (NULL);
+  struct sbx_error err = { 0 };
+  struct sbx_plan *plan = NULL;
+  int r = fake_resolve_json (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+      "\"hostname\": \"h\", \"process\": {\"args\": [\"true\"], \"cwd\": "
+      "\"/\"}, \"linux\": {\"namespaces\": [{\"type\": \"pid\"}, {\"type\": "
+      "\"ipc\", \"path\": \"/proc/7/ns/ipc\"}, {\"type\": \"uts\", "
+      "\"path\": \"/proc/7/ns/uts\"}]}}",
+      &host, &plan, &err);
+  tap_ok (r == 0 && plan && plan->join[SBX_NS_IPC] && plan->join[SBX_NS_UTS]
+              && !plan->unshare[SBX_NS_IPC] && !plan->unshare[SBX_NS_UTS],
+          "ipc and uts paths are joined, not made (%s)", err.msg);
+  tap_ok (plan && plan->hostname == NULL,
+          "a joined uts namespace keeps its hostname");
+  sbx_plan_free (plan);
+  plan = NULL;
+  err = (struct sbx_error){ 0 };
+  r = fake_resolve_json (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+      "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, \"linux\": "
+      "{\"namespaces\": [{\"type\": \"pid\", \"path\": \"/proc/7/ns/pid\"}]}}",
+      &host, &plan, &err);
+  tap_ok (r < 0
+              && strstr (err.msg, "linux.namespaces[0].path: joining an "
+                                  "existing namespace is supported for")
+                     == err.msg,
+          "a pid path is refused (%s)", err.msg);
+  sbx_plan_free (plan);
+  plan = NULL;
+  err = (struct sbx_error){ 0 };
+  r = fake_resolve_json (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"/\", \"readonly\": "
+      "true}, \"process\": {\"args\": [\"true\"], \"cwd\": \"/home/u/ws\"}, "
+      "\"linux\": {\"namespaces\": [{\"type\": \"ipc\", \"path\": "
+      "\"/proc/7/ns/ipc\"}]}, \"sbx\": {\"mode\": \"read-only\"}}",
+      &host, &plan, &err);
+  tap_ok (r < 0
+              && strstr (err.msg, "linux.namespaces[0].path: an agent policy "
+                                  "keeps IPC and UTS namespaces of its own")
+                     == err.msg,
+          "an agent's ipc path is refused (%s)", err.msg);
+  sbx_plan_free (plan);
+}
+
 int
 main (void)
 {
   test_sysctl ();
+  test_namespace_paths ();
   test_restricted_rung ();
   test_container_env ();
   test_agent_allow_list ();
