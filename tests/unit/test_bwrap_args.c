@@ -21,7 +21,7 @@
   "{\"destination\": \"/repo/vendor/cache\", \"type\": \"bind\", "            \
   "\"source\": \"/repo/vendor/cache\", \"options\": [\"rbind\", \"rw\"]}"
 
-#define CONTAINER_JSON                                                        \
+#define CONTAINER_JSON_NS(UTS_IPC)                                            \
   "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\", "             \
   "\"readonly\": true}, \"hostname\": \"box\", "                              \
   "\"process\": {\"args\": [\"sh\", \"-c\", \"echo hi\"], \"cwd\": \"/\", "   \
@@ -39,10 +39,16 @@
   "{\"destination\": \"/data\", \"type\": \"bind\", \"source\": \"/data\", "  \
   "\"options\": [\"rbind\", \"ro\"]}], "                                      \
   "\"linux\": {\"namespaces\": [{\"type\": \"pid\"}, {\"type\": \"mount\"}, " \
-  "{\"type\": \"network\"}, {\"type\": \"uts\"}, {\"type\": \"ipc\"}], "      \
+  "{\"type\": \"network\"}, " UTS_IPC "], "                                   \
   "\"maskedPaths\": [\"/proc/kcore\", \"/proc/acpi\", \"/proc/missing\", "    \
   "\"/sys/firmware\"], "                                                      \
   "\"readonlyPaths\": [\"/proc/sys\", \"/etc\", \"/usr/missing\"]}}"
+#define CONTAINER_JSON                                                        \
+  CONTAINER_JSON_NS ("{\"type\": \"uts\"}, {\"type\": \"ipc\"}")
+/* A Kubernetes pod's container: the pod's UTS and IPC namespaces.  */
+#define POD_CONTAINER_JSON                                                    \
+  CONTAINER_JSON_NS ("{\"type\": \"uts\", \"path\": \"/proc/7/ns/uts\"}, "    \
+                     "{\"type\": \"ipc\", \"path\": \"/proc/7/ns/ipc\"}")
 
 /* Protected metadata that exists in the workspace.  */
 static const struct fake_path protected_present[] = {
@@ -67,6 +73,7 @@ struct golden_case
   const char *json;
   const struct fake_path *paths;
   bool is_root;
+  const char *mqueue_dir; /* as the runtime passes for a joined IPC ns */
 };
 
 static const struct golden_case golden_cases[] = {
@@ -91,6 +98,8 @@ static const struct golden_case golden_cases[] = {
     bare_home },
   { "container-rootfs", CONTAINER_JSON, NULL },
   { "container-rootfs-as-root", CONTAINER_JSON, NULL, true },
+  { "container-pod-namespaces", POD_CONTAINER_JSON, NULL, true,
+    "/run/sbx-oci/mqueue" },
 };
 
 static char *
@@ -161,8 +170,9 @@ check_golden (const char *root, const char *name, const char *got)
 /* Resolve and translate JSON as an unprivileged caller (or root) would,
    with the fds `run` passes.  Returns the argv, or NULL with ERR filled.  */
 static int
-translate (const char *json, const struct fake_path *paths, bool is_root,
-           struct strv *argv, struct sbx_error *err)
+translate_with (const char *json, const struct fake_path *paths, bool is_root,
+                const char *mqueue_dir, struct strv *argv,
+                struct sbx_error *err)
 {
   struct sbx_host_facts host = fake_host (paths);
   host.is_root = is_root;
@@ -175,7 +185,9 @@ translate (const char *json, const struct fake_path *paths, bool is_root,
   struct strv keep = { 0 };
   if (strv_push (&keep, "CAP_CHOWN") < 0)
     abort ();
-  struct sbx_bwrap_opts opts = { .die_with_parent = true, .cap_keep = &keep };
+  struct sbx_bwrap_opts opts = { .die_with_parent = true,
+                                 .cap_keep = &keep,
+                                 .mqueue_dir = mqueue_dir };
   struct sbx_bwrap_fds fds = { .json_status = 3,
                                .info = -1,
                                .block = -1,
@@ -188,6 +200,13 @@ translate (const char *json, const struct fake_path *paths, bool is_root,
   return r;
 }
 
+static int
+translate (const char *json, const struct fake_path *paths, bool is_root,
+           struct strv *argv, struct sbx_error *err)
+{
+  return translate_with (json, paths, is_root, NULL, argv, err);
+}
+
 static void
 test_golden (const char *root)
 {
@@ -196,7 +215,8 @@ test_golden (const char *root)
       const struct golden_case *c = &golden_cases[i];
       struct sbx_error err = { 0 };
       struct strv argv = { 0 };
-      int r = translate (c->json, c->paths, c->is_root, &argv, &err);
+      int r = translate_with (c->json, c->paths, c->is_root, c->mqueue_dir,
+                              &argv, &err);
       if (tap_ok (r == 0, "%s: translated", c->name))
         {
           char *got = join_argv (&argv);
