@@ -46,6 +46,7 @@ sbx_container_limits_setup (struct sbx_container_limits *lim,
     .memory_limit = plan->memory_limit,
     .pids_limit = plan->pids_limit,
     .interval_ms = plan->sample_interval_ms ? plan->sample_interval_ms : 50,
+    .wall_clock_ms = plan->wall_clock_ms,
   };
   bool limited = lim->memory_limit > 0 || lim->pids_limit > 0;
   bool named = cgroups_path && cgroups_path[0];
@@ -133,22 +134,29 @@ sbx_container_limits_watch (struct sbx_container_limits *lim, const char *dir,
                             pid_t pid, unsigned long long start,
                             struct sbx_error *err)
 {
-  if (lim->mechanism != SBX_LIMITS_MONITOR)
+  bool sample = lim->mechanism == SBX_LIMITS_MONITOR;
+  if (!sample && lim->wall_clock_ms == 0)
     return 0;
   cleanup_free char *abs_dir = realpath (dir, NULL);
   if (abs_dir == NULL)
     return sbx_fail_errno (err, -errno, "cannot resolve %s", dir);
-  char s_pid[24], s_start[24], s_mem[24], s_pids[24], s_ms[24];
+  /* Under a quota the kernel holds memory and processes: the watcher
+     keeps the clock only.  */
+  char s_pid[24], s_start[24], s_mem[24], s_pids[24], s_ms[24], s_wall[24];
   snprintf (s_pid, sizeof s_pid, "%d", (int) pid);
   snprintf (s_start, sizeof s_start, "%llu", start);
-  snprintf (s_mem, sizeof s_mem, "%lld", (long long) lim->memory_limit);
-  snprintf (s_pids, sizeof s_pids, "%lld", (long long) lim->pids_limit);
+  snprintf (s_mem, sizeof s_mem, "%lld",
+            sample ? (long long) lim->memory_limit : 0LL);
+  snprintf (s_pids, sizeof s_pids, "%lld",
+            sample ? (long long) lim->pids_limit : 0LL);
   snprintf (s_ms, sizeof s_ms, "%u", lim->interval_ms);
+  snprintf (s_wall, sizeof s_wall, "%llu",
+            (unsigned long long) lim->wall_clock_ms);
   char *argv[] = { "sbx-oci", SBX_WATCHER_COMMAND,
                    abs_dir,   s_pid,
                    s_start,   s_mem,
                    s_pids,    s_ms,
-                   NULL };
+                   s_wall,    NULL };
   int r = spawn_detached (argv, &lim->watcher);
   if (r < 0)
     return sbx_fail_errno (err, r, "cannot start the limits watcher");
@@ -168,6 +176,10 @@ sbx_container_limits_record (yajl_gen g,
     r = r ?: sbx_json_key_int (g, "memoryLimit", lim->memory_limit);
   if (lim->pids_limit > 0)
     r = r ?: sbx_json_key_int (g, "pidsLimit", lim->pids_limit);
+  if (lim->wall_clock_ms > 0)
+    r = r
+            ?: sbx_json_key_int (g, "wallClockMs",
+                                 (long long) lim->wall_clock_ms);
   if (lim->cgroup)
     {
       cleanup_strv struct strv cg = { 0 };

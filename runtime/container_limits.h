@@ -8,8 +8,11 @@
    whose pid is the one in --pid-file).  The watcher holds a pidfd of the
    sandbox's pid 1, samples its tree, ends the sandbox on a breach through
    sbx_terminate and writes what it saw to LIMITS_REPORT in the
-   container's directory.  state.json keeps the record: the mechanism, the
-   limits, the cgroup's strings, the watcher's pid and start time.  */
+   container's directory.  A wall clock needs the watcher too, whatever
+   holds memory and processes: it counts from `start` (the started mark)
+   and ends the sandbox when it runs out.  state.json keeps the record: the
+   mechanism, the limits, the cgroup's strings, the watcher's pid and start
+   time.  */
 #ifndef SBX_CONTAINER_LIMITS_H
 #define SBX_CONTAINER_LIMITS_H
 
@@ -28,8 +31,9 @@ struct sbx_container_limits
   enum sbx_limits_mechanism mechanism;
   int64_t memory_limit, pids_limit; /* <= 0: none */
   uint32_t interval_ms;
+  uint64_t wall_clock_ms;    /* 0: none */
   struct sbx_cgroup *cgroup; /* a quota, or a cgroupsPath without limits */
-  pid_t watcher;             /* MONITOR: 0 until it runs */
+  pid_t watcher;             /* MONITOR or a wall clock: 0 until it runs */
   unsigned long long watcher_start;
 };
 
@@ -45,8 +49,9 @@ int sbx_container_limits_setup (struct sbx_container_limits *lim,
                                 const char *cgroups_path, bool systemd,
                                 const char *id, struct sbx_error *err);
 
-/* MONITOR: start the watcher for the sandbox PID (started at START, field
-   22 of its /proc stat), reporting into the container directory DIR.  */
+/* MONITOR or a wall clock: start the watcher for the sandbox PID (started
+   at START, field 22 of its /proc stat), reporting into the container
+   directory DIR.  */
 int sbx_container_limits_watch (struct sbx_container_limits *lim,
                                 const char *dir, pid_t pid,
                                 unsigned long long start,

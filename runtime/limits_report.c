@@ -68,25 +68,50 @@ sbx_container_watcher_stop (const struct sbx_container *c)
                   (unsigned long long) get_int (record, "watcherStartTime"));
 }
 
-/* Quota: the kernel's own counters, live.  The cgroup is gone after
-   delete; then the state has no usage to tell.  */
-static int
-quota_usage (yajl_gen g, yajl_val record)
+/* What the watcher last wrote (LIMITS_REPORT), parsed; NULL when it has
+   written nothing.  */
+static yajl_val
+watcher_report (const struct sbx_container *c)
 {
-  struct sbx_cgroup *cg;
+  cleanup_free char *path = sbx_state_file (c, SBX_LIMITS_REPORT);
+  cleanup_free char *text = NULL;
+  size_t len;
+  struct sbx_error ignored = { 0 };
+  if (path == NULL || sbx_read_file (path, 4096, &text, &len, &ignored) < 0)
+    return NULL;
+  return yajl_tree_parse (text, NULL, 0);
+}
+
+static int
+breach_key (yajl_gen g, const char *breach)
+{
+  int r = sbx_json_key (g, "breach");
+  if (r == 0 && breach)
+    return sbx_json_str (g, breach);
+  return r == 0 && yajl_gen_null (g) != yajl_gen_status_ok ? -EINVAL : r;
+}
+
+/* Quota: the kernel's own counters, live.  The cgroup is gone after
+   delete; then the state has no usage to tell.  A wall clock the watcher
+   ran out is the breach unless the kernel's memory limit struck.  */
+static int
+quota_usage (yajl_gen g, const struct sbx_container *c, yajl_val record)
+{
+  struct sbx_cgroup *cg = NULL;
   struct sbx_cgroup_usage u;
   struct sbx_error ignored = { 0 };
-  if (open_recorded (record, &cg, &ignored) < 0 || cg == NULL)
-    return 0;
-  int r = sbx_cgroup_usage (cg, &u, &ignored);
-  sbx_cgroup_free (cg);
-  if (r < 0)
-    return 0;
-  r = sbx_json_key (g, "breach");
-  if (r == 0)
-    r = u.oom_kills > 0
-            ? sbx_json_str (g, "memory")
-            : (yajl_gen_null (g) == yajl_gen_status_ok ? 0 : -EINVAL);
+  bool live = open_recorded (record, &cg, &ignored) == 0 && cg
+              && sbx_cgroup_usage (cg, &u, &ignored) == 0;
+  if (cg)
+    sbx_cgroup_free (cg);
+  bool oom = live && u.oom_kills > 0;
+  yajl_val report = oom ? NULL : watcher_report (c);
+  const char *clock = report ? get_str (report, "breach") : NULL;
+  int r = live || clock ? breach_key (g, oom ? "memory" : clock) : 0;
+  if (report)
+    yajl_tree_free (report);
+  if (!live)
+    return r;
   if (u.memory_peak >= 0)
     r = r ?: sbx_json_key_int (g, "peakMemoryBytes", u.memory_peak);
   if (u.pids_peak >= 0)
@@ -100,13 +125,7 @@ quota_usage (yajl_gen g, yajl_val record)
 static int
 monitor_usage (yajl_gen g, const struct sbx_container *c)
 {
-  cleanup_free char *path = sbx_state_file (c, SBX_LIMITS_REPORT);
-  cleanup_free char *text = NULL;
-  size_t len;
-  struct sbx_error ignored = { 0 };
-  if (path == NULL || sbx_read_file (path, 4096, &text, &len, &ignored) < 0)
-    return 0;
-  yajl_val doc = yajl_tree_parse (text, NULL, 0);
+  yajl_val doc = watcher_report (c);
   if (doc == NULL)
     return 0;
   int r = 0;
@@ -132,15 +151,20 @@ sbx_limits_report (yajl_gen g, const struct sbx_container *c, yajl_val record)
     r = r ?: sbx_json_key_int (g, "memoryLimit", memory);
   if (pids > 0)
     r = r ?: sbx_json_key_int (g, "pidsLimit", pids);
+  long long wall = get_int (record, "wallClockMs");
+  if (wall > 0)
+    r = r ?: sbx_json_key_int (g, "wallClockMs", wall);
+  long long watcher = get_int (record, "watcherPid");
+  if (watcher > 0)
+    r = r
+            ?: sbx_json_key_bool (
+                g, "monitorAlive",
+                sbx_pid_alive_since ((pid_t) watcher,
+                                     (unsigned long long) get_int (
+                                         record, "watcherStartTime")));
   if (mechanism && strcmp (mechanism, "monitor") == 0)
-    {
-      bool alive = sbx_pid_alive_since (
-          (pid_t) get_int (record, "watcherPid"),
-          (unsigned long long) get_int (record, "watcherStartTime"));
-      r = r ?: sbx_json_key_bool (g, "monitorAlive", alive);
-      r = r ?: monitor_usage (g, c);
-    }
+    r = r ?: monitor_usage (g, c);
   else
-    r = r ?: quota_usage (g, record);
+    r = r ?: quota_usage (g, c, record);
   return r ?: sbx_json_close (g, false);
 }

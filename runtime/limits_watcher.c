@@ -1,7 +1,9 @@
-/* `sbx-oci limits-watcher DIR PID START MEMORY PIDS INTERVAL_MS` (hidden;
-   started by `create`, see runtime/container_limits.h): sample the tree
-   of the sandbox whose pid 1 is PID until it ends, end it on a breach,
-   and keep DIR/limits.json saying the breach and the peaks.  It holds a
+/* `sbx-oci limits-watcher DIR PID START MEMORY PIDS INTERVAL_MS WALL_MS`
+   (hidden; started by `create`, see runtime/container_limits.h): sample
+   the tree of the sandbox whose pid 1 is PID until it ends (unless MEMORY
+   and PIDS are both 0: a quota holds them), end it on a breach or when
+   WALL_MS have passed since `start`, and keep DIR/limits.json saying the
+   breach and the peaks.  It holds a
    pidfd of PID, so a recycled pid is never sampled or killed, and it
    allocates nothing per tick: it must stay cheap for as long as the
    container lives.  */
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +36,8 @@ struct watch
   pid_t pid;
   int pidfd;
   struct sbx_limits lim;
+  uint64_t wall_ms;  /* 0: no wall clock */
+  uint64_t deadline; /* when it runs out; 0 until `start` */
   enum sbx_limit_kind breach;
   uint64_t reported_rss, reported_processes, reported_ms;
 };
@@ -64,12 +69,38 @@ arm (int fd, uint64_t ms)
   timerfd_settime (fd, 0, &its, NULL);
 }
 
+/* The wall clock runs from `start`, which leaves the started mark in DIR:
+   its modification time is the moment, whenever the watcher notices.  */
+static bool
+out_of_time (struct watch *w, uint64_t now)
+{
+  if (w->wall_ms == 0)
+    return false;
+  if (w->deadline == 0)
+    {
+      char path[4096];
+      struct stat st;
+      snprintf (path, sizeof path, "%s/%s", w->dir, SBX_STARTED_MARK);
+      if (stat (path, &st) < 0)
+        return false;
+      struct timespec real;
+      clock_gettime (CLOCK_REALTIME, &real);
+      int64_t age = (int64_t) (real.tv_sec - st.st_mtim.tv_sec) * 1000
+                    + (real.tv_nsec - st.st_mtim.tv_nsec) / 1000000;
+      age = age < 0 ? 0 : age > (int64_t) now ? (int64_t) now : age;
+      w->deadline = now - (uint64_t) age + w->wall_ms;
+    }
+  return now >= w->deadline;
+}
+
 /* One sample; false once the sandbox has been ended for a breach.  */
 static bool
 tick (struct watch *w, int timer_fd)
 {
   uint64_t now = sbx_now_ms (), next;
   w->breach = sbx_limits_tick (&w->lim, w->pid, now, &next);
+  if (w->breach == SBX_LIMIT_NONE && out_of_time (w, now))
+    w->breach = SBX_LIMIT_WALL_CLOCK;
   if (w->breach != SBX_LIMIT_NONE)
     {
       struct sbx_error ignored = { 0 };
@@ -117,16 +148,20 @@ sbx_cmd_limits_watcher (struct sbx_globals *g, int argc, char **argv,
                         struct sbx_error *err)
 {
   (void) g;
-  if (argc != 7)
+  if (argc != 8)
     return sbx_fail (err, -EINVAL,
                      "limits-watcher: internal command, "
                      "started by create");
-  struct watch w = { .dir = argv[1], .pid = atoi (argv[2]) };
+  struct watch w = { .dir = argv[1],
+                     .pid = atoi (argv[2]),
+                     .wall_ms = strtoull (argv[7], NULL, 10) };
   unsigned long long start = strtoull (argv[3], NULL, 10);
-  w.lim = (struct sbx_limits){ .mechanism = SBX_LIMITS_MONITOR,
-                               .memory_limit = atoll (argv[4]),
+  w.lim = (struct sbx_limits){ .memory_limit = atoll (argv[4]),
                                .pids_limit = atoll (argv[5]),
                                .interval_ms = (uint32_t) atoi (argv[6]) };
+  w.lim.mechanism = w.lim.memory_limit > 0 || w.lim.pids_limit > 0
+                        ? SBX_LIMITS_MONITOR
+                        : SBX_LIMITS_NONE;
   if (w.lim.interval_ms == 0)
     w.lim.interval_ms = 50;
   prctl (PR_SET_NAME, "sbx-oci-watch");

@@ -352,10 +352,6 @@ sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
                   "process.terminal is true: --console-socket is required");
   /* It would have to run inside the sandbox between bwrap's set-up and
      the command's exec, where bwrap offers no step: refused, not skipped. */
-  if (r == 0 && sb.spec->ext.wall_clock_ms > 0)
-    r = sbx_fail (err, -ENOTSUP,
-                  "sbx.limits.wallClockSeconds: enforced by `run` only; "
-                  "a created container is ended by its caller");
   if (r == 0 && sb.spec->hooks.start_container.n > 0)
     r = sbx_fail (err, -ENOTSUP,
                   "hooks.startContainer: bubblewrap cannot run a hook "

@@ -16,7 +16,7 @@ MARK=sbxmark$$
 
 sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
 
-make_bundle () { # DIR ARGS-AS-JSON MEMORY-BYTES PIDS
+make_bundle () { # DIR ARGS-AS-JSON MEMORY-BYTES PIDS [WALL-SECONDS]
   local dir=$1
   mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/proc" "$dir/rootfs/dev"
   cp "$BUSYBOX" "$dir/rootfs/bin/busybox"
@@ -24,9 +24,10 @@ make_bundle () { # DIR ARGS-AS-JSON MEMORY-BYTES PIDS
   cp "$TOUCH" "$dir/rootfs/bin/limits_touch"
   chmod 1777 "$dir/rootfs/tmp"
   (cd "$dir" && "$SBX" spec) || return 1
-  python3 - "$dir/config.json" "$2" "$3" "$4" <<'PY'
+  python3 - "$dir/config.json" "$2" "$3" "$4" "${5:-0}" <<'PY'
 import json, sys
 path, args, mem, pids = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+wall = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 c = json.load(open(path))
 c["process"]["args"] = args
 c["root"]["readonly"] = False
@@ -35,6 +36,8 @@ if mem:
     res["memory"] = {"limit": mem}
 if pids:
     res["pids"] = {"limit": pids}
+if wall:
+    c["sbx"] = {"limits": {"wallClockSeconds": wall}}
 json.dump(c, open(path, "w"))
 PY
   chmod -R a+rX "$dir"
@@ -63,6 +66,7 @@ suite () {
   make_bundle "$B/escape" "[\"sh\",\"-c\",\"(setsid sh -c 'while :; do sleep 1; done # $MARK' &); sleep 60\"]" 0 64
   make_bundle "$B/tree" "[\"sh\",\"-c\",\"for i in \$(seq 149); do sleep 600 & done; sleep 601 # $MARK\"]" 0 400
   make_bundle "$B/quiet" '["sleep","60"]' $((64 << 20)) 64
+  make_bundle "$B/clock" '["sleep","60"]' $((64 << 20)) 64 2
   [ -n "$AS" ] && chown -R 65534:65534 "$B"
 
   # a fork storm under pids.limit 16
@@ -93,6 +97,20 @@ suite () {
   check "the toucher is killed" wait_status touch stopped
   check "state reports breach memory" [ "$(limit_of touch breach)" = memory ]
   sbx delete touch
+
+  # a 2 s wall clock, counted from start, kept by the watcher under a
+  # quota as well as under the monitor
+  sbx create --bundle "$B/clock" clock > /dev/null 2> "$B/clock.err"
+  check "create with sbx.limits.wallClockSeconds 2" [ $? -eq 0 ]
+  sleep 2.5
+  check "the clock does not run before start" [ "$(status_of clock)" = created ]
+  sbx start clock
+  t0=$(date +%s%N)
+  wait_status clock stopped
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  check "sleep 60 ends 2 s after start ($ms ms)" [ "$ms" -ge 1900 -a "$ms" -lt 4000 ]
+  check "state reports breach wall-clock" [ "$(limit_of clock breach)" = wall-clock ]
+  sbx delete clock
 
   # kill: a double-forked, setsid'd workload leaves nothing
   sbx create --bundle "$B/escape" esc && sbx start esc
