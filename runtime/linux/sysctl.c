@@ -1,9 +1,9 @@
 /* bwrap cannot set sysctls, so sbx writes them while the sandbox waits on
    its block fd: a child joins the sandbox's network and IPC namespaces
    (through its user namespace when it lacks the capabilities for that)
-   and writes /proc/sys as a process inside would.  The
-   network and IPC sysctl tables follow the writer's namespaces, so the
-   host's /proc serves.  */
+   and writes /proc/sys as a process inside would.  The network and IPC
+   sysctl tables follow the writer's namespaces, so the host's /proc
+   serves.  */
 #include "runtime/linux/sysctl.h"
 
 #include <errno.h>
