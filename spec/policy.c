@@ -250,6 +250,7 @@ sbx_plan_free (struct sbx_plan *plan)
     free (plan->join[t]);
   free (plan->uid_map);
   free (plan->gid_map);
+  free (plan->groups);
   free (plan->cwd);
   strv_free (&plan->argv);
   strv_free (&plan->env);

@@ -82,6 +82,11 @@ struct sbx_plan
   char *gid_map; /* NULL: bwrap maps the caller's own id */
   uid_t uid;
   gid_t gid;
+  bool set_groups; /* the runner takes exactly GROUPS as its supplementary
+                      groups, which an identity map keeps (else: the
+                      caller's, or none an unmapped namespace can show) */
+  gid_t *groups;
+  size_t n_groups;
   bool new_session;
   bool die_with_parent;
   int64_t memory_limit;   /* bytes; -1 = none */

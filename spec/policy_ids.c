@@ -11,7 +11,9 @@
  * over the whole id range, so uid 0 there is uid 0 on the host and every
  * file keeps its owner.  A user namespace of its own is also what makes
  * bwrap trim the capability bounding set to the capabilities the
- * container keeps, which it does not do for root outside one.  */
+ * container keeps, which it does not do for root outside one.  Its
+ * supplementary groups are set to process.user.additionalGids before
+ * bwrap starts, and the identity map keeps them.  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +55,23 @@ switch_to_user (const struct sbx_spec *spec, struct sbx_plan *plan)
   plan->gid = u->gid;
 }
 
+/* Root's container: its supplementary groups are additionalGids and
+   nothing of the caller's (as runc sets them).  */
+static int
+exactly_these_groups (const struct sbx_user *u, struct sbx_plan *plan)
+{
+  plan->set_groups = true;
+  if (u->n_additional_gids == 0)
+    return 0;
+  plan->groups = calloc (u->n_additional_gids, sizeof *plan->groups);
+  if (plan->groups == NULL)
+    return -ENOMEM;
+  memcpy (plan->groups, u->additional_gids,
+          u->n_additional_gids * sizeof *plan->groups);
+  plan->n_groups = u->n_additional_gids;
+  return 0;
+}
+
 int
 policy_identity (const struct sbx_spec *spec,
                  const struct sbx_host_facts *host, struct sbx_plan *plan,
@@ -72,7 +91,7 @@ policy_identity (const struct sbx_spec *spec,
       if (plan->uid_map == NULL || plan->gid_map == NULL)
         return -ENOMEM;
       switch_to_user (spec, plan);
-      return 0;
+      return exactly_these_groups (u, plan);
     }
   /* Fewer groups is less privilege, not a weaker boundary: said, not
      counted against the level.  */

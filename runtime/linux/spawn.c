@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +34,7 @@ enum
 {
   STEP_PGRP = 1,
   STEP_JOIN,
+  STEP_GROUPS,
   STEP_CGROUP,
   STEP_RLIMITS,
   STEP_OOM,
@@ -43,6 +45,7 @@ enum
 static const char *const step_names[] = {
   [STEP_PGRP] = "set its process group",
   [STEP_JOIN] = "join a namespace by path",
+  [STEP_GROUPS] = "set process.user.additionalGids",
   [STEP_CGROUP] = "enter the sandbox's cgroup",
   [STEP_RLIMITS] = "apply process.rlimits",
   [STEP_OOM] = "apply process.oomScoreAdj",
@@ -237,6 +240,11 @@ child_main (void *arg)
   join_namespaces (req->plan, report_w);
   if (req->opts.mqueue_dir)
     mount_joined_mqueue (req->opts.mqueue_dir, report_w);
+  /* The raw call: glibc's setgroups would try to tell every thread, and
+     this child shares its parent's memory.  */
+  if (req->plan->set_groups
+      && syscall (SYS_setgroups, req->plan->n_groups, req->plan->groups) < 0)
+    child_fail (report_w, STEP_GROUPS);
   /* Entered before exec: everything the runner forks is inside.  */
   struct sbx_error cgerr;
   int cr = req->cgroup ? sbx_cgroup_enter (req->cgroup, getpid (), &cgerr) : 0;

@@ -231,6 +231,20 @@ c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] != 
     eval '[[ $rc -ne 0 && "$err" == *"linux.namespaces["*"].path: joining an existing namespace is supported for"* ]]'
 }
 
+# Supplementary groups of root's container: exactly additionalGids, none
+# of the caller's (root only: an unprivileged sandbox maps one gid).
+groups_case () {
+  [ "$MODE" = root ] || return 0
+  bundle "$B/groups" "
+c['process']['args'] = ['sh', '-c', 'grep ^Groups: /proc/self/status']
+c['process']['user'] = {'uid': 0, 'gid': 0, 'additionalGids': [10, 20]}
+"
+  local out
+  out=$(setpriv --groups 6,27 "$SBX" --root "$ROOT" run --bundle "$B/groups" gr 2>&1 < /dev/null)
+  check "additionalGids: exactly 10 and 20, not the caller's 6 and 27 ($out)" \
+    [ "$(echo $out)" = "Groups: 10 20" ]
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 777 "$B"
@@ -240,6 +254,7 @@ suite () {
   rlimit_case
   sysctl_case
   join_case
+  groups_case
   agent_exec_case
   features_case
 }

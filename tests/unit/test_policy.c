@@ -289,9 +289,42 @@ test_namespace_paths (void)
       "an agent's ipc path");
 }
 
+/* process.user.additionalGids: exactly those for root's containers (the
+   identity map keeps them), reported as not applied otherwise.  */
+static void
+test_supplementary_groups (void)
+{
+  const char *json
+      = "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+        "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\", \"user\": "
+        "{\"uid\": 0, \"gid\": 0, \"additionalGids\": [10, 20]}}}";
+  struct sbx_host_facts host = fake_host (NULL);
+  host.is_root = true;
+  host.uid = host.gid = 0;
+  struct sbx_error err = { 0 };
+  struct sbx_plan *plan = NULL;
+  int r = fake_resolve_json (json, &host, &plan, &err);
+  tap_ok (r == 0 && plan && plan->set_groups && plan->n_groups == 2
+              && plan->groups[0] == 10 && plan->groups[1] == 20,
+          "root's container: exactly additionalGids (%s)", err.msg);
+  sbx_plan_free (plan);
+  plan = NULL;
+  host = fake_host (NULL);
+  r = fake_resolve_json (json, &host, &plan, &err);
+  bool said = false;
+  for (size_t i = 0; plan && i < plan->enforcement.reasons.n; i++)
+    said |= strstr (plan->enforcement.reasons.v[i],
+                    "process.user.additionalGids")
+            != NULL;
+  tap_ok (r == 0 && plan && !plan->set_groups && said,
+          "an unprivileged caller's: not applied, and said so");
+  sbx_plan_free (plan);
+}
+
 int
 main (void)
 {
+  test_supplementary_groups ();
   test_sysctl ();
   test_namespace_paths ();
   test_restricted_rung ();
