@@ -9,7 +9,8 @@
 #                   sandbox, as `run` must to report and enforce
 #   crun run        a busybox bundle running `true`
 #   runc run        the same bundle
-# over RUNS runs each (default 50), then the ratios of sbx-oci to each.
+# over ROUNDS rounds (default 3) of RUNS runs each (default 50), then the
+# ratios of sbx-oci to each.
 # Every command runs in the environment the sandbox gets, so bwrap needs
 # no `env -i` in front (that would time a third exec).  Needs root for
 # crun and runc (skipped otherwise), hyperfine and jq; the bundle's rootfs
@@ -74,20 +75,36 @@ if [ "$(id -u)" -eq 0 ] && mountpoint -q /sys/fs/cgroup/unified 2> /dev/null; th
   echo "# hybrid cgroups: measured with /sys/fs/cgroup/unified unmounted in a private mount namespace"
   wrap=(unshare -m --propagation private sh -c 'umount /sys/fs/cgroup/unified && exec "$@"' sh)
 fi
-if ! "${wrap[@]}" env -i "${sandbox_env[@]}" hyperfine -N --warmup 3 --runs "$runs" --style basic \
-       --export-json "$T/result.json" "${cmds[@]}" > "$T/hyperfine.log" 2>&1; then
-  cat "$T/hyperfine.log" >&2
-  exit 1
-fi
+# The machine drifts while a run lasts, and hyperfine times one command's
+# runs back to back: ROUNDS rounds (default 3), each with the commands in
+# another order, and the median of each command's round medians.
+rounds=${ROUNDS:-3}
+n=$((${#cmds[@]} / 3))
+for ((r = 0; r < rounds; r++)); do
+  order=()
+  for ((k = 0; k < n; k++)); do
+    j=$(( ((k + r) % n) * 3 ))
+    order+=("${cmds[@]:j:3}")
+  done
+  if ! "${wrap[@]}" env -i "${sandbox_env[@]}" hyperfine -N --warmup 3 \
+         --runs "$runs" --style basic --export-json "$T/round$r.json" \
+         "${order[@]}" > "$T/hyperfine.log" 2>&1; then
+    cat "$T/hyperfine.log" >&2
+    exit 1
+  fi
+done
 
-echo "median wall time over $runs runs (hyperfine; $(uname -r))"
-printf '%-10s %10s %10s\n' runtime "median ms" "stddev ms"
-jq -r '.results[] | [.command, (.median * 1000), (.stddev * 1000)]
-       | @tsv' "$T/result.json" \
-  | awk -F'\t' '{ printf "%-10s %10.2f %10.2f\n", $1, $2, $3 }'
+echo "median wall time: $rounds rounds of $runs runs, median of the rounds' medians (hyperfine; $(uname -r))"
+printf '%-10s %10s %22s\n' runtime "median ms" "round medians ms"
+jq -rs 'map(.results[]) | group_by(.command)[]
+        | (map(.median * 1000) | sort) as $m
+        | [.[0].command, $m[($m | length) / 2 | floor]] + $m | @tsv' \
+  "$T"/round*.json \
+  | awk -F'\t' '{ printf "%-10s %10.2f        ", $1, $2
+                  for (i = 3; i <= NF; i++) printf " %.2f", $i; print "" }' \
+  > "$T/medians"
+cat "$T/medians"
 echo
-jq -r '.results | map({(.command): .median}) | add
-       | .["sbx-oci"] as $s
-       | to_entries[] | select(.key != "sbx-oci")
-       | "sbx-oci/\(.key) \($s / .value)"' "$T/result.json" \
-  | awk '{ printf "%-16s %6.2fx\n", $1, $2 }'
+awk '$1 == "sbx-oci" { s = $2 } { m[$1] = $2 }
+     END { for (k in m) if (k != "sbx-oci") printf "sbx-oci/%-8s %6.2fx\n", k, s / m[k] }' \
+  "$T/medians" | sort
