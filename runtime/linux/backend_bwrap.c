@@ -22,6 +22,35 @@
 #include "runtime/sandbox.h"
 #include "runtime/shell_quote.h"
 
+/* What the runner does before it execs bwrap, which the command line
+   alone would not reproduce.  */
+static void
+print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
+{
+  static const struct
+  {
+    enum sbx_ns_type type;
+    const char *name;
+  } joined[] = { { SBX_NS_NETWORK, "network" },
+                 { SBX_NS_IPC, "ipc" },
+                 { SBX_NS_UTS, "uts" } };
+  for (size_t i = 0; i < sizeof joined / sizeof *joined; i++)
+    if (plan->join[joined[i].type])
+      printf ("# first, the runner joins the %s namespace %s\n",
+              joined[i].name, plan->join[joined[i].type]);
+  if (mqueue_dir)
+    printf ("# and mounts that IPC namespace's mqueue on %s, in a mount "
+            "namespace of its own\n",
+            mqueue_dir);
+  if (plan->set_groups)
+    {
+      printf ("# its supplementary groups are exactly:");
+      for (size_t i = 0; i < plan->n_groups; i++)
+        printf (" %u", (unsigned) plan->groups[i]);
+      printf (plan->n_groups ? "\n" : " none\n");
+    }
+}
+
 static void
 print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv)
 {
@@ -40,6 +69,7 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv)
   if (sb->seccomp_fd >= 0 || sb->seccomp_net_fd >= 0)
     printf ("# run for real, compiled seccomp programs are added with "
             "--add-seccomp-fd FD\n");
+  print_runner_steps (sb->plan, sb->mqueue_dir);
   for (size_t i = 0; i < sb->plan->enforcement.reasons.n; i++)
     printf ("# enforcement %s: %s\n",
             sbx_level_name (sb->plan->enforcement.level),
