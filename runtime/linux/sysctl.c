@@ -160,6 +160,15 @@ sbx_sysctl_apply (pid_t pid, const struct sbx_kv *kv, size_t n,
   struct sysctl_failure f;
   ssize_t got = read (pipefd[0], &f, sizeof f);
   close (pipefd[0]);
-  waitpid (c, NULL, 0);
-  return got == (ssize_t) sizeof f ? report_failure (&f, kv, err) : 0;
+  int status = 0;
+  while (waitpid (c, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (got == (ssize_t) sizeof f)
+    return report_failure (&f, kv, err);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    return sbx_fail (err, -ECHILD,
+                     "linux.sysctl: the process writing them ended "
+                     "abnormally (status %d)",
+                     status);
+  return 0;
 }
