@@ -26,7 +26,9 @@ struct sbx_run_request
   const char *id;
   enum sbx_backend_choice backend; /* --backend */
   bool dry_run;                    /* print what would run, run nothing */
-  int preserve_fds;                /* --preserve-fds */
+  const char *seccomp_dir; /* dry run: write the seccomp programs here so
+                              the printed command reproduces the run */
+  int preserve_fds;        /* --preserve-fds */
 };
 
 /* How a run went.  PLAN is the resolved plan (NULL when resolution did not

@@ -76,6 +76,7 @@ parse_run_options (int argc, char **argv, struct run_options *o,
     { "dry-run", no_argument, NULL, 'n' },
     { "backend", required_argument, NULL, 'B' },
     { "preserve-fds", required_argument, NULL, 'p' },
+    { "seccomp-dir", required_argument, NULL, 'S' },
     { "detach", no_argument, NULL, 'd' },
     { "pid-file", required_argument, NULL, 'P' },
     { "console-socket", required_argument, NULL, 'c' },
@@ -110,6 +111,9 @@ parse_run_options (int argc, char **argv, struct run_options *o,
         if (sbx_parse_preserve_fds (optarg, &o->req.preserve_fds, err) < 0)
           return err->code;
         break;
+      case 'S':
+        o->req.seccomp_dir = optarg;
+        break;
       case 'x':
       case 'P':
       case 'c':
@@ -122,6 +126,8 @@ parse_run_options (int argc, char **argv, struct run_options *o,
       }
   if (optind >= argc && !o->req.dry_run)
     return sbx_fail (err, -EINVAL, "run: a container id is required");
+  if (o->req.seccomp_dir && !o->req.dry_run)
+    return sbx_fail (err, -EINVAL, "run --seccomp-dir: only with --dry-run");
   o->req.id = optind < argc ? argv[optind] : "run";
   return 0;
 }

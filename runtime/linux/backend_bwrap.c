@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/file_io.h"
 #include "runtime/backend.h"
 #include "runtime/darwin/seatbelt_profile.h"
 #include "runtime/limits.h"
@@ -51,8 +52,49 @@ print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
     }
 }
 
+/* The seccomp programs, written out for a dry run's command line: the
+   file each fd number reads.  */
+struct exported
+{
+  int fd[2];
+  char *path[2];
+};
+
+static int
+export_program (int memfd, const char *dir, int index, char **path,
+                struct sbx_error *err)
+{
+  char buf[65536];
+  ssize_t n = pread (memfd, buf, sizeof buf, 0);
+  if (n < 0 || n == (ssize_t) sizeof buf)
+    return sbx_fail_errno (err, n < 0 ? -errno : -EFBIG,
+                           "cannot read seccomp program %d", index);
+  if (asprintf (path, "%s/seccomp-%d.bpf", dir, index) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  return sbx_write_file_atomic (*path, buf, (size_t) n, 0644, err);
+}
+
+/* --seccomp-dir: the programs as files, read on fds 3 and 4.  */
+static int
+export_seccomp (const struct sbx_sandbox *sb, const char *dir,
+                struct sbx_bwrap_fds *fds, struct exported *x,
+                struct sbx_error *err)
+{
+  int memfds[2] = { sb->seccomp_fd, sb->seccomp_net_fd }, next = 3, r = 0;
+  for (int i = 0; r == 0 && i < 2; i++)
+    if (memfds[i] >= 0)
+      {
+        r = export_program (memfds[i], dir, i, &x->path[i], err);
+        x->fd[i] = next++;
+      }
+  fds->seccomp = x->fd[0];
+  fds->seccomp_net = x->fd[1];
+  return r;
+}
+
 static void
-print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv)
+print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
+               const struct exported *x)
 {
   printf ("env -i");
   for (size_t i = 0; i < sb->plan->env.n; i++)
@@ -65,10 +107,17 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv)
       fputs (i == 0 ? " \\\n  " : " ", stdout);
       sbx_shell_quote (stdout, argv->v[i]);
     }
+  for (int i = 0; i < 2; i++)
+    if (x->path[i])
+      {
+        printf (" %d< ", x->fd[i]);
+        sbx_shell_quote (stdout, x->path[i]);
+      }
   putchar ('\n');
-  if (sb->seccomp_fd >= 0 || sb->seccomp_net_fd >= 0)
+  if ((sb->seccomp_fd >= 0 || sb->seccomp_net_fd >= 0) && !x->path[0]
+      && !x->path[1])
     printf ("# run for real, compiled seccomp programs are added with "
-            "--add-seccomp-fd FD\n");
+            "--add-seccomp-fd FD (--seccomp-dir DIR writes them out)\n");
   print_runner_steps (sb->plan, sb->mqueue_dir);
   for (size_t i = 0; i < sb->plan->enforcement.reasons.n; i++)
     printf ("# enforcement %s: %s\n",
@@ -77,20 +126,28 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv)
 }
 
 static int
-dry_run (const struct sbx_sandbox *sb, bool seatbelt, struct sbx_error *err)
+dry_run (const struct sbx_sandbox *sb, bool seatbelt, const char *seccomp_dir,
+         struct sbx_error *err)
 {
+  if (seatbelt && seccomp_dir)
+    return sbx_fail (err, -EINVAL,
+                     "--seccomp-dir: the seatbelt backend has no seccomp");
   if (seatbelt)
     return sbx_seatbelt_dry_run (sb->plan, SBX_SANDBOX_EXEC, err);
   struct sbx_bwrap_opts opts = { .die_with_parent = true,
                                  .cap_keep = &sb->cap_keep,
                                  .mqueue_dir = sb->mqueue_dir };
   struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
+  struct exported x = { { -1, -1 }, { NULL, NULL } };
   cleanup_strv struct strv argv = { 0 };
-  int r = sbx_bwrap_args (sb->plan, &sb->probe.facts, &fds, &opts, &argv, err);
-  if (r < 0)
-    return r;
-  print_dry_run (sb, &argv);
-  return 0;
+  int r = seccomp_dir ? export_seccomp (sb, seccomp_dir, &fds, &x, err) : 0;
+  if (r == 0)
+    r = sbx_bwrap_args (sb->plan, &sb->probe.facts, &fds, &opts, &argv, err);
+  if (r == 0)
+    print_dry_run (sb, &argv, &x);
+  free (x.path[0]);
+  free (x.path[1]);
+  return r;
 }
 
 static int
@@ -173,7 +230,7 @@ sbx_backend_run (const struct sbx_globals *g,
   struct sbx_sandbox sb;
   int r = sbx_sandbox_prepare (g, req->bundle, &sb, err);
   if (r == 0 && req->dry_run)
-    r = dry_run (&sb, seatbelt, err);
+    r = dry_run (&sb, seatbelt, req->seccomp_dir, err);
   else if (r == 0)
     r = run_limited (g, &sb, req, &res->outcome, err);
   res->exec_status = sb.exec_status;

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Side-by-side start-up cost (not a test): the median wall time of
 #   sbx-oci run     an agent policy running `true`
-#   bwrap           the same sandbox: the argv `sbx-oci run --dry-run`
-#                   prints (no seccomp program, no supervision)
+#   bwrap           the same sandbox: the command `sbx-oci run --dry-run
+#                   --seccomp-dir` prints, the same seccomp programs
+#                   included (no supervision)
 #   floor           that bwrap under the least supervisor there can be
 #                   (tests/bench/spawn_floor.c: a static vfork+wait), the
 #                   price of any design that keeps a process beside the
@@ -41,10 +42,20 @@ cat > "$T/agent/config.json" <<EOF
 EOF
 
 # The dry-run's first two lines are one command: "env -i VAR=... \" and
-# "  /usr/bin/bwrap ... -- true".
-"$sbx" --root "$T/state" run --dry-run --bundle "$T/agent" bench > "$T/dry"
+# "  /usr/bin/bwrap ... -- true 3< SECCOMP-0 4< SECCOMP-1".  hyperfine
+# runs commands without a shell, so the programs are opened on its own fds
+# 3 and 4, which every command inherits, and rewound before each run of
+# every command alike (tests/bench/rewind_fds.c).
+mkdir -p "$T/seccomp"
+"$sbx" --root "$T/state" run --dry-run --seccomp-dir "$T/seccomp" \
+  --bundle "$T/agent" bench > "$T/dry"
 eval "sandbox_env=($(sed -n '1s/^env -i //; 1s/ \\$//p' "$T/dry"))" # shell-quoted
-bwrap_cmd=$(sed -n '2s/^ *//p' "$T/dry")
+bwrap_cmd=$(sed -n '2s/^ *//; 2s/ [34]< .*$//p' "$T/dry")
+for f in 0 1; do
+  [ -s "$T/seccomp/seccomp-$f.bpf" ] || { echo "run_bench.sh: no seccomp program $f" >&2; exit 1; }
+done
+meson compile -C "$build" tests/bench/rewind_fds > /dev/null
+rewind="$build/tests/bench/rewind_fds 3 4"
 meson compile -C "$build" tests/bench/spawn_floor > /dev/null
 floor=$build/tests/bench/spawn_floor
 
@@ -88,7 +99,8 @@ for ((r = 0; r < rounds; r++)); do
   done
   if ! "${wrap[@]}" env -i "${sandbox_env[@]}" hyperfine -N --warmup 3 \
          --runs "$runs" --style basic --export-json "$T/round$r.json" \
-         "${order[@]}" > "$T/hyperfine.log" 2>&1; then
+         --prepare "$rewind" "${order[@]}" > "$T/hyperfine.log" 2>&1 \
+         3< "$T/seccomp/seccomp-0.bpf" 4< "$T/seccomp/seccomp-1.bpf"; then
     cat "$T/hyperfine.log" >&2
     exit 1
   fi

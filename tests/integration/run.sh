@@ -375,6 +375,26 @@ case_bundled_example ()
   rm -f "$ex/workspace/result.txt"
 }
 
+# --dry-run prints a command that reproduces the run: its output, run by
+# a shell, writes in the workspace, is refused outside it, and (with
+# --seccomp-dir) loads the same seccomp programs, so IP sockets fail.
+case_dry_run_reproduces ()
+{
+  local b="$WORK/dry" d="$WORK/dry-seccomp" out
+  write_agent "$b" workspace-write "$WS" "" sh -c \
+    "echo dry > dry.txt; touch /etc/sbx-dry-$$; python3 -c 'import socket; socket.socket()'"
+  mkdir -p "$d"
+  sbx run --dry-run --seccomp-dir "$d" --bundle "$b" > "$WORK/dry.sh" 2>&1
+  tap_is "$?" 0 "dry run: prints the command"
+  out=$(sh "$WORK/dry.sh" 2>&1)
+  tap_is "$(cat "$WS/dry.txt" 2>/dev/null)" dry \
+    "dry run: its command writes in the workspace"
+  tap_ok "dry run: and is refused outside it" test ! -e "/etc/sbx-dry-$$"
+  tap_has "$out" "Address family not supported" \
+    "dry run: --seccomp-dir reproduces the network filter"
+  rm -f "$WS/dry.txt"
+}
+
 run_cases ()
 {
   export HOME="$WORK/home"
@@ -388,6 +408,7 @@ run_cases ()
   case_inherited_fds
   case_environment
   case_spec_runs_unchanged
+  case_dry_run_reproduces
   case_sigterm_foreground
   case_alias_masking
   case_network
