@@ -1,6 +1,7 @@
 #include "runtime/sandbox.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,23 @@ walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
   return 0;
 }
 
+/* The built-in programs (an agent's default filter, network "deny"'s)
+   are not the config's to get wrong, so they are compiled while bwrap
+   starts (sbx_sandbox_feed_seccomp); the runner gets the read end of a
+   pipe now.  A config's own filter is compiled at once, so that its
+   errors come before anything runs.  */
+static int
+defer_program (int *read_fd, int *feed_fd, struct sbx_error *err)
+{
+  int p[2];
+  if (pipe2 (p, O_CLOEXEC) < 0)
+    return sbx_fail_errno (err, -errno,
+                           "cannot make a pipe for a seccomp program");
+  *read_fd = p[0];
+  *feed_fd = p[1];
+  return 0;
+}
+
 static int
 compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
 {
@@ -110,17 +128,10 @@ compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
         return sbx_fail (err, r, "out of memory");
       return sb->seccomp_fd = sbx_seccomp_compile (spec->linux_.seccomp, err);
     }
+  /* Agents get the default filter unless their config brings its own.  */
   if (!sb->plan->agent)
     return 0;
-  /* Agents get the default filter unless their config brings its own.  */
-  struct sbx_seccomp *def = NULL;
-  int r
-      = sbx_seccomp_agent_default (spec->ext.allow_user_namespaces, &def, err);
-  if (r < 0)
-    return r;
-  sb->seccomp_fd = sbx_seccomp_compile (def, err);
-  sbx_seccomp_free (def);
-  return sb->seccomp_fd;
+  return defer_program (&sb->seccomp_fd, &sb->feed[0], err);
 }
 
 /* Network "deny" also refuses IP sockets outright.  */
@@ -129,13 +140,49 @@ network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
 {
   if (sb->plan->network != SBX_NET_DENY)
     return 0;
-  struct sbx_seccomp *deny = NULL;
-  int r = sbx_seccomp_network_deny (&deny, err);
-  if (r < 0)
-    return r;
-  sb->seccomp_net_fd = sbx_seccomp_compile (deny, err);
-  sbx_seccomp_free (deny);
-  return sb->seccomp_net_fd < 0 ? sb->seccomp_net_fd : 0;
+  return defer_program (&sb->seccomp_net_fd, &sb->feed[1], err);
+}
+
+/* Compile SC and copy the program into FD.  */
+static int
+compile_into (const struct sbx_seccomp *sc, int fd, struct sbx_error *err)
+{
+  cleanup_close int memfd = sbx_seccomp_compile (sc, err);
+  if (memfd < 0)
+    return memfd;
+  char buf[65536];
+  ssize_t n = pread (memfd, buf, sizeof buf, 0);
+  if (n < 0 || n == (ssize_t) sizeof buf)
+    return sbx_fail_errno (err, n < 0 ? -errno : -EFBIG,
+                           "cannot read a compiled seccomp program");
+  for (ssize_t off = 0, w; off < n; off += w)
+    if ((w = write (fd, buf + off, (size_t) (n - off))) < 0)
+      return sbx_fail_errno (err, -errno,
+                             "cannot hand a seccomp program to the runner");
+  return 0;
+}
+
+int
+sbx_sandbox_feed_seccomp (void *arg, struct sbx_error *err)
+{
+  struct sbx_sandbox *sb = arg;
+  int r = 0;
+  for (int i = 0; i < 2; i++)
+    {
+      if (sb->feed[i] < 0)
+        continue;
+      struct sbx_seccomp *sc = NULL;
+      if (r == 0)
+        r = i == 0 ? sbx_seccomp_agent_default (
+                sb->spec->ext.allow_user_namespaces, &sc, err)
+                   : sbx_seccomp_network_deny (&sc, err);
+      if (r == 0)
+        r = compile_into (sc, sb->feed[i], err);
+      sbx_seccomp_free (sc);
+      close (sb->feed[i]);
+      sb->feed[i] = -1;
+    }
+  return r;
 }
 
 static const char *
@@ -187,7 +234,7 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
                      struct sbx_sandbox *sb, struct sbx_error *err)
 {
   memset (sb, 0, sizeof *sb);
-  sb->seccomp_fd = sb->seccomp_net_fd = -1;
+  sb->seccomp_fd = sb->seccomp_net_fd = sb->feed[0] = sb->feed[1] = -1;
   const char *root = sbx_state_root (g);
   int r = sbx_spec_load (bundle, &sb->spec, err);
   if (r == 0 && sbx_state_root_ensure (root, err) < 0)
@@ -225,6 +272,9 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
     close (sb->seccomp_fd);
   if (sb->seccomp_net_fd >= 0)
     close (sb->seccomp_net_fd);
+  for (int i = 0; i < 2; i++)
+    if (sb->feed[i] >= 0)
+      close (sb->feed[i]);
   strv_free (&sb->cap_keep);
   sbx_alias_result_free (&sb->aliases);
   free (sb->alias_gap);
@@ -232,5 +282,5 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
   sbx_plan_free (sb->plan);
   sbx_spec_free (sb->spec);
   memset (sb, 0, sizeof *sb);
-  sb->seccomp_fd = sb->seccomp_net_fd = -1;
+  sb->seccomp_fd = sb->seccomp_net_fd = sb->feed[0] = sb->feed[1] = -1;
 }

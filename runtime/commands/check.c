@@ -260,13 +260,14 @@ sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
   check_userns (&probe, &rep);
   check_proc (&probe, &rep);
   check_cgroups (&rep);
-  struct sbx_sandbox sb = { .seccomp_fd = -1 };
+  struct sbx_sandbox sb;
   if (bundle && (r = sbx_sandbox_prepare (g, bundle, &sb, err)) < 0
       && sb.exec_status == 0)
     return r;
   r = json ? print_json (&rep, bundle ? &sb : NULL)
            : print_text (&rep, bundle ? &sb : NULL);
-  sbx_sandbox_release (&sb);
+  if (bundle)
+    sbx_sandbox_release (&sb);
   for (size_t i = 0; i < rep.n; i++)
     if (rep.f[i].verdict == CHECK_FAIL)
       return 1;

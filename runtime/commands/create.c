@@ -171,8 +171,8 @@ wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
 
 /* Spawn bwrap held on the FIFO and learn the sandbox's pid.  */
 static int
-spawn_held (const struct sbx_sandbox *sb, const struct create_options *o,
-            int fifo, struct sbx_create_console *con, pid_t *runner,
+spawn_held (struct sbx_sandbox *sb, const struct create_options *o, int fifo,
+            struct sbx_create_console *con, pid_t *runner,
             struct sbx_container *c, struct sbx_cgroup *cgroup,
             struct sbx_error *err)
 {
@@ -190,6 +190,8 @@ spawn_held (const struct sbx_sandbox *sb, const struct create_options *o,
     .hold_fd = fifo,
     .preserve_fds = o->preserve_fds,
     .cgroup = cgroup,
+    .on_exec = sbx_sandbox_feed_seccomp,
+    .on_exec_ctx = sb,
   };
   struct sbx_spawned sp;
   int r = con->slave >= 0 ? sbx_create_console_swap_in (con) : 0;

@@ -60,27 +60,32 @@ struct exported
   char *path[2];
 };
 
+/* FD is a fresh memfd or a fed pipe: read from where it stands.  */
 static int
-export_program (int memfd, const char *dir, int index, char **path,
+export_program (int fd, const char *dir, int index, char **path,
                 struct sbx_error *err)
 {
   char buf[65536];
-  ssize_t n = pread (memfd, buf, sizeof buf, 0);
-  if (n < 0 || n == (ssize_t) sizeof buf)
+  size_t len = 0;
+  ssize_t n;
+  while ((n = read (fd, buf + len, sizeof buf - len)) > 0)
+    len += (size_t) n;
+  if (n < 0 || len == sizeof buf)
     return sbx_fail_errno (err, n < 0 ? -errno : -EFBIG,
                            "cannot read seccomp program %d", index);
   if (asprintf (path, "%s/seccomp-%d.bpf", dir, index) < 0)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  return sbx_write_file_atomic (*path, buf, (size_t) n, 0644, err);
+  return sbx_write_file_atomic (*path, buf, len, 0644, err);
 }
 
 /* --seccomp-dir: the programs as files, read on fds 3 and 4.  */
 static int
-export_seccomp (const struct sbx_sandbox *sb, const char *dir,
+export_seccomp (struct sbx_sandbox *sb, const char *dir,
                 struct sbx_bwrap_fds *fds, struct exported *x,
                 struct sbx_error *err)
 {
-  int memfds[2] = { sb->seccomp_fd, sb->seccomp_net_fd }, next = 3, r = 0;
+  int memfds[2] = { sb->seccomp_fd, sb->seccomp_net_fd }, next = 3;
+  int r = sbx_sandbox_feed_seccomp (sb, err);
   for (int i = 0; r == 0 && i < 2; i++)
     if (memfds[i] >= 0)
       {
@@ -126,7 +131,7 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
 }
 
 static int
-dry_run (const struct sbx_sandbox *sb, bool seatbelt, const char *seccomp_dir,
+dry_run (struct sbx_sandbox *sb, bool seatbelt, const char *seccomp_dir,
          struct sbx_error *err)
 {
   if (seatbelt && seccomp_dir)
@@ -151,7 +156,7 @@ dry_run (const struct sbx_sandbox *sb, bool seatbelt, const char *seccomp_dir,
 }
 
 static int
-supervise (const struct sbx_sandbox *sb, const struct sbx_run_request *o,
+supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
            struct sbx_limits *lim, struct sbx_outcome *out,
            struct sbx_error *err)
 {
@@ -176,6 +181,8 @@ supervise (const struct sbx_sandbox *sb, const struct sbx_run_request *o,
     .preserve_fds = o->preserve_fds,
     .own_process_group = true,
     .cgroup = lim->cgroup,
+    .on_exec = sbx_sandbox_feed_seccomp,
+    .on_exec_ctx = sb,
   };
   struct sbx_spawned sp;
   int r = sbx_spawn_runner (&req, &sp, err);
@@ -190,7 +197,7 @@ supervise (const struct sbx_sandbox *sb, const struct sbx_run_request *o,
    ended, whatever happened in between: a quota's cgroup never outlives
    the run.  */
 static int
-run_limited (const struct sbx_globals *g, const struct sbx_sandbox *sb,
+run_limited (const struct sbx_globals *g, struct sbx_sandbox *sb,
              const struct sbx_run_request *o, struct sbx_outcome *out,
              struct sbx_error *err)
 {
