@@ -7,6 +7,7 @@
    so the listed number was that very process.  */
 #include "cgroups/cgroup_backend.h"
 #include "common/cleanup.h"
+#include "common/pid_list.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -24,15 +25,6 @@ static int
 pidfd_signal (int pidfd, int sig)
 {
   return (int) syscall (SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
-}
-
-static bool
-pid_listed (const pid_t *pids, size_t n, pid_t pid)
-{
-  for (size_t i = 0; i < n; i++)
-    if (pids[i] == pid)
-      return true;
-  return false;
 }
 
 static void
@@ -60,7 +52,7 @@ cgfs_signal_members (const char *dir, int sig, size_t *sent)
   r = cgfs_list_pids (dir, true, &second, &n_second);
   for (size_t i = 0; r == 0 && i < n_first; i++)
     {
-      if (fds[i] < 0 || !pid_listed (second, n_second, first[i]))
+      if (fds[i] < 0 || !sbx_pid_listed (second, n_second, first[i]))
         continue;
       if (pidfd_signal (fds[i], sig) == 0)
         (*sent)++;

@@ -9,15 +9,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
-
-static bool
-listed (const pid_t *v, size_t n, pid_t pid)
-{
-  for (size_t i = 0; i < n; i++)
-    if (v[i] == pid)
-      return true;
-  return false;
-}
+#include "common/pid_list.h"
 
 size_t
 sbx_descendants (const struct sbx_pid_pair *table, size_t n, pid_t root,
@@ -30,7 +22,7 @@ sbx_descendants (const struct sbx_pid_pair *table, size_t n, pid_t root,
       pid_t parent = next == 0 ? root : out[next - 1];
       for (size_t i = 0; i < n && found < max; i++)
         if (table[i].ppid == parent && table[i].pid != root && table[i].pid > 1
-            && !listed (out, found, table[i].pid))
+            && !sbx_pid_listed (out, found, table[i].pid))
           out[found++] = table[i].pid;
       if (next >= found)
         return found;

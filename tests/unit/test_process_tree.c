@@ -1,4 +1,5 @@
 /* The sampled process tree that ends a Seatbelt sandbox's descendants.  */
+#include "common/pid_list.h"
 #include "runtime/darwin/process_tree.h"
 #include "tests/unit/tap.h"
 
@@ -6,15 +7,6 @@
 #include <stdbool.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static bool
-has (const pid_t *v, size_t n, pid_t pid)
-{
-  for (size_t i = 0; i < n; i++)
-    if (v[i] == pid)
-      return true;
-  return false;
-}
 
 static void
 test_table (void)
@@ -28,10 +20,12 @@ test_table (void)
   tap_ok (n == 8, "ps text: 8 rows, the malformed line skipped (%zu)", n);
   pid_t out[16];
   size_t k = sbx_descendants (t, n, 100, out, 16);
-  tap_ok (k == 4 && has (out, k, 101) && has (out, k, 102) && has (out, k, 103)
-              && has (out, k, 104),
+  tap_ok (k == 4 && sbx_pid_listed (out, k, 101)
+              && sbx_pid_listed (out, k, 102) && sbx_pid_listed (out, k, 103)
+              && sbx_pid_listed (out, k, 104),
           "descendants of 100: 101 102 103 104, grandchildren included");
-  tap_ok (!has (out, k, 100) && !has (out, k, 200), "root and others out");
+  tap_ok (!sbx_pid_listed (out, k, 100) && !sbx_pid_listed (out, k, 200),
+          "root and others out");
   k = sbx_descendants (t, n, 100, out, 2);
   tap_ok (k == 2, "at most MAX");
   k = sbx_descendants (t, n, 105, out, 16);
@@ -66,8 +60,9 @@ test_live (void)
   ssize_t r = read (p[0], &grand, sizeof grand);
   pid_t out[64];
   long k = sbx_sample_descendants ("/bin/ps", getpid (), out, 64);
-  tap_ok (r == sizeof grand && k >= 2 && has (out, (size_t) k, child)
-              && has (out, (size_t) k, grand),
+  tap_ok (r == sizeof grand && k >= 2
+              && sbx_pid_listed (out, (size_t) k, child)
+              && sbx_pid_listed (out, (size_t) k, grand),
           "a live sample finds a child and its setsid'd child (%ld)", k);
   kill (grand, SIGKILL);
   kill (child, SIGKILL);
