@@ -109,6 +109,11 @@ lifecycle_kill () {
   while [ ! -s "$d/ws/f" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
   check "$who: the container runs in $base/sbx-oci/life-$who" \
     test -d "$base/sbx-oci/life-$who"
+  # A member of the container's cgroup outside its PID namespace: killing
+  # the namespace's init cannot reach it, only the cgroup kill can.
+  as "$who" sh -c "echo \$\$ > $base/sbx-oci/life-$who/cgroup.procs && exec sleep 300" &
+  local outsider=$!
+  sleep 0.3
   as "$who" sbx-oci --root "$d/state" kill "life-$who" KILL 2>> "$d/stderr"
   sleep 1
   local a=$(stat -c %s "$d/ws/f") b
@@ -116,11 +121,15 @@ lifecycle_kill () {
   b=$(stat -c %s "$d/ws/f")
   check "$who: the setsid writer stopped at kill ($a bytes)" \
     test "$a" -gt 0 -a "$a" = "$b" -a -z "$(pgrep -f "$tag")"
+  check "$who: the cgroup's member outside the namespace died too (cgroup.kill)" \
+    sh -c "! grep -q . $base/sbx-oci/life-$who/cgroup.procs 2> /dev/null &&
+           [ \"\$(awk '{print \$3}' /proc/$outsider/stat 2> /dev/null)\" != S ]"
+  kill "$outsider" 2> /dev/null; wait "$outsider" 2> /dev/null
   as "$who" sbx-oci --root "$d/state" delete "life-$who" 2>> "$d/stderr"
   check "$who: delete removed its cgroup" test ! -e "$base/sbx-oci/life-$who"
 }
 
-tap "1..16"
+tap "1..18"
 check "the kernel offers memory and pids on cgroup v2 only" \
   grep -qw memory $CG/cgroup.controllers
 delegate
