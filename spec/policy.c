@@ -168,7 +168,6 @@ resolve_process (const struct sbx_spec *spec, struct sbx_plan *plan,
   if (plan->cwd == NULL || plan->root == NULL
       || (spec->hostname && plan->unshare[SBX_NS_UTS] && !plan->hostname))
     return -ENOMEM;
-  (void) err;
   return 0;
 }
 
