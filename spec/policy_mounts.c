@@ -87,9 +87,7 @@ static int
 bind_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
             size_t index, struct sbx_plan *plan, struct sbx_error *err)
 {
-  if (m->source == NULL)
-    return sbx_fail (err, -EINVAL,
-                     "mounts[%zu].source: required for a bind mount", index);
+  /* parse_mount has refused a bind mount without a source.  */
   if (host_path_kind (host, m->source) == SBX_PATH_ABSENT)
     return sbx_fail (err, -ENOENT, "mounts[%zu].source: %s does not exist",
                      index, m->source);
