@@ -161,28 +161,44 @@ json_object (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
 
 /* ---- strings and booleans ----------------------------------------------- */
 
+/* Look up KEY and require a string: the start of every string getter.  */
 static int
-jv_string (struct sbx_jctx *c, yajl_val v, char **out)
+json_string_field (struct sbx_jctx *c, yajl_val obj, const char *key,
+                   unsigned flags, const char **s, size_t *mark)
 {
+  yajl_val v;
+  int r = json_field (c, obj, key, flags, &v, mark);
+  if (r <= 0)
+    return r;
   if (!YAJL_IS_STRING (v))
     return jfail (c, "expected a string");
+  *s = v->u.string;
+  return 1;
+}
+
+/* Replace *OUT with VALUE (ours; NULL when its allocation failed) and pop
+   MARK: the end of every string getter.  */
+static int
+jstore_string (struct sbx_jctx *c, char *value, char **out, size_t mark)
+{
+  if (value == NULL)
+    return jfail_nomem (c);
   free (*out);
-  *out = strdup (v->u.string);
-  return *out ? 0 : jfail_nomem (c);
+  *out = value;
+  jpath_pop (c, mark);
+  return 1;
 }
 
 int
 json_string (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
              char **out)
 {
-  yajl_val v;
+  const char *s = NULL;
   size_t mark;
-  int r = json_field (c, obj, key, flags, &v, &mark);
+  int r = json_string_field (c, obj, key, flags, &s, &mark);
   if (r <= 0)
     return r;
-  r = jv_string (c, v, out);
-  jpath_pop (c, mark);
-  return r < 0 ? r : 1;
+  return jstore_string (c, strdup (s), out, mark);
 }
 
 const char *
@@ -195,39 +211,29 @@ int
 json_abs_path (struct sbx_jctx *c, yajl_val obj, const char *key,
                unsigned flags, char **out)
 {
-  yajl_val v;
+  const char *s = NULL;
   size_t mark;
-  int r = json_field (c, obj, key, flags, &v, &mark);
+  int r = json_string_field (c, obj, key, flags, &s, &mark);
   if (r <= 0)
     return r;
-  if (!YAJL_IS_STRING (v))
-    return jfail (c, "expected a string");
-  if (jcheck_abs_path (v->u.string))
-    return jfail (c, "%s", jcheck_abs_path (v->u.string));
-  r = jv_string (c, v, out);
-  jpath_pop (c, mark);
-  return r < 0 ? r : 1;
+  const char *complaint = jcheck_abs_path (s);
+  if (complaint)
+    return jfail (c, "%s", complaint);
+  return jstore_string (c, strdup (s), out, mark);
 }
 
 int
 json_bundle_path (struct sbx_jctx *c, yajl_val obj, const char *key,
                   unsigned flags, char **out)
 {
-  yajl_val v;
+  const char *s = NULL;
   size_t mark;
-  int r = json_field (c, obj, key, flags, &v, &mark);
+  int r = json_string_field (c, obj, key, flags, &s, &mark);
   if (r <= 0)
     return r;
-  if (!YAJL_IS_STRING (v))
-    return jfail (c, "expected a string");
-  if (v->u.string[0] == '\0')
+  if (s[0] == '\0')
     return jfail (c, "expected a non-empty string");
-  free (*out);
-  *out = sbx_path_join (c->bundle, v->u.string);
-  if (*out == NULL)
-    return jfail_nomem (c);
-  jpath_pop (c, mark);
-  return 1;
+  return jstore_string (c, sbx_path_join (c->bundle, s), out, mark);
 }
 
 int

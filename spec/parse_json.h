@@ -47,7 +47,8 @@ int jfail (struct sbx_jctx *c, const char *fmt, ...)
 int jfail_nomem (struct sbx_jctx *c);
 
 /* Write S into BUF as a one-line, double-quoted JSON string, shortened to
-   about 64 bytes: user text in a message must never break the line.  */
+   about 64 bytes: user text in a message must never break the line (policy
+   messages quote config values with it too).  */
 const char *jquote (const char *s, char *buf, size_t size);
 #define JQUOTE_MAX 80
 

@@ -79,36 +79,37 @@ jv_i64 (struct sbx_jctx *c, yajl_val v, int64_t min, int64_t max, int64_t *out)
   return 0;
 }
 
-int
-json_u64 (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
-          uint64_t *out)
+/* A field whose value is an integer in [MIN, MAX]: json_u64 and json_u32.  */
+static int
+json_u64_in (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
+             uint64_t min, uint64_t max, uint64_t *out)
 {
   yajl_val v;
   size_t mark;
   int r = json_field (c, obj, key, flags, &v, &mark);
   if (r <= 0)
     return r;
-  r = jv_u64 (c, v, 0, UINT64_MAX, out);
+  r = jv_u64 (c, v, min, max, out);
   jpath_pop (c, mark);
   return r < 0 ? r : 1;
+}
+
+int
+json_u64 (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
+          uint64_t *out)
+{
+  return json_u64_in (c, obj, key, flags, 0, UINT64_MAX, out);
 }
 
 int
 json_u32 (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
           uint32_t min, uint32_t max, uint32_t *out)
 {
-  yajl_val v;
-  size_t mark;
-  uint64_t wide;
-  int r = json_field (c, obj, key, flags, &v, &mark);
-  if (r <= 0)
-    return r;
-  r = jv_u64 (c, v, min, max, &wide);
-  if (r < 0)
-    return r;
-  *out = (uint32_t) wide;
-  jpath_pop (c, mark);
-  return 1;
+  uint64_t wide = 0;
+  int r = json_u64_in (c, obj, key, flags, min, max, &wide);
+  if (r > 0)
+    *out = (uint32_t) wide;
+  return r;
 }
 
 int

@@ -168,7 +168,6 @@ resolve_process (const struct sbx_spec *spec, struct sbx_plan *plan,
   if (plan->cwd == NULL || plan->root == NULL
       || (spec->hostname && plan->unshare[SBX_NS_UTS] && !plan->hostname))
     return -ENOMEM;
-  (void) err;
   return 0;
 }
 
@@ -182,9 +181,8 @@ resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
   plan->pids_limit
       = res->has_pids_limit && res->pids_limit > 0 ? res->pids_limit : -1;
   plan->wall_clock_ms = spec->ext.wall_clock_ms;
-  plan->sample_interval_ms = spec->ext.sample_interval_ms
-                                 ? spec->ext.sample_interval_ms
-                                 : SBX_SAMPLE_INTERVAL_MS_DEFAULT;
+  /* The parser defaults it and refuses 0 (sbx_ext_init, parse_limits).  */
+  plan->sample_interval_ms = spec->ext.sample_interval_ms;
 }
 
 int

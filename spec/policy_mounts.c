@@ -7,6 +7,7 @@
 
 #include "common/cleanup.h"
 #include "common/path.h"
+#include "spec/parse_json.h"
 #include "spec/policy_build.h"
 
 static bool
@@ -23,7 +24,7 @@ tmpfs_options (const struct sbx_mount *m, size_t index,
   for (size_t i = 0; i < m->options.n; i++)
     {
       const char *o = m->options.v[i];
-      char *end = NULL;
+      char *end = NULL, quoted[JQUOTE_MAX];
       if (strncmp (o, "size=", 5) == 0)
         {
           unsigned long long v = strtoull (o + 5, &end, 10);
@@ -48,8 +49,8 @@ tmpfs_options (const struct sbx_mount *m, size_t index,
             }
           if (end == o + 5 || *end != '\0' || v > (1ULL << (62 - shift)))
             return sbx_fail (err, -EINVAL,
-                             "mounts[%zu].options[%zu]: invalid size \"%s\"",
-                             index, i, o + 5);
+                             "mounts[%zu].options[%zu]: invalid size %s",
+                             index, i, jquote (o + 5, quoted, sizeof quoted));
           pm->size = (int64_t) (v << shift);
         }
       else if (strncmp (o, "mode=", 5) == 0)
@@ -57,8 +58,8 @@ tmpfs_options (const struct sbx_mount *m, size_t index,
           unsigned long v = strtoul (o + 5, &end, 8);
           if (end == o + 5 || *end != '\0' || v > 07777)
             return sbx_fail (err, -EINVAL,
-                             "mounts[%zu].options[%zu]: invalid mode \"%s\"",
-                             index, i, o + 5);
+                             "mounts[%zu].options[%zu]: invalid mode %s",
+                             index, i, jquote (o + 5, quoted, sizeof quoted));
           pm->perms = (int) v;
         }
     }
@@ -86,9 +87,7 @@ static int
 bind_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
             size_t index, struct sbx_plan *plan, struct sbx_error *err)
 {
-  if (m->source == NULL)
-    return sbx_fail (err, -EINVAL,
-                     "mounts[%zu].source: required for a bind mount", index);
+  /* parse_mount has refused a bind mount without a source.  */
   if (host_path_kind (host, m->source) == SBX_PATH_ABSENT)
     return sbx_fail (err, -ENOENT, "mounts[%zu].source: %s does not exist",
                      index, m->source);
@@ -142,6 +141,7 @@ special_layer (const struct sbx_mount *m, size_t index, struct sbx_plan *plan,
   const char *t = m->type, *dest = m->destination;
   enum sbx_plan_op op;
   const char *source = NULL;
+  char quoted[JQUOTE_MAX];
   if (strcmp (t, "proc") == 0)
     op = SBX_PLAN_PROC;
   else if (strcmp (t, "mqueue") == 0)
@@ -154,10 +154,10 @@ special_layer (const struct sbx_mount *m, size_t index, struct sbx_plan *plan,
     op = SBX_PLAN_BIND_RO, source = "/sys/fs/cgroup";
   else
     return sbx_fail (err, -ENOTSUP,
-                     "mounts[%zu].type: unsupported mount type \"%s\" "
+                     "mounts[%zu].type: unsupported mount type %s "
                      "(supported: bind, tmpfs, proc, sysfs, devpts, mqueue, "
                      "cgroup)",
-                     index, t);
+                     index, jquote (t, quoted, sizeof quoted));
   return plan_add (plan, op, SBX_WHY_OCI_MOUNT, source, dest) ? 0 : -ENOMEM;
 }
 

@@ -5,6 +5,8 @@
    would change the whole host.  The hostname is "hostname"'s to set.  */
 #include "spec/policy_build.h"
 
+#include "spec/parse_json.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
@@ -45,11 +47,12 @@ check_one (const struct sbx_kv *kv, const struct sbx_plan *plan,
            struct sbx_error *err)
 {
   const char *k = kv->key;
+  char quoted[JQUOTE_MAX];
   if (!well_formed (k))
     return sbx_fail (err, -EINVAL,
-                     "linux.sysctl: \"%s\" is not a sysctl name "
+                     "linux.sysctl: %s is not a sysctl name "
                      "(dot-separated, as in net.ipv4.ip_forward)",
-                     k);
+                     jquote (k, quoted, sizeof quoted));
   if (strchr (kv->value, '\n'))
     return sbx_fail (err, -EINVAL,
                      "linux.sysctl.%s: the value holds a newline", k);

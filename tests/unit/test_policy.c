@@ -224,6 +224,9 @@ test_sysctl (void)
       "linux.sysctl: \"net.ipv4.\" is not a sysctl name" },
     { "network", "\"net.core.somaxconn\": \"1\\n2\"",
       "linux.sysctl.net.core.somaxconn: the value holds a newline" },
+    /* A bad name is quoted as JSON: the message stays one line.  */
+    { "network", "\"a\\nb\\u001b\": \"1\"",
+      "linux.sysctl: \"a\\u000ab\\u001b\" is not a sysctl name" },
   };
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
     {
@@ -249,6 +252,25 @@ test_sysctl (void)
               "%s: accepted (%s)", what, err.msg);
       sbx_plan_free (plan);
     }
+}
+
+/* Mount values named in a refusal are quoted as JSON: one line.  */
+static void
+test_mount_values_quoted (void)
+{
+  expect_refused (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+      "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, \"mounts\": "
+      "[{\"destination\": \"/m\", \"type\": \"x\\ny\"}]}",
+      "mounts[0].type: unsupported mount type \"x\\u000ay\" (supported:",
+      "a mount type with a newline");
+  expect_refused (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+      "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, \"mounts\": "
+      "[{\"destination\": \"/t\", \"type\": \"tmpfs\", \"options\": "
+      "[\"size=1\\n\"]}]}",
+      "mounts[0].options[0]: invalid size \"1\\u000a\"",
+      "a tmpfs size with a newline");
 }
 
 /* Namespaces joined by path: network, ipc and uts take the place of the
@@ -326,6 +348,7 @@ main (void)
 {
   test_supplementary_groups ();
   test_sysctl ();
+  test_mount_values_quoted ();
   test_namespace_paths ();
   test_restricted_rung ();
   test_container_env ();
