@@ -143,25 +143,6 @@ network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
   return defer_program (&sb->seccomp_net_fd, &sb->feed[1], err);
 }
 
-/* Compile SC and copy the program into FD.  */
-static int
-compile_into (const struct sbx_seccomp *sc, int fd, struct sbx_error *err)
-{
-  cleanup_close int memfd = sbx_seccomp_compile (sc, err);
-  if (memfd < 0)
-    return memfd;
-  char buf[65536];
-  ssize_t n = pread (memfd, buf, sizeof buf, 0);
-  if (n < 0 || n == (ssize_t) sizeof buf)
-    return sbx_fail_errno (err, n < 0 ? -errno : -EFBIG,
-                           "cannot read a compiled seccomp program");
-  for (ssize_t off = 0, w; off < n; off += w)
-    if ((w = write (fd, buf + off, (size_t) (n - off))) < 0)
-      return sbx_fail_errno (err, -errno,
-                             "cannot hand a seccomp program to the runner");
-  return 0;
-}
-
 int
 sbx_sandbox_feed_seccomp (void *arg, struct sbx_error *err)
 {
@@ -177,7 +158,7 @@ sbx_sandbox_feed_seccomp (void *arg, struct sbx_error *err)
                 sb->spec->ext.allow_user_namespaces, &sc, err)
                    : sbx_seccomp_network_deny (&sc, err);
       if (r == 0)
-        r = compile_into (sc, sb->feed[i], err);
+        r = sbx_seccomp_compile_into (sc, sb->feed[i], err);
       sbx_seccomp_free (sc);
       close (sb->feed[i]);
       sb->feed[i] = -1;
