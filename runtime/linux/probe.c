@@ -141,6 +141,7 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
   if (runner == NULL)
     runner = getenv ("SBX_OCI_RUNNER");
   p->facts.runner_named = runner != NULL && runner[0] != '\0';
+  /* A place is taken only if it can be executed: checked once.  */
   for (size_t i = 0; runner == NULL && runner_places[i]; i++)
     if (access (runner_places[i], X_OK) == 0)
       runner = runner_places[i];
@@ -154,7 +155,7 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
                      "runner %s: give an absolute path (--runner or "
                      "SBX_OCI_RUNNER)",
                      runner);
-  if (access (runner, X_OK) < 0)
+  if (p->facts.runner_named && access (runner, X_OK) < 0)
     return sbx_fail_errno (err, -errno, "runner %s: cannot execute it",
                            runner);
   snprintf (p->runner_path, sizeof p->runner_path, "%s", runner);
