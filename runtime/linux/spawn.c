@@ -98,21 +98,28 @@ child_fail (int report_fd, int step)
   child_fail_detail (report_fd, step, errno, NULL);
 }
 
+/* Write TEXT to the procfs file PATH in one write, as procfs wants it.
+   Returns 0 or a negative errno.  */
+static int
+write_proc_file (const char *path, const char *text)
+{
+  cleanup_close int fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  ssize_t n = write (fd, text, strlen (text));
+  if (n < 0)
+    return -errno;
+  return n == (ssize_t) strlen (text) ? 0 : -EIO;
+}
+
 /* The kernel copies oom_score_adj to every child, so bwrap and the
    workload get it from the runner.  */
 static int
 write_oom_score_adj (int value)
 {
-  int fd = open ("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
   char buf[16];
-  int n = snprintf (buf, sizeof buf, "%d", value);
-  int r = write (fd, buf, (size_t) n) == n ? 0 : -1;
-  int saved = errno;
-  close (fd);
-  errno = saved;
-  return r;
+  snprintf (buf, sizeof buf, "%d", value);
+  return write_proc_file ("/proc/self/oom_score_adj", buf);
 }
 
 /* What the sandbox inherits from its runner: resource limits, umask and
@@ -127,9 +134,9 @@ apply_inherited (const struct sbx_spec *spec, int report_w)
   int r = sbx_rlimits_apply (p->rlimits, p->n_rlimits, &err);
   if (r < 0)
     child_fail_detail (report_w, STEP_RLIMITS, -r, err.msg);
-  if (p->has_oom_score_adj && write_oom_score_adj (p->oom_score_adj) < 0)
+  if (p->has_oom_score_adj && (r = write_oom_score_adj (p->oom_score_adj)) < 0)
     {
-      int e = errno;
+      int e = -r;
       char msg[160];
       snprintf (msg, sizeof msg, "process.oomScoreAdj: cannot set %d: %s%s",
                 p->oom_score_adj, strerror (e),
@@ -367,10 +374,7 @@ write_proc (pid_t pid, const char *file, const char *text)
 {
   char path[64];
   snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, file);
-  cleanup_close int fd = open (path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text))
-    return -errno;
-  return 0;
+  return write_proc_file (path, text);
 }
 
 /* bwrap waits on --userns-block-fd after reporting the sandbox's pid on
