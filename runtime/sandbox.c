@@ -19,6 +19,12 @@
 int
 sbx_state_root_ensure (const char *root, struct sbx_error *err)
 {
+  /* Every run comes here and the root is nearly always there already: its
+     parents are made only when it cannot be.  */
+  if (mkdir (root, 0700) == 0 || errno == EEXIST)
+    return 0;
+  if (errno != ENOENT)
+    return sbx_fail_errno (err, -errno, "--root: cannot create %s", root);
   cleanup_free char *copy = strdup (root);
   if (copy == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
