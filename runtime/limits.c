@@ -38,7 +38,6 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
                               .interval_ms = plan->sample_interval_ms
                                                  ? plan->sample_interval_ms
                                                  : 50 };
-  sbx_sampler_init (&lim->sampler);
   if (lim->memory_limit <= 0 && lim->pids_limit <= 0)
     return 0;
   struct sbx_cgroup_layout layout;
@@ -48,7 +47,11 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
   if (layout.version != SBX_CGROUP_NONE)
     r = create_quota (lim, &layout, cgroups_path, id, err);
   else
-    lim->mechanism = SBX_LIMITS_MONITOR;
+    {
+      /* Only the monitor samples: a run without one opens nothing.  */
+      lim->mechanism = SBX_LIMITS_MONITOR;
+      sbx_sampler_init (&lim->sampler);
+    }
   sbx_cgroup_layout_free (&layout);
   return r;
 }
@@ -151,5 +154,6 @@ sbx_limits_release (struct sbx_limits *lim)
   if (lim->cgroup)
     sbx_cgroup_free (lim->cgroup);
   lim->cgroup = NULL;
-  sbx_sampler_free (&lim->sampler);
+  if (lim->mechanism == SBX_LIMITS_MONITOR)
+    sbx_sampler_free (&lim->sampler);
 }

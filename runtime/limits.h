@@ -24,7 +24,7 @@ struct sbx_limits
   int64_t memory_limit, pids_limit; /* <= 0: none */
   uint32_t interval_ms;             /* the plan's sampling interval */
   struct sbx_cgroup *cgroup;        /* QUOTA */
-  struct sbx_sampler sampler;       /* MONITOR */
+  struct sbx_sampler sampler;       /* MONITOR, initialised only then */
   uint64_t peak_rss, peak_processes;
   uint64_t last_rss, last_ms; /* the previous sample, for the rate */
 };

@@ -19,6 +19,12 @@
 int
 sbx_state_root_ensure (const char *root, struct sbx_error *err)
 {
+  /* Every run comes here and the root is nearly always there already: its
+     parents are made only when it cannot be.  */
+  if (mkdir (root, 0700) == 0 || errno == EEXIST)
+    return 0;
+  if (errno != ENOENT)
+    return sbx_fail_errno (err, -errno, "--root: cannot create %s", root);
   cleanup_free char *copy = strdup (root);
   if (copy == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
@@ -143,25 +149,6 @@ network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
   return defer_program (&sb->seccomp_net_fd, &sb->feed[1], err);
 }
 
-/* Compile SC and copy the program into FD.  */
-static int
-compile_into (const struct sbx_seccomp *sc, int fd, struct sbx_error *err)
-{
-  cleanup_close int memfd = sbx_seccomp_compile (sc, err);
-  if (memfd < 0)
-    return memfd;
-  char buf[65536];
-  ssize_t n = pread (memfd, buf, sizeof buf, 0);
-  if (n < 0 || n == (ssize_t) sizeof buf)
-    return sbx_fail_errno (err, n < 0 ? -errno : -EFBIG,
-                           "cannot read a compiled seccomp program");
-  for (ssize_t off = 0, w; off < n; off += w)
-    if ((w = write (fd, buf + off, (size_t) (n - off))) < 0)
-      return sbx_fail_errno (err, -errno,
-                             "cannot hand a seccomp program to the runner");
-  return 0;
-}
-
 int
 sbx_sandbox_feed_seccomp (void *arg, struct sbx_error *err)
 {
@@ -177,7 +164,7 @@ sbx_sandbox_feed_seccomp (void *arg, struct sbx_error *err)
                 sb->spec->ext.allow_user_namespaces, &sc, err)
                    : sbx_seccomp_network_deny (&sc, err);
       if (r == 0)
-        r = compile_into (sc, sb->feed[i], err);
+        r = sbx_seccomp_compile_into (sc, sb->feed[i], err);
       sbx_seccomp_free (sc);
       close (sb->feed[i]);
       sb->feed[i] = -1;

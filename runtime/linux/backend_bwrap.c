@@ -130,6 +130,16 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
             sb->plan->enforcement.reasons.v[i]);
 }
 
+/* How `run` has bwrap build the sandbox, for the run and for its dry run
+   alike: the printed command is the one that runs.  */
+static struct sbx_bwrap_opts
+run_opts (const struct sbx_sandbox *sb)
+{
+  return (struct sbx_bwrap_opts){ .die_with_parent = true,
+                                  .cap_keep = &sb->cap_keep,
+                                  .mqueue_dir = sb->mqueue_dir };
+}
+
 static int
 dry_run (struct sbx_sandbox *sb, bool seatbelt, const char *seccomp_dir,
          struct sbx_error *err)
@@ -139,9 +149,7 @@ dry_run (struct sbx_sandbox *sb, bool seatbelt, const char *seccomp_dir,
                      "--seccomp-dir: the seatbelt backend has no seccomp");
   if (seatbelt)
     return sbx_seatbelt_dry_run (sb->plan, SBX_SANDBOX_EXEC, err);
-  struct sbx_bwrap_opts opts = { .die_with_parent = true,
-                                 .cap_keep = &sb->cap_keep,
-                                 .mqueue_dir = sb->mqueue_dir };
+  struct sbx_bwrap_opts opts = run_opts (sb);
   struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
   struct exported x = { { -1, -1 }, { NULL, NULL } };
   cleanup_strv struct strv argv = { 0 };
@@ -172,9 +180,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
   struct sbx_spawn_request req = {
     .plan = sb->plan,
     .host = &sb->probe.facts,
-    .opts = { .die_with_parent = true,
-              .cap_keep = &sb->cap_keep,
-              .mqueue_dir = sb->mqueue_dir },
+    .opts = run_opts (sb),
     .spec = sb->spec,
     .seccomp_fd = sb->seccomp_fd,
     .seccomp_net_fd = sb->seccomp_net_fd,

@@ -222,7 +222,7 @@ sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
 {
   struct monitor m = { .runner = sp->runner_pid,
                        .sandbox_pidfd = -1,
-                       .cgroup = lim ? lim->cgroup : NULL,
+                       .cgroup = lim->cgroup,
                        .status_fd = sp->status_fd };
   uint64_t start = sbx_now_ms ();
   fcntl (sp->status_fd, F_SETFL, O_NONBLOCK);

@@ -89,7 +89,7 @@ probe_runner (struct sbx_probe *p)
 }
 
 static int
-cache_key (const char *runner, char *key, size_t len)
+cache_key (const char *runner, uid_t uid, char *key, size_t len)
 {
   struct stat st;
   struct utsname u;
@@ -97,7 +97,7 @@ cache_key (const char *runner, char *key, size_t len)
     return -errno;
   snprintf (key, len, "%s %lld %lld.%09ld %s %d", runner,
             (long long) st.st_size, (long long) st.st_mtim.tv_sec,
-            st.st_mtim.tv_nsec, u.release, (int) geteuid ());
+            st.st_mtim.tv_nsec, u.release, (int) uid);
   return 0;
 }
 
@@ -141,6 +141,7 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
   if (runner == NULL)
     runner = getenv ("SBX_OCI_RUNNER");
   p->facts.runner_named = runner != NULL && runner[0] != '\0';
+  /* A place is taken only if it can be executed: checked once.  */
   for (size_t i = 0; runner == NULL && runner_places[i]; i++)
     if (access (runner_places[i], X_OK) == 0)
       runner = runner_places[i];
@@ -154,7 +155,7 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
                      "runner %s: give an absolute path (--runner or "
                      "SBX_OCI_RUNNER)",
                      runner);
-  if (access (runner, X_OK) < 0)
+  if (p->facts.runner_named && access (runner, X_OK) < 0)
     return sbx_fail_errno (err, -errno, "runner %s: cannot execute it",
                            runner);
   snprintf (p->runner_path, sizeof p->runner_path, "%s", runner);
@@ -209,7 +210,8 @@ sbx_probe_host (const char *runner, const char *cache_dir,
     }
   char key[4096 + 256];
   cleanup_free char *path = NULL;
-  if (cache_dir && cache_key (out->runner_path, key, sizeof key) == 0
+  if (cache_dir
+      && cache_key (out->runner_path, out->facts.uid, key, sizeof key) == 0
       && asprintf (&path, "%s/probe.cache", cache_dir) >= 0
       && load_cache (path, key, &out->facts))
     {

@@ -291,28 +291,10 @@ add_rule (scmp_filter_ctx ctx, const struct sbx_seccomp_rule *rule, size_t ri,
   return 0;
 }
 
-/* Write the program into a sealed memfd, rewound for bwrap to read.  */
+/* Build the filter SC describes into *CTX (released by the caller).  */
 static int
-export_program (scmp_filter_ctx ctx, struct sbx_error *err)
-{
-  cleanup_close int fd
-      = memfd_create ("sbx-seccomp-bpf", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-  if (fd < 0)
-    return sbx_fail_errno (err, -errno, "linux.seccomp: memfd_create");
-  int r = seccomp_export_bpf (ctx, fd);
-  if (r < 0)
-    return sbx_fail_errno (err, r, "linux.seccomp: cannot export the filter");
-  if (lseek (fd, 0, SEEK_SET) < 0)
-    return sbx_fail_errno (err, -errno, "linux.seccomp: lseek");
-  if (fcntl (fd, F_ADD_SEALS,
-             F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL)
-      < 0)
-    return sbx_fail_errno (err, -errno, "linux.seccomp: sealing the program");
-  return steal_fd (&fd);
-}
-
-int
-sbx_seccomp_compile (const struct sbx_seccomp *sc, struct sbx_error *err)
+build_filter (const struct sbx_seccomp *sc, scmp_filter_ctx *ctx,
+              struct sbx_error *err)
 {
   uint32_t default_action;
   int r = resolve_action ("linux.seccomp", "defaultAction", "defaultErrnoRet",
@@ -320,29 +302,64 @@ sbx_seccomp_compile (const struct sbx_seccomp *sc, struct sbx_error *err)
                           sc->default_errno_ret, &default_action, err);
   if (r < 0)
     return r;
-  cleanup_filter scmp_filter_ctx ctx = seccomp_init (default_action);
-  if (ctx == NULL)
+  *ctx = seccomp_init (default_action);
+  if (*ctx == NULL)
     return sbx_fail (err, -EINVAL,
                      "linux.seccomp.defaultAction: \"%s\" is not supported "
                      "by this kernel or libseccomp",
                      sc->default_action);
-  r = add_architectures (ctx, &sc->architectures, err);
+  r = add_architectures (*ctx, &sc->architectures, err);
   if (r < 0)
     return r;
-  r = set_flags (ctx, &sc->flags, err);
+  r = set_flags (*ctx, &sc->flags, err);
   if (r < 0)
     return r;
   /* Only a speed-up: an older libseccomp without it builds a linear list,
      which filters the same way (runc ignores the failure too).  */
   if (sc->n_syscalls > SBX_TREE_THRESHOLD)
-    (void) seccomp_attr_set (ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+    (void) seccomp_attr_set (*ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
   for (size_t i = 0; i < sc->n_syscalls; i++)
     {
-      r = add_rule (ctx, &sc->syscalls[i], i, default_action, err);
+      r = add_rule (*ctx, &sc->syscalls[i], i, default_action, err);
       if (r < 0)
         return r;
     }
-  return export_program (ctx, err);
+  return 0;
+}
+
+int
+sbx_seccomp_compile_into (const struct sbx_seccomp *sc, int fd,
+                          struct sbx_error *err)
+{
+  cleanup_filter scmp_filter_ctx ctx = NULL;
+  int r = build_filter (sc, &ctx, err);
+  if (r < 0)
+    return r;
+  r = seccomp_export_bpf (ctx, fd);
+  if (r < 0)
+    return sbx_fail_errno (err, r,
+                           "cannot write out the compiled seccomp program");
+  return 0;
+}
+
+/* The program in a sealed memfd, rewound for bwrap to read.  */
+int
+sbx_seccomp_compile (const struct sbx_seccomp *sc, struct sbx_error *err)
+{
+  cleanup_close int fd
+      = memfd_create ("sbx-seccomp-bpf", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0)
+    return sbx_fail_errno (err, -errno, "linux.seccomp: memfd_create");
+  int r = sbx_seccomp_compile_into (sc, fd, err);
+  if (r < 0)
+    return r;
+  if (lseek (fd, 0, SEEK_SET) < 0)
+    return sbx_fail_errno (err, -errno, "linux.seccomp: lseek");
+  if (fcntl (fd, F_ADD_SEALS,
+             F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL)
+      < 0)
+    return sbx_fail_errno (err, -errno, "linux.seccomp: sealing the program");
+  return steal_fd (&fd);
 }
 
 int

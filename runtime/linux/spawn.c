@@ -98,21 +98,28 @@ child_fail (int report_fd, int step)
   child_fail_detail (report_fd, step, errno, NULL);
 }
 
+/* Write TEXT to the procfs file PATH in one write, as procfs wants it.
+   Returns 0 or a negative errno.  */
+static int
+write_proc_file (const char *path, const char *text)
+{
+  cleanup_close int fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  ssize_t n = write (fd, text, strlen (text));
+  if (n < 0)
+    return -errno;
+  return n == (ssize_t) strlen (text) ? 0 : -EIO;
+}
+
 /* The kernel copies oom_score_adj to every child, so bwrap and the
    workload get it from the runner.  */
 static int
 write_oom_score_adj (int value)
 {
-  int fd = open ("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
   char buf[16];
-  int n = snprintf (buf, sizeof buf, "%d", value);
-  int r = write (fd, buf, (size_t) n) == n ? 0 : -1;
-  int saved = errno;
-  close (fd);
-  errno = saved;
-  return r;
+  snprintf (buf, sizeof buf, "%d", value);
+  return write_proc_file ("/proc/self/oom_score_adj", buf);
 }
 
 /* What the sandbox inherits from its runner: resource limits, umask and
@@ -127,9 +134,9 @@ apply_inherited (const struct sbx_spec *spec, int report_w)
   int r = sbx_rlimits_apply (p->rlimits, p->n_rlimits, &err);
   if (r < 0)
     child_fail_detail (report_w, STEP_RLIMITS, -r, err.msg);
-  if (p->has_oom_score_adj && write_oom_score_adj (p->oom_score_adj) < 0)
+  if (p->has_oom_score_adj && (r = write_oom_score_adj (p->oom_score_adj)) < 0)
     {
-      int e = errno;
+      int e = -r;
       char msg[160];
       snprintf (msg, sizeof msg, "process.oomScoreAdj: cannot set %d: %s%s",
                 p->oom_score_adj, strerror (e),
@@ -312,15 +319,15 @@ read_child_failure (int report_r, const char *runner, struct sbx_error *err)
 /* The pipes sbx keeps one end of.  */
 struct spawn_pipes
 {
-  int status_r, block_w, info_r, userns_w, report_r;
+  int status_r, info_r, userns_w, report_r;
 };
 
 static void
-close_pipes (struct fd_layout *l, struct spawn_pipes *p, int report_w)
+close_pipes (struct fd_layout *l, int report_w)
 {
   for (int i = 0; i < FD_COUNT; i++)
     if (l->src[i] >= 0 && i != FD_SECCOMP && i != FD_SECCOMP_NET
-        && !(i == FD_BLOCK && p->block_w < 0))
+        && i != FD_BLOCK)
       close (l->src[i]);
   if (report_w >= 0)
     close (report_w);
@@ -344,12 +351,10 @@ open_pipes (const struct sbx_spawn_request *req, struct fd_layout *l,
 {
   for (int i = 0; i < FD_COUNT; i++)
     l->src[i] = -1;
-  *p = (struct spawn_pipes){ -1, -1, -1, -1, -1 };
+  *p = (struct spawn_pipes){ -1, -1, -1, -1 };
   int r = open_pipe (&p->status_r, &l->src[FD_STATUS], true);
-  if (r == 0 && req->hold && has_fd (req->hold_fd))
+  if (has_fd (req->hold_fd))
     l->src[FD_BLOCK] = req->hold_fd;
-  else if (r == 0 && req->hold)
-    r = open_pipe (&p->block_w, &l->src[FD_BLOCK], false);
   if (has_fd (req->seccomp_fd))
     l->src[FD_SECCOMP] = req->seccomp_fd;
   if (has_fd (req->seccomp_net_fd))
@@ -369,10 +374,7 @@ write_proc (pid_t pid, const char *file, const char *text)
 {
   char path[64];
   snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, file);
-  cleanup_close int fd = open (path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text))
-    return -errno;
-  return 0;
+  return write_proc_file (path, text);
 }
 
 /* bwrap waits on --userns-block-fd after reporting the sandbox's pid on
@@ -422,7 +424,7 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   pid_t pid = r < 0 ? -1 : start_child (&a);
   if (r == 0 && pid < 0)
     r = sbx_fail_errno (err, -errno, "cannot start the runner");
-  close_pipes (&l, &p, report_w);
+  close_pipes (&l, report_w);
   if (r == 0)
     r = read_child_failure (p.report_r, req->host->runner_path, err);
   if (r == 0 && req->on_exec)
@@ -442,30 +444,10 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
         }
       if (p.status_r >= 0)
         close (p.status_r);
-      if (p.block_w >= 0)
-        close (p.block_w);
       return r;
     }
   out->runner_pid = pid;
   out->status_fd = p.status_r;
-  out->release_fd = p.block_w;
   out->block_fd = l.at[FD_BLOCK];
-  return 0;
-}
-
-int
-sbx_spawn_release (struct sbx_spawned *sp, struct sbx_error *err)
-{
-  if (sp->release_fd < 0)
-    return 0;
-  ssize_t n;
-  do
-    n = write (sp->release_fd, "x", 1);
-  while (n < 0 && errno == EINTR);
-  int saved = errno;
-  close (sp->release_fd);
-  sp->release_fd = -1;
-  if (n != 1)
-    return sbx_fail_errno (err, -saved, "cannot release the sandbox");
   return 0;
 }

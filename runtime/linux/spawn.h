@@ -17,9 +17,9 @@ struct sbx_spawn_request
   const struct sbx_spec *spec; /* rlimits */
   int seccomp_fd;              /* > 2: a BPF program; else none */
   int seccomp_net_fd;          /* > 2: a second program; else none */
-  bool hold;                   /* start held on --block-fd until released */
-  int hold_fd;                 /* > 2: hold on this fd (a FIFO that outlives
-                                  sbx) instead of a pipe; release_fd = -1 */
+  int hold_fd;                 /* > 2: start held on --block-fd, this fd
+                                  (a FIFO that outlives sbx, written by
+                                  `start`); else not held */
   int preserve_fds;            /* fds 3 .. 3+N-1 pass through unchanged */
   bool own_process_group;      /* terminal signals reach sbx, not bwrap */
   struct sbx_cgroup *cgroup;   /* the runner enters it before exec; NULL */
@@ -33,15 +33,11 @@ struct sbx_spawn_request
 struct sbx_spawned
 {
   pid_t runner_pid;
-  int status_fd;  /* read end of --json-status-fd */
-  int release_fd; /* write end of --block-fd, or -1 */
-  int block_fd;   /* the --block-fd number the runner sees, or -1 */
+  int status_fd; /* read end of --json-status-fd */
+  int block_fd;  /* the --block-fd number the runner sees, or -1 */
 };
 
 int sbx_spawn_runner (const struct sbx_spawn_request *req,
                       struct sbx_spawned *out, struct sbx_error *err);
-
-/* Let a held sandbox exec its command.  */
-int sbx_spawn_release (struct sbx_spawned *sp, struct sbx_error *err);
 
 #endif

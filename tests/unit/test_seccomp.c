@@ -376,6 +376,48 @@ test_fd (void)
   close (fd);
 }
 
+/* sbx_seccomp_compile_into writes the program sbx_seccomp_compile seals
+   into a memfd, to any fd: here a pipe, as the runner's are.  */
+static void
+test_compile_into (void)
+{
+  struct sbx_error err = { 0 };
+  struct sbx_seccomp *sc = NULL;
+  sbx_seccomp_network_deny (&sc, &err);
+  char sealed[4096], piped[4096];
+  ssize_t ns = -1, np = -1;
+  int fd = sc ? sbx_seccomp_compile (sc, &err) : -1;
+  if (fd >= 0)
+    ns = read (fd, sealed, sizeof sealed);
+  int p[2] = { -1, -1 };
+  if (sc && pipe (p) == 0 && sbx_seccomp_compile_into (sc, p[1], &err) == 0)
+    {
+      close (p[1]);
+      p[1] = -1;
+      np = read (p[0], piped, sizeof piped);
+    }
+  tap_ok (ns > 0 && np == ns && memcmp (sealed, piped, (size_t) ns) == 0,
+          "compile_into a pipe writes the sealed program's bytes (%zd, %zd)",
+          ns, np);
+  for (int i = 0; i < 2; i++)
+    if (p[i] >= 0)
+      close (p[i]);
+  if (fd >= 0)
+    close (fd);
+  sbx_seccomp_free (sc);
+
+  sc = filter_new ("SCMP_ACT_FOO");
+  tap_ok (pipe (p) == 0 && sbx_seccomp_compile_into (sc, p[1], &err) < 0,
+          "compile_into refuses what compile refuses");
+  tap_streq (
+      err.msg,
+      "linux.seccomp.defaultAction: unsupported action \"SCMP_ACT_FOO\"",
+      "  message");
+  close (p[0]);
+  close (p[1]);
+  sbx_seccomp_free (sc);
+}
+
 /* Compile SC (freeing it) and expect failure with message WANT.  */
 static void
 check_error (struct sbx_seccomp *sc, const char *want)
@@ -598,6 +640,7 @@ main (int argc, char **argv)
   test_args ();
   test_large_and_options ();
   test_fd ();
+  test_compile_into ();
   test_rule_errors ();
   test_top_level_errors ();
   test_tables ();
