@@ -5,6 +5,27 @@
 #include <stdio.h>
 #include <string.h>
 
+/* One line, whatever the config held: control characters (a newline
+   in a path, a terminal escape in a name) become \xHH, cut to fit.  */
+static void
+escape_controls (char *msg, size_t size)
+{
+  char out[SBX_ERROR_MSG_MAX];
+  size_t o = 0;
+  for (const unsigned char *p = (const unsigned char *) msg;
+       *p && o + 1 < sizeof out; p++)
+    {
+      if (*p >= 0x20 && *p != 0x7f)
+        out[o++] = (char) *p;
+      else if (o + 5 < sizeof out)
+        o += (size_t) snprintf (out + o, sizeof out - o, "\\x%02x", *p);
+      else
+        break;
+    }
+  out[o] = '\0';
+  snprintf (msg, size, "%s", out);
+}
+
 static int __attribute__ ((format (printf, 4, 0)))
 vfail (struct sbx_error *err, int code, int with_errno, const char *fmt,
        va_list ap)
@@ -18,6 +39,7 @@ vfail (struct sbx_error *err, int code, int with_errno, const char *fmt,
   int n = vsnprintf (err->msg, sizeof err->msg, fmt, ap);
   if (with_errno && n >= 0 && (size_t) n < sizeof err->msg)
     snprintf (err->msg + n, sizeof err->msg - n, ": %s", strerror (-code));
+  escape_controls (err->msg, sizeof err->msg);
   return code;
 }
 
