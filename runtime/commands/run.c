@@ -115,9 +115,17 @@ parse_run_options (int argc, char **argv, struct run_options *o,
         o->req.seccomp_dir = optarg;
         break;
       case 'x':
-      case 'P':
-      case 'c':
         break;
+      /* Accepted by runc's run; here they would be silently ignored, and
+         a caller waiting for the pid file would wait for ever.  */
+      case 'P':
+        return sbx_fail (err, -ENOTSUP,
+                         "run --pid-file: not supported by the foreground "
+                         "run; use create --pid-file and start");
+      case 'c':
+        return sbx_fail (err, -ENOTSUP,
+                         "run --console-socket: run passes its own terminal "
+                         "through; use create --console-socket and start");
       case 'd':
         return sbx_fail (err, -ENOTSUP,
                          "run --detach: use create and start instead");

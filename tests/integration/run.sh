@@ -395,6 +395,20 @@ case_dry_run_reproduces ()
   rm -f "$WS/dry.txt"
 }
 
+# Options runc's run takes that the foreground run cannot honour are
+# refused, not ignored: a caller would wait for a pid file for ever.
+case_refused_options ()
+{
+  local out rc
+  out=$(sbx run --pid-file "$WORK/pid" --bundle "$WORK/dry" refused 2>&1)
+  rc=$?
+  tap_ok "run --pid-file: refused (rc $rc)" test "$rc" -ne 0 -a ! -e "$WORK/pid"
+  tap_has "$out" "run --pid-file: not supported" "run --pid-file: says why"
+  out=$(sbx run --console-socket "$WORK/sock" --bundle "$WORK/dry" refused 2>&1)
+  tap_has "$out" "run --console-socket: run passes its own terminal" \
+    "run --console-socket: refused, saying why"
+}
+
 run_cases ()
 {
   export HOME="$WORK/home"
@@ -409,6 +423,7 @@ run_cases ()
   case_environment
   case_spec_runs_unchanged
   case_dry_run_reproduces
+  case_refused_options
   case_sigterm_foreground
   case_alias_masking
   case_network
