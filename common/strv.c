@@ -74,3 +74,13 @@ strv_steal (struct strv *sv)
   sv->n = sv->cap = 0;
   return v;
 }
+
+const char *
+strv_env_value (char *const *env, const char *name)
+{
+  size_t len = strlen (name);
+  for (char *const *e = env; e && *e; e++)
+    if (strncmp (*e, name, len) == 0 && (*e)[len] == '=')
+      return *e + len + 1;
+  return NULL;
+}

@@ -19,6 +19,9 @@ int strv_push_owned (struct strv *sv, char *s);
 int strv_pushf (struct strv *sv, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3)));
 bool strv_contains (const struct strv *sv, const char *s);
+/* The value of NAME in ENV ("NAME=value" entries, NULL-terminated; ENV
+   may be NULL), or NULL.  */
+const char *strv_env_value (char *const *env, const char *name);
 void strv_free (struct strv *sv);
 /* Give up ownership of the vector (NULL-terminated); SV becomes empty.  */
 char **strv_steal (struct strv *sv);

@@ -172,16 +172,6 @@ sbx_sandbox_feed_seccomp (void *arg, struct sbx_error *err)
   return r;
 }
 
-static const char *
-plan_env (const struct sbx_plan *plan, const char *name)
-{
-  size_t len = strlen (name);
-  for (size_t i = 0; i < plan->env.n; i++)
-    if (strncmp (plan->env.v[i], name, len) == 0 && plan->env.v[i][len] == '=')
-      return plan->env.v[i] + len + 1;
-  return NULL;
-}
-
 /* Where a joined IPC namespace's mqueue is mounted for the sandbox to
    bind: a directory of the state root (only the runner's private mount
    namespace ever has a mount there).  */
@@ -209,8 +199,9 @@ static int
 check_command (struct sbx_sandbox *sb, struct sbx_error *err)
 {
   const struct sbx_plan *plan = sb->plan;
-  int r = sbx_exec_lookup (plan->root, plan->argv.v[0],
-                           plan_env (plan, "PATH"), plan->cwd, err);
+  int r
+      = sbx_exec_lookup (plan->root, plan->argv.v[0],
+                         strv_env_value (plan->env.v, "PATH"), plan->cwd, err);
   if (r == -ENOENT || r == -EACCES)
     sb->exec_status = sbx_exec_lookup_status (r);
   return r;

@@ -224,16 +224,6 @@ hide_path (const struct sbx_host_facts *host, const char *path,
   return plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
 }
 
-static const char *
-env_value (const struct sbx_host_facts *host, const char *name)
-{
-  size_t len = strlen (name);
-  for (char *const *e = host->environ; e && *e; e++)
-    if (strncmp (*e, name, len) == 0 && (*e)[len] == '=')
-      return *e + len + 1;
-  return NULL;
-}
-
 static int
 hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
@@ -247,10 +237,10 @@ hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
                 user_sockets[i]);
       r = hide_path (host, path, SBX_WHY_SOCKET, plan);
     }
-  const char *ssh = env_value (host, "SSH_AUTH_SOCK");
+  const char *ssh = strv_env_value (host->environ, "SSH_AUTH_SOCK");
   if (r == 0 && ssh && ssh[0] == '/')
     r = hide_path (host, ssh, SBX_WHY_SOCKET, plan);
-  const char *bus = env_value (host, "DBUS_SESSION_BUS_ADDRESS");
+  const char *bus = strv_env_value (host->environ, "DBUS_SESSION_BUS_ADDRESS");
   if (r == 0 && bus && strncmp (bus, "unix:path=", 10) == 0)
     {
       cleanup_free char *p = strndup (bus + 10, strcspn (bus + 10, ",;"));

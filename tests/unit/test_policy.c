@@ -11,16 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *
-env_get (const struct sbx_plan *plan, const char *name)
-{
-  size_t len = strlen (name);
-  for (size_t i = 0; i < plan->env.n; i++)
-    if (strncmp (plan->env.v[i], name, len) == 0 && plan->env.v[i][len] == '=')
-      return plan->env.v[i] + len + 1;
-  return NULL;
-}
-
 static struct sbx_plan *
 resolve (const char *json, const char *what)
 {
@@ -49,8 +39,9 @@ test_container_env (void)
           plan->env.n);
   tap_streq (plan->env.n > 1 ? plan->env.v[1] : NULL, "GITHUB_TOKEN=given",
              "container: process.env kept as written, in order");
-  tap_ok (env_get (plan, "HOME") == NULL && env_get (plan, "TMPDIR") == NULL
-              && env_get (plan, "SBX_OCI_SANDBOX") == NULL,
+  tap_ok (strv_env_value (plan->env.v, "HOME") == NULL
+              && strv_env_value (plan->env.v, "TMPDIR") == NULL
+              && strv_env_value (plan->env.v, "SBX_OCI_SANDBOX") == NULL,
           "container: nothing from the caller or sbx added");
   sbx_plan_free (plan);
 }
@@ -64,16 +55,16 @@ check_agent_common (const struct sbx_plan *plan, const char *mode,
                     const char *what)
 {
   for (size_t i = 0; secrets[i]; i++)
-    tap_ok (env_get (plan, secrets[i]) == NULL, "%s: %s dropped", what,
-            secrets[i]);
-  tap_streq (env_get (plan, "SBX_OCI_SANDBOX"), "bwrap",
+    tap_ok (strv_env_value (plan->env.v, secrets[i]) == NULL, "%s: %s dropped",
+            what, secrets[i]);
+  tap_streq (strv_env_value (plan->env.v, "SBX_OCI_SANDBOX"), "bwrap",
              "SBX_OCI_SANDBOX names the backend");
-  tap_streq (env_get (plan, "SBX_OCI_SANDBOX_MODE"), mode,
+  tap_streq (strv_env_value (plan->env.v, "SBX_OCI_SANDBOX_MODE"), mode,
              "SBX_OCI_SANDBOX_MODE names the mode");
-  tap_streq (env_get (plan, "TMPDIR"), "/tmp",
+  tap_streq (strv_env_value (plan->env.v, "TMPDIR"), "/tmp",
              "TMPDIR is the private /tmp, not the host's");
-  tap_streq (env_get (plan, "LC_ALL"), "C.UTF-8", "LC_* kept");
-  tap_streq (env_get (plan, "HOME"), "/home/u", "HOME kept");
+  tap_streq (strv_env_value (plan->env.v, "LC_ALL"), "C.UTF-8", "LC_* kept");
+  tap_streq (strv_env_value (plan->env.v, "HOME"), "/home/u", "HOME kept");
 }
 
 static void
@@ -87,19 +78,21 @@ test_agent_allow_list (void)
   if (plan == NULL)
     return;
   check_agent_common (plan, "workspace-write", "allow-list");
-  tap_streq (env_get (plan, "EDITOR"), "vi",
+  tap_streq (strv_env_value (plan->env.v, "EDITOR"), "vi",
              "allow-list: a name the config "
              "allows is kept");
-  tap_ok (env_get (plan, "USER") != NULL, "allow-list: USER kept");
+  tap_ok (strv_env_value (plan->env.v, "USER") != NULL,
+          "allow-list: USER kept");
   sbx_plan_free (plan);
 
   plan = resolve (AGENT_JSON ("", "\"mode\": \"read-only\""),
                   "agent default allow-list");
   if (plan == NULL)
     return;
-  tap_ok (env_get (plan, "EDITOR") == NULL,
+  tap_ok (strv_env_value (plan->env.v, "EDITOR") == NULL,
           "allow-list: an unlisted name is dropped");
-  tap_streq (env_get (plan, "PATH"), "/usr/bin:/bin", "allow-list: PATH kept");
+  tap_streq (strv_env_value (plan->env.v, "PATH"), "/usr/bin:/bin",
+             "allow-list: PATH kept");
   check_agent_common (plan, "read-only", "default allow-list");
   sbx_plan_free (plan);
 }
@@ -113,7 +106,8 @@ test_agent_inherit (void)
       "agent inherit");
   if (plan == NULL)
     return;
-  tap_streq (env_get (plan, "EDITOR"), "vi", "inherit: an unlisted name kept");
+  tap_streq (strv_env_value (plan->env.v, "EDITOR"), "vi",
+             "inherit: an unlisted name kept");
   check_agent_common (plan, "workspace-write", "inherit");
   sbx_plan_free (plan);
 }
