@@ -141,7 +141,12 @@ sbx_state_open (const char *root, const char *id, bool lock,
   if (r < 0)
     return r;
   struct stat st;
-  if (stat (c->dir, &st) < 0 || !S_ISDIR (st.st_mode))
+  /* Only a missing directory is a missing container: a root that is a
+     file or cannot be searched is named as what it is.  */
+  bool found = stat (c->dir, &st) == 0;
+  if (!found && errno != ENOENT)
+    return sbx_fail_errno (err, -errno, "cannot open %s", c->dir);
+  if (!found || !S_ISDIR (st.st_mode))
     return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
   if (lock && (r = take_lock (c, err)) < 0)
     return r;

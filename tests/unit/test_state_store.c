@@ -95,6 +95,23 @@ test_store (const char *root)
   sbx_state_close (&c);
 }
 
+/* A --root that is a file is named as such, not as a missing container. */
+static void
+test_root_is_file (const char *root)
+{
+  char file[512];
+  snprintf (file, sizeof file, "%s/plain", root);
+  struct sbx_error err = { 0 };
+  sbx_write_file_atomic (file, "", 0, 0600, &err);
+  struct sbx_container c;
+  int r = sbx_state_open (file, "one", false, &c, &err);
+  tap_ok (r == -ENOTDIR && strstr (err.msg, "cannot open ")
+              && strstr (err.msg, "/plain/one"),
+          "a root that is a file: %s", err.msg);
+  sbx_state_close (&c);
+  unlink (file);
+}
+
 int
 main (void)
 {
@@ -103,6 +120,7 @@ main (void)
     return 1;
   test_ids ();
   test_store (root);
+  test_root_is_file (root);
   rmdir (root);
   return tap_done ();
 }
