@@ -15,12 +15,6 @@
 #include "runtime/linux/pidfd.h"
 #include "runtime/state_store.h"
 
-static const char *const mechanism_names[] = {
-  [SBX_LIMITS_NONE] = "none",
-  [SBX_LIMITS_QUOTA] = "quota",
-  [SBX_LIMITS_MONITOR] = "monitor",
-};
-
 static int
 make_cgroup (struct sbx_container_limits *lim,
              const struct sbx_cgroup_layout *layout, const char *cgroups_path,
@@ -171,7 +165,9 @@ sbx_container_limits_record (yajl_gen g,
                              const struct sbx_container_limits *lim)
 {
   int r = sbx_json_open (g, false);
-  r = r ?: sbx_json_key_str (g, "mechanism", mechanism_names[lim->mechanism]);
+  r = r
+          ?: sbx_json_key_str (g, "mechanism",
+                               sbx_limits_mechanism_name (lim->mechanism));
   if (lim->memory_limit > 0)
     r = r ?: sbx_json_key_int (g, "memoryLimit", lim->memory_limit);
   if (lim->pids_limit > 0)

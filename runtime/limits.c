@@ -6,11 +6,16 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const mechanism_names[] = {
-  [SBX_LIMITS_NONE] = "none",
-  [SBX_LIMITS_QUOTA] = "quota",
-  [SBX_LIMITS_MONITOR] = "monitor",
-};
+const char *
+sbx_limits_mechanism_name (enum sbx_limits_mechanism m)
+{
+  static const char *const names[] = {
+    [SBX_LIMITS_NONE] = "none",
+    [SBX_LIMITS_QUOTA] = "quota",
+    [SBX_LIMITS_MONITOR] = "monitor",
+  };
+  return names[m];
+}
 
 static int
 create_quota (struct sbx_limits *lim, const struct sbx_cgroup_layout *layout,
@@ -134,7 +139,7 @@ int
 sbx_limits_finish (struct sbx_limits *lim, struct sbx_outcome *out,
                    struct sbx_error *err)
 {
-  out->limits_mechanism = mechanism_names[lim->mechanism];
+  out->limits_mechanism = sbx_limits_mechanism_name (lim->mechanism);
   if (lim->mechanism == SBX_LIMITS_QUOTA)
     return finish_quota (lim, out, err);
   if (lim->mechanism == SBX_LIMITS_MONITOR)
