@@ -39,7 +39,7 @@ sbx_container_limits_setup (struct sbx_container_limits *lim,
   *lim = (struct sbx_container_limits){
     .memory_limit = plan->memory_limit,
     .pids_limit = plan->pids_limit,
-    .interval_ms = plan->sample_interval_ms ? plan->sample_interval_ms : 50,
+    .interval_ms = plan->sample_interval_ms,
     .wall_clock_ms = plan->wall_clock_ms,
   };
   bool limited = lim->memory_limit > 0 || lim->pids_limit > 0;

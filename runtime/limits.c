@@ -40,9 +40,7 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
 {
   *lim = (struct sbx_limits){ .memory_limit = plan->memory_limit,
                               .pids_limit = plan->pids_limit,
-                              .interval_ms = plan->sample_interval_ms
-                                                 ? plan->sample_interval_ms
-                                                 : 50 };
+                              .interval_ms = plan->sample_interval_ms };
   sbx_sampler_init (&lim->sampler);
   if (lim->memory_limit <= 0 && lim->pids_limit <= 0)
     return 0;
