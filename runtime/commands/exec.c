@@ -468,6 +468,26 @@ launch (const struct exec_plan *p, const struct exec_options *o, char **envp,
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
 
+/* A created sandbox is still held inside bwrap's set-up: only a started
+   one has the namespaces and mounts its command runs in.  */
+static int
+check_running (const struct sbx_container *c, struct sbx_error *err)
+{
+  switch (sbx_state_status (c))
+    {
+    case SBX_STATUS_RUNNING:
+      return 0;
+    case SBX_STATUS_CREATED:
+      return sbx_fail (err, -EINVAL,
+                       "cannot exec in container \"%s\": it is created but "
+                       "not started (run `start` first)",
+                       c->id);
+    case SBX_STATUS_STOPPED:
+      break;
+    }
+  return sbx_fail (err, -EINVAL, "cannot exec in a stopped container");
+}
+
 int
 sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
               struct sbx_error *err)
@@ -481,8 +501,7 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
   r = r
           ?: sbx_state_open (sbx_state_root (g), argv[o.first_arg], false, &c,
                              err);
-  if (r == 0 && sbx_state_status (&c) != SBX_STATUS_RUNNING)
-    r = sbx_fail (err, -EINVAL, "cannot exec in a stopped container");
+  r = r ?: check_running (&c, err);
   r = r ?: load_process (&o, argv, &c, &p, err);
   r = r
           ?: sbx_caps_plan (&p.spec->process.capabilities, true, &p.caps,

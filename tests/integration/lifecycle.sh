@@ -69,6 +69,9 @@ suite () {
   check "ps lists the sandbox pid" [ "$(sbx ps --format json c1)" = "[$pid]" ]
   check "list -q shows the id" [ "$(sbx list -q)" = c1 ]
   check "list --format json parses" python3 -c 'import json,sys; assert json.loads(sys.argv[1])[0]["id"]=="c1"' "$(sbx list --format json)"
+  out=$(sbx exec c1 true 2>&1)
+  check "exec before start fails, naming the container (\"$out\")" \
+    grep -q 'container "c1": it is created but not started' <<<"$out"
 
   # start: released, running
   check "start succeeds" sbx start c1
