@@ -3,10 +3,12 @@
    cgroup_v2.c and cgroup.c know which file failed and say so.  */
 #include "cgroups/cgroup_backend.h"
 #include "common/cleanup.h"
+#include "common/file_io.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,36 +37,15 @@ cgfs_read (const char *dir, const char *file, char **out)
   cleanup_free char *path = cgfs_join (dir, file);
   if (path == NULL)
     return -ENOMEM;
-  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -errno;
-  size_t cap = 4096, len = 0;
-  cleanup_free char *buf = malloc (cap);
-  if (buf == NULL)
-    return -ENOMEM;
-  for (;;)
-    {
-      if (len + 1 >= cap)
-        {
-          char *bigger = realloc (buf, cap * 2);
-          if (bigger == NULL)
-            return -ENOMEM;
-          buf = bigger;
-          cap *= 2;
-        }
-      ssize_t r = read (fd, buf + len, cap - len - 1);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r < 0)
-        return -errno;
-      if (r == 0)
-        break;
-      len += r;
-    }
-  while (len > 0 && buf[len - 1] == '\n')
+  /* No size cap: cgroup.procs of a large cgroup is as long as it is.  */
+  struct sbx_error ignored = { 0 };
+  size_t len;
+  int r = sbx_read_file (path, SIZE_MAX, out, &len, &ignored);
+  if (r < 0)
+    return r;
+  while (len > 0 && (*out)[len - 1] == '\n')
     len--;
-  buf[len] = '\0';
-  *out = steal_pointer (&buf);
+  (*out)[len] = '\0';
   return 0;
 }
 

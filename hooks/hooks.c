@@ -2,7 +2,6 @@
 #include "common/clock.h"
 #include "hooks/hooks.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -12,13 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "runtime/fd_scrub.h"
 
 /* Without a pidfd the parent polls waitpid at this interval.  */
 #define HOOK_POLL_INTERVAL_MS 10
@@ -59,41 +58,6 @@ reset_signals (void)
   sigprocmask (SIG_SETMASK, &none, NULL);
 }
 
-/* Close every descriptor above stderr except KEEP (the CLOEXEC status pipe,
-   which must survive until execve).  The /proc walk allocates; that is safe
-   here because sbx is single-threaded when it runs hooks.  */
-static void
-close_fds_except (int keep)
-{
-  unsigned int k = keep;
-  int r = 0;
-  if (k > 3)
-    r = close_range (3, k - 1, 0);
-  if (r == 0 && close_range (k >= 3 ? k + 1 : 3, ~0U, 0) == 0)
-    return;
-
-  DIR *dir = opendir ("/proc/self/fd");
-  if (dir == NULL)
-    {
-      /* Neither close_range (kernel < 5.9) nor /proc: close by number.  */
-      struct rlimit lim = { 0 };
-      getrlimit (RLIMIT_NOFILE, &lim);
-      int max = lim.rlim_cur < (1 << 20) ? (int) lim.rlim_cur : (1 << 20);
-      for (int fd = 3; fd < max; fd++)
-        if (fd != keep)
-          close (fd);
-      return;
-    }
-  struct dirent *de;
-  while ((de = readdir (dir)) != NULL)
-    {
-      int fd = atoi (de->d_name);
-      if (fd > 2 && fd != keep && fd != dirfd (dir))
-        close (fd);
-    }
-  closedir (dir);
-}
-
 static _Noreturn void
 exec_child (const struct hook_exec *x)
 {
@@ -108,15 +72,26 @@ exec_child (const struct hook_exec *x)
     e = fcntl (STDIN_FILENO, F_SETFD, 0) < 0 ? errno : 0;
   else if (dup2 (x->stdin_fd, STDIN_FILENO) < 0)
     e = errno;
+  /* The status pipe moves to fd 3, still close-on-exec, so one sweep
+     closes everything above it.  */
+  int status_fd = x->status_fd;
+  if (e == 0 && status_fd != 3)
+    {
+      if (dup3 (status_fd, 3, O_CLOEXEC) < 0)
+        e = errno;
+      else
+        status_fd = 3;
+    }
+  if (e == 0)
+    e = -sbx_close_fds_from (4);
   if (e == 0)
     {
-      close_fds_except (x->status_fd);
       execve (x->path, x->argv, x->envp);
       e = errno;
     }
   /* Tell the parent why, so a missing binary is not mistaken for a hook
      that exited 127.  */
-  (void) !write (x->status_fd, &e, sizeof e);
+  (void) !write (status_fd, &e, sizeof e);
   _exit (127);
 }
 

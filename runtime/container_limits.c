@@ -15,12 +15,6 @@
 #include "runtime/linux/pidfd.h"
 #include "runtime/state_store.h"
 
-static const char *const mechanism_names[] = {
-  [SBX_LIMITS_NONE] = "none",
-  [SBX_LIMITS_QUOTA] = "quota",
-  [SBX_LIMITS_MONITOR] = "monitor",
-};
-
 static int
 make_cgroup (struct sbx_container_limits *lim,
              const struct sbx_cgroup_layout *layout, const char *cgroups_path,
@@ -45,7 +39,7 @@ sbx_container_limits_setup (struct sbx_container_limits *lim,
   *lim = (struct sbx_container_limits){
     .memory_limit = plan->memory_limit,
     .pids_limit = plan->pids_limit,
-    .interval_ms = plan->sample_interval_ms ? plan->sample_interval_ms : 50,
+    .interval_ms = plan->sample_interval_ms,
     .wall_clock_ms = plan->wall_clock_ms,
   };
   bool limited = lim->memory_limit > 0 || lim->pids_limit > 0;
@@ -171,7 +165,9 @@ sbx_container_limits_record (yajl_gen g,
                              const struct sbx_container_limits *lim)
 {
   int r = sbx_json_open (g, false);
-  r = r ?: sbx_json_key_str (g, "mechanism", mechanism_names[lim->mechanism]);
+  r = r
+          ?: sbx_json_key_str (g, "mechanism",
+                               sbx_limits_mechanism_name (lim->mechanism));
   if (lim->memory_limit > 0)
     r = r ?: sbx_json_key_int (g, "memoryLimit", lim->memory_limit);
   if (lim->pids_limit > 0)

@@ -6,11 +6,16 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const mechanism_names[] = {
-  [SBX_LIMITS_NONE] = "none",
-  [SBX_LIMITS_QUOTA] = "quota",
-  [SBX_LIMITS_MONITOR] = "monitor",
-};
+const char *
+sbx_limits_mechanism_name (enum sbx_limits_mechanism m)
+{
+  static const char *const names[] = {
+    [SBX_LIMITS_NONE] = "none",
+    [SBX_LIMITS_QUOTA] = "quota",
+    [SBX_LIMITS_MONITOR] = "monitor",
+  };
+  return names[m];
+}
 
 static int
 create_quota (struct sbx_limits *lim, const struct sbx_cgroup_layout *layout,
@@ -35,9 +40,7 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
 {
   *lim = (struct sbx_limits){ .memory_limit = plan->memory_limit,
                               .pids_limit = plan->pids_limit,
-                              .interval_ms = plan->sample_interval_ms
-                                                 ? plan->sample_interval_ms
-                                                 : 50 };
+                              .interval_ms = plan->sample_interval_ms };
   if (lim->memory_limit <= 0 && lim->pids_limit <= 0)
     return 0;
   struct sbx_cgroup_layout layout;
@@ -137,7 +140,7 @@ int
 sbx_limits_finish (struct sbx_limits *lim, struct sbx_outcome *out,
                    struct sbx_error *err)
 {
-  out->limits_mechanism = mechanism_names[lim->mechanism];
+  out->limits_mechanism = sbx_limits_mechanism_name (lim->mechanism);
   if (lim->mechanism == SBX_LIMITS_QUOTA)
     return finish_quota (lim, out, err);
   if (lim->mechanism == SBX_LIMITS_MONITOR)

@@ -18,6 +18,9 @@ enum sbx_limits_mechanism
   SBX_LIMITS_MONITOR,
 };
 
+/* "none", "quota" or "monitor": the name the state and outcome use.  */
+const char *sbx_limits_mechanism_name (enum sbx_limits_mechanism m);
+
 struct sbx_limits
 {
   enum sbx_limits_mechanism mechanism;

@@ -24,6 +24,7 @@
 #include "runtime/linux/pidfd.h"
 #include "runtime/state_store.h"
 #include "runtime/terminate.h"
+#include "spec/spec.h"
 
 /* The peaks are written when they rise, at most this often; the breach
    and the last peaks when the sandbox ends.  */
@@ -163,7 +164,7 @@ sbx_cmd_limits_watcher (struct sbx_globals *g, int argc, char **argv,
                         ? SBX_LIMITS_MONITOR
                         : SBX_LIMITS_NONE;
   if (w.lim.interval_ms == 0)
-    w.lim.interval_ms = 50;
+    w.lim.interval_ms = SBX_SAMPLE_INTERVAL_MS_DEFAULT;
   prctl (PR_SET_NAME, "sbx-oci-watch");
   w.pidfd = sbx_pidfd_open (w.pid);
   if (w.pidfd < 0 || !sbx_pid_alive_since (w.pid, start))

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -141,7 +142,12 @@ sbx_state_open (const char *root, const char *id, bool lock,
   if (r < 0)
     return r;
   struct stat st;
-  if (stat (c->dir, &st) < 0 || !S_ISDIR (st.st_mode))
+  /* Only a missing directory is a missing container: a root that is a
+     file or cannot be searched is named as what it is.  */
+  bool found = stat (c->dir, &st) == 0;
+  if (!found && errno != ENOENT)
+    return sbx_fail_errno (err, -errno, "cannot open %s", c->dir);
+  if (!found || !S_ISDIR (st.st_mode))
     return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
   if (lock && (r = take_lock (c, err)) < 0)
     return r;
@@ -371,6 +377,18 @@ sbx_state_emit (yajl_gen g, const struct sbx_container *c)
   return r < 0 ? r : sbx_json_close (g, false);
 }
 
+/* The one directory a state directory holds: the devpts instance of a
+   create with a terminal (runtime/create_console.c), still mounted when
+   that create was killed.  */
+static void
+remove_subdir (int dfd, const char *dir, const char *name)
+{
+  cleanup_free char *path = NULL;
+  if (asprintf (&path, "%s/%s", dir, name) >= 0)
+    umount2 (path, MNT_DETACH | UMOUNT_NOFOLLOW);
+  unlinkat (dfd, name, AT_REMOVEDIR);
+}
+
 int
 sbx_state_remove (struct sbx_container *c, struct sbx_error *err)
 {
@@ -384,8 +402,9 @@ sbx_state_remove (struct sbx_container *c, struct sbx_error *err)
     return sbx_fail_errno (err, -errno, "cannot read %s", c->dir);
   struct dirent *e;
   while ((e = readdir (d)) != NULL)
-    if (strcmp (e->d_name, ".") != 0 && strcmp (e->d_name, "..") != 0)
-      unlinkat (dfd, e->d_name, 0);
+    if (strcmp (e->d_name, ".") != 0 && strcmp (e->d_name, "..") != 0
+        && unlinkat (dfd, e->d_name, 0) < 0 && errno == EISDIR)
+      remove_subdir (dfd, c->dir, e->d_name);
   closedir (d);
   if (rmdir (c->dir) < 0 && errno != ENOENT)
     return sbx_fail_errno (err, -errno, "cannot remove %s", c->dir);

@@ -24,6 +24,7 @@
 #include "common/file_io.h"
 #include "runtime/cli.h"
 #include "runtime/exec_lookup.h"
+#include "runtime/fd_scrub.h"
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/console.h"
 #include "runtime/linux/seccomp.h"
@@ -40,6 +41,7 @@ struct exec_options
   bool detach;
   bool tty;
   const char *console_socket;
+  int preserve_fds;
   int first_arg; /* argv index of the id */
 };
 
@@ -51,7 +53,8 @@ struct exec_plan
   struct sock_fprog filter;     /* .len 0: none */
   struct sock_fprog filter_net; /* network "deny"; .len 0: none */
   int ns_fds[7];
-  int tty_slave; /* -1: no terminal */
+  int tty_slave;    /* -1: no terminal */
+  int preserve_fds; /* the caller's 3 .. 3+N-1 pass in */
 };
 
 static const char *const ns_names[]
@@ -69,7 +72,7 @@ parse_exec_options (int argc, char **argv, struct exec_options *o,
     { "detach", no_argument, NULL, 'd' },
     { "tty", no_argument, NULL, 't' },
     { "console-socket", required_argument, NULL, 'c' },
-    { "preserve-fds", required_argument, NULL, 'x' },
+    { "preserve-fds", required_argument, NULL, 'F' },
     { "user", required_argument, NULL, 'u' },
     { "cap", required_argument, NULL, 'x' },
     { "no-new-privs", no_argument, NULL, 'x' },
@@ -104,6 +107,10 @@ parse_exec_options (int argc, char **argv, struct exec_options *o,
         break;
       case 'c':
         o->console_socket = optarg;
+        break;
+      case 'F':
+        if (sbx_parse_preserve_fds (optarg, &o->preserve_fds, err) < 0)
+          return err->code;
         break;
       case 'u':
         return sbx_fail (err, -ENOTSUP,
@@ -269,6 +276,7 @@ enum
   STEP_USER,
   STEP_CAPS,
   STEP_SECCOMP,
+  STEP_FDS,
   STEP_EXEC,
 };
 
@@ -302,6 +310,24 @@ apply_caps (const struct strv *caps)
   return capng_apply (CAPNG_SELECT_BOTH);
 }
 
+/* Of the caller's descriptors only 0-2 and --preserve-fds N (3 .. 3+N-1)
+   go in, as with runc; the CLOEXEC report pipe moves just above them.
+   Returns the report pipe's new number.  */
+static int
+keep_only_preserved (int report_w, int preserve_fds)
+{
+  int above = 3 + preserve_fds;
+  if (report_w != above && dup3 (report_w, above, O_CLOEXEC) < 0)
+    fail_step (report_w, STEP_FDS);
+  int r = sbx_close_fds_from (above + 1);
+  if (r < 0)
+    {
+      errno = -r;
+      fail_step (above, STEP_FDS);
+    }
+  return above;
+}
+
 /* In the sandbox's namespaces: become the process and exec it.  */
 static __attribute__ ((noreturn)) void
 become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
@@ -312,6 +338,7 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
       && (setsid () < 0
           || sbx_console_make_controlling (p->tty_slave, &ignored) < 0))
     fail_step (report_w, STEP_TTY);
+  report_w = keep_only_preserved (report_w, p->preserve_fds);
   if (chdir (cwd) < 0)
     fail_step (report_w, STEP_CWD);
   /* An unprivileged sandbox's user namespace denies setgroups; with no
@@ -381,6 +408,7 @@ static const char *const step_names[] = {
   [STEP_USER] = "take the process's user and groups",
   [STEP_CAPS] = "set the capabilities",
   [STEP_SECCOMP] = "load the seccomp program",
+  [STEP_FDS] = "close the caller's descriptors",
   [STEP_EXEC] = "execute",
 };
 
@@ -468,6 +496,26 @@ launch (const struct exec_plan *p, const struct exec_options *o, char **envp,
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
 
+/* A created sandbox is still held inside bwrap's set-up: only a started
+   one has the namespaces and mounts its command runs in.  */
+static int
+check_running (const struct sbx_container *c, struct sbx_error *err)
+{
+  switch (sbx_state_status (c))
+    {
+    case SBX_STATUS_RUNNING:
+      return 0;
+    case SBX_STATUS_CREATED:
+      return sbx_fail (err, -EINVAL,
+                       "cannot exec in container \"%s\": it is created but "
+                       "not started (run `start` first)",
+                       c->id);
+    case SBX_STATUS_STOPPED:
+      break;
+    }
+  return sbx_fail (err, -EINVAL, "cannot exec in a stopped container");
+}
+
 int
 sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
               struct sbx_error *err)
@@ -478,11 +526,11 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
   struct strv notes = { 0 }, env = { 0 };
   struct sbx_container c = { .lock_fd = -1 };
   int r = parse_exec_options (argc, argv, &o, err);
+  p.preserve_fds = o.preserve_fds;
   r = r
           ?: sbx_state_open (sbx_state_root (g), argv[o.first_arg], false, &c,
                              err);
-  if (r == 0 && sbx_state_status (&c) != SBX_STATUS_RUNNING)
-    r = sbx_fail (err, -EINVAL, "cannot exec in a stopped container");
+  r = r ?: check_running (&c, err);
   r = r ?: load_process (&o, argv, &c, &p, err);
   r = r
           ?: sbx_caps_plan (&p.spec->process.capabilities, true, &p.caps,

@@ -69,6 +69,9 @@ suite () {
   check "ps lists the sandbox pid" [ "$(sbx ps --format json c1)" = "[$pid]" ]
   check "list -q shows the id" [ "$(sbx list -q)" = c1 ]
   check "list --format json parses" python3 -c 'import json,sys; assert json.loads(sys.argv[1])[0]["id"]=="c1"' "$(sbx list --format json)"
+  out=$(sbx exec c1 true 2>&1)
+  check "exec before start fails, naming the container (\"$out\")" \
+    grep -q 'container "c1": it is created but not started' <<<"$out"
 
   # start: released, running
   check "start succeeds" sbx start c1
@@ -86,6 +89,10 @@ suite () {
   check "exec runs a command" [ "$(sbx exec c1 echo hi 2>&1)" = hi ]
   sbx exec c1 sh -c 'exit 4'
   check "exec: exit status 4 propagates" [ $? -eq 4 ]
+  check "exec passes the caller's fds 0-2 but not its fd 9" \
+    sbx exec c1 sh -c 'test -e /proc/self/fd/2 && ! test -e /proc/self/fd/9' 9</dev/null
+  check "exec --preserve-fds 1 passes fd 3 and not fd 4" \
+    sbx exec --preserve-fds 1 c1 sh -c 'test -e /proc/self/fd/3 && ! test -e /proc/self/fd/4' 3</dev/null 4</dev/null
   out=$(sbx exec c1 ls /proc 2>&1)
   check "exec sees the sandbox's pid 1 in its /proc" grep -qx 1 <<<"$out"
   printf '{"args":["sh","-c","echo $BAR; pwd"],"cwd":"/tmp","env":["PATH=/bin","BAR=baz"],"user":{"uid":0,"gid":0}}' >"$B/proc.json"

@@ -83,8 +83,13 @@ test_store (const char *root)
   r = sbx_state_open (root, "one", false, &c, &err);
   tap_ok (r == -EINVAL && strstr (err.msg, "one/state.json: corrupt state"),
           "truncated JSON names the file: %s", err.msg);
-  tap_ok (c.dir != NULL && sbx_state_remove (&c, &err) == 0,
-          "a corrupt container can still be removed");
+  char pts[512];
+  snprintf (pts, sizeof pts, "%s/one/pts", root);
+  mkdir (pts, 0755); /* what a create killed with a terminal leaves */
+  tap_ok (c.dir != NULL && sbx_state_remove (&c, &err) == 0
+              && access (c.dir, F_OK) < 0,
+          "a corrupt container, pts directory and all, can still be "
+          "removed");
   sbx_state_close (&c);
 
   sbx_error_clear (&err);
@@ -95,6 +100,23 @@ test_store (const char *root)
   sbx_state_close (&c);
 }
 
+/* A --root that is a file is named as such, not as a missing container. */
+static void
+test_root_is_file (const char *root)
+{
+  char file[512];
+  snprintf (file, sizeof file, "%s/plain", root);
+  struct sbx_error err = { 0 };
+  sbx_write_file_atomic (file, "", 0, 0600, &err);
+  struct sbx_container c;
+  int r = sbx_state_open (file, "one", false, &c, &err);
+  tap_ok (r == -ENOTDIR && strstr (err.msg, "cannot open ")
+              && strstr (err.msg, "/plain/one"),
+          "a root that is a file: %s", err.msg);
+  sbx_state_close (&c);
+  unlink (file);
+}
+
 int
 main (void)
 {
@@ -103,6 +125,7 @@ main (void)
     return 1;
   test_ids ();
   test_store (root);
+  test_root_is_file (root);
   rmdir (root);
   return tap_done ();
 }
