@@ -98,7 +98,7 @@ for _ in $(seq 200); do [ -z "$(sleepers)" ] && break; sleep 0.01; done
 check "SIGKILL of the foreground run ends its workload ($(sleepers))" [ -z "$(sleepers)" ]
 left=$(our_pids | tr '\n' ' ')
 check "and leaves no sbx-oci or bwrap process ($left)" [ -z "$left" ]
-check "nor a state directory or a mount" [ -z "$(state_dirs)" ] && [ -z "$(our_mounts)" ]
+check "nor a state directory or a mount" eval '[ -z "$(state_dirs)" ] && [ -z "$(our_mounts)" ]'
 
 # 3. processes killed from outside the runtime
 sbx create --bundle "$WORK/long" ext >/dev/null && sbx start ext
@@ -116,7 +116,7 @@ check "empty state.json: state fails" [ $? -ne 0 ]
 check "with a clear error naming the file (\"$out\")" grep -qF "$ROOT/empty/state.json" <<<"$out"
 check "delete --force cleans it up" sbx delete --force empty
 sleep 0.2
-check "its directory is gone and its held sandbox ended" [ ! -e "$ROOT/empty" ] && gone "$epid"
+check "its directory is gone and its held sandbox ended" eval '[ ! -e "$ROOT/empty" ] && gone "$epid"'
 
 for id in $(sbx list -q 2>/dev/null); do sbx delete --force "$id"; done
 for m in $(our_mounts | sort -r); do umount -l "$m"; done
