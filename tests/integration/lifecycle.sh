@@ -17,11 +17,7 @@ sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
 
 make_bundle () { # DIR ARGS-AS-JSON
   local dir=$1 args=$2
-  mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/proc" "$dir/rootfs/dev"
-  cp "$BUSYBOX" "$dir/rootfs/bin/busybox"
-  for a in sh sleep touch cat echo true ls; do ln -sf busybox "$dir/rootfs/bin/$a"; done
-  chmod 1777 "$dir/rootfs/tmp"
-  (cd "$dir" && "$SBX" spec) || return 1
+  busybox_bundle "$dir" sh sleep touch cat echo true ls || return 1
   python3 - "$dir/config.json" "$args" <<'PY'
 import json, sys
 path, args = sys.argv[1], json.loads(sys.argv[2])

@@ -18,12 +18,8 @@ sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
 
 make_bundle () { # DIR ARGS-AS-JSON MEMORY-BYTES PIDS [WALL-SECONDS]
   local dir=$1
-  mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/proc" "$dir/rootfs/dev"
-  cp "$BUSYBOX" "$dir/rootfs/bin/busybox"
-  for a in sh sleep setsid seq echo; do ln -sf busybox "$dir/rootfs/bin/$a"; done
+  busybox_bundle "$dir" sh sleep setsid seq echo || return 1
   cp "$TOUCH" "$dir/rootfs/bin/limits_touch"
-  chmod 1777 "$dir/rootfs/tmp"
-  (cd "$dir" && "$SBX" spec) || return 1
   python3 - "$dir/config.json" "$2" "$3" "$4" "${5:-0}" <<'PY'
 import json, sys
 path, args, mem, pids = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])

@@ -16,11 +16,7 @@ sbx () { $AS "$SBX" --root "$ROOT" "$@"; }
 # bundle DIR PYTHON: a busybox container whose config PYTHON edits (as c).
 bundle () {
   local dir=$1
-  mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/proc" "$dir/rootfs/dev"
-  cp "$BUSYBOX" "$dir/rootfs/bin/busybox"
-  for a in sh sleep touch cat echo true chown mkdir; do ln -sf busybox "$dir/rootfs/bin/$a"; done
-  chmod 1777 "$dir/rootfs/tmp"
-  (cd "$dir" && "$SBX" spec) || return 1
+  busybox_bundle "$dir" sh sleep touch cat echo true chown mkdir || return 1
   python3 - "$dir/config.json" "$2" <<'PY'
 import json, sys
 path, edit = sys.argv[1], sys.argv[2]
