@@ -6,7 +6,8 @@
 # - SIGKILL of a foreground `sbx-oci run` takes its sandbox with it;
 # - a sandbox whose processes were killed from outside reads as stopped;
 # - an empty state.json gives a clear error and delete --force cleans up.
-# Runs as root (the cycles take about 60 ms each here).  Prints TAP.
+# Runs as root (the cycles take 25 to 45 ms each here, see
+# docs/conformance.md).  Prints TAP.
 set -u
 SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
 CYCLES=${SBX_CYCLES:-1000}
