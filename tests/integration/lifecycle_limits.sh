@@ -153,7 +153,9 @@ suite () {
   else
     sbx create --bundle "$B/quiet" quiet
     cg=$(cgroup_dir quiet memory)
-    check "create puts the sandbox in its cgroup" grep -q "$(sbx state quiet | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')" "$cg/cgroup.procs"
+    spid=$(sbx state quiet | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+    # -x: the whole line, so pid 12 is not found in 123 and no pid in any line
+    check "create puts the sandbox ($spid) in its cgroup" grep -qx "$spid" "$cg/cgroup.procs"
     check "memory.limit_in_bytes is 64 MiB" [ "$(cat "$cg/memory.limit_in_bytes")" = $((64 << 20)) ]
     check "delete --force of a created container" sbx delete --force quiet
     check "removes its cgroup" [ ! -e "$cg" ]
