@@ -17,11 +17,7 @@ sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
 
 make_bundle () { # DIR ARGS-AS-JSON
   local dir=$1 args=$2
-  mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/proc" "$dir/rootfs/dev"
-  cp "$BUSYBOX" "$dir/rootfs/bin/busybox"
-  for a in sh sleep touch cat echo true ls; do ln -sf busybox "$dir/rootfs/bin/$a"; done
-  chmod 1777 "$dir/rootfs/tmp"
-  (cd "$dir" && "$SBX" spec) || return 1
+  busybox_bundle "$dir" sh sleep touch cat echo true ls || return 1
   python3 - "$dir/config.json" "$args" <<'PY'
 import json, sys
 path, args = sys.argv[1], json.loads(sys.argv[2])
@@ -60,9 +56,12 @@ suite () {
   sleep 0.3
   check "the workload has not run before start" [ ! -e "$B/long/rootfs/tmp/ran" ]
   pid=$(pid_of c1)
-  check "--pid-file holds state.pid ($pid)" [ "$(cat "$B/pid" 2>/dev/null)" = "$pid" ]
-  check "that pid lives in its own pid namespace" \
-    [ "$(readlink /proc/"$pid"/ns/pid)" != "$(readlink /proc/self/ns/pid)" ]
+  # An empty pid (state failed) or a gone process would make both
+  # comparisons pass: each side must be there.
+  check "--pid-file holds state.pid ($pid)" \
+    eval '[ -n "$pid" ] && [ "$(cat "$B/pid" 2>/dev/null)" = "$pid" ]'
+  check "that pid lives in its own pid namespace" eval 'ns=$(readlink /proc/"$pid"/ns/pid) \
+    && [ -n "$pid" ] && [ "$ns" != "$(readlink /proc/self/ns/pid)" ]'
   state=$(sbx state c1)
   check "state has the annotations and sbx's facts" \
     python3 -c 'import json,sys; s=json.loads(sys.argv[1]); assert s["annotations"]=={"org.example.test":"lifecycle"} and "enforcement" in s["org.sbx-oci"] and s["bundle"]==sys.argv[2]' "$state" "$B/long"
@@ -100,8 +99,8 @@ suite () {
   check "exec --process applies env and cwd" [ "$(sbx exec --process "$B/proc.json" c1 2>&1)" = $'baz\n/tmp' ]
   sbx exec --detach --pid-file "$B/xpid" c1 sleep 30
   xpid=$(cat "$B/xpid" 2>/dev/null)
-  check "exec --detach writes a pid in the sandbox's pid namespace" \
-    [ -n "$xpid" ] && [ "$(readlink /proc/"$xpid"/ns/pid)" = "$(readlink /proc/"$pid"/ns/pid)" ]
+  check "exec --detach writes a pid in the sandbox's pid namespace" eval '[ -n "$xpid" ] \
+    && ns=$(readlink /proc/"$xpid"/ns/pid) && [ "$ns" = "$(readlink /proc/"$pid"/ns/pid)" ]'
   # Both are listed; an exec still on its way in (a slow, sanitized build)
   # may briefly be listed too.
   check "ps lists both processes" python3 -c \

@@ -57,6 +57,13 @@ case_workspace_write ()
   agent read-only "" sh -c 'echo x > ro.txt'
   tap_ok "read-only: a workspace write is refused" test "$RC" -ne 0 \
     -a ! -e "$WS/ro.txt"
+  # The refusal above must be the write's, not a sandbox that could not be
+  # set up (125): a workspace under /tmp ends up below the private /tmp.
+  local ro_refused=no
+  case $OUT in *"Read-only file system"*) [ "$RC" -ne 125 ] && ro_refused=yes ;; esac
+  tap_todo "read-only: the workspace is there and the write meets a read-only file system" \
+    "read-only mode binds no workspace, so one under /tmp is hidden (exit 125)" \
+    test "$ro_refused" = yes
 }
 
 case_nested_carve_outs ()
@@ -320,7 +327,11 @@ EOF
 
 case_git_commit_and_no_litter ()
 {
-  command -v git > /dev/null || return 0
+  if ! command -v git > /dev/null; then
+    tap_skip "git: a commit works with .git/config and hooks protected" \
+      "git not installed"
+    return 0
+  fi
   git -C "$WS" init -q 2>/dev/null
   local before after
   before=$(cd "$WS" && find . -path ./.git -prune -o -print | sort)
@@ -358,6 +369,8 @@ case_check_and_probe ()
       "$SBX_OCI" --root "$WORK/state" run --bundle "$b" probe-$N > /dev/null 2>&1
     tap_is "$(grep -c 'execve("/usr/bin/bwrap"' "$WORK/strace.out")" 1 \
       "probe: a cached run launches bwrap once, for the sandbox itself"
+  else
+    tap_skip "probe: a cached run launches bwrap once" "strace not installed"
   fi
 }
 
@@ -448,13 +461,18 @@ if [ "$(id -u)" -ne 0 ]; then
   TAP_PREFIX="[uid $(id -u)] " run_cases
 else
   mkdir "$WORK/root" "$WORK/user"
-  (WORK="$WORK/root" TAP_PREFIX="[root] " run_cases)
+  # A case that kills its shell (set -u) must not end the run as a pass
+  # with fewer results: each run's exit status is a result too.
+  (WORK="$WORK/root" TAP_PREFIX="[root] " run_cases; exit 0)
+  tap_is "$?" 0 "[root] the cases ran to the end"
   chown 65534:65534 "$WORK/user"
   touch "$WORK/user.log"
   chown 65534:65534 "$WORK/user.log"
   setpriv --reuid=65534 --regid=65534 --clear-groups \
     env PATH=/usr/local/bin:/usr/bin:/bin SBX_IT_WORK="$WORK/user" TAP_LOG="$WORK/user.log" \
     TAP_PREFIX="[uid 65534] " SBX_OCI="$SBX_OCI" bash "$HERE/run.sh"
+  status=$?
   cat "$WORK/user.log" >> "$TAP_LOG"
+  tap_is "$status" 0 "[uid 65534] the cases ran to the end"
 fi
 tap_plan

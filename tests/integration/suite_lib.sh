@@ -1,7 +1,8 @@
 # Shared by the container-bundle suites (lifecycle*.sh, oci_fields.sh):
 # numbered TAP results, prefixed with the suite's MODE when it has one,
 # the run of a suite as root and then as uid 65534, and the end.  The
-# caller sets SBX (the binary) and WORK (its scratch directory) first.
+# caller sets SBX (the binary), WORK (its scratch directory) and, for
+# busybox_bundle, BUSYBOX first.
 n=0
 failed=0
 MODE=
@@ -13,6 +14,18 @@ not_ok () {
   for l in "$@"; do echo "# $l"; done
 }
 check () { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+
+# busybox_bundle DIR APPLET...: DIR/config.json from `sbx-oci spec` and a
+# rootfs of the caller's static busybox ($BUSYBOX), APPLET... linked to it.
+busybox_bundle () {
+  local dir=$1 a
+  shift
+  mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/proc" "$dir/rootfs/dev"
+  cp "$BUSYBOX" "$dir/rootfs/bin/busybox"
+  for a in "$@"; do ln -sf busybox "$dir/rootfs/bin/$a"; done
+  chmod 1777 "$dir/rootfs/tmp"
+  (cd "$dir" && "$SBX" spec)
+}
 
 # run_as_root_and_user SUITE: run SUITE as root (MODE=root), then as uid
 # 65534 through setpriv with a state root it owns (MODE=user); only the

@@ -3,6 +3,7 @@
    and duplicate roots, both bounds, unreadable directories (as an
    unprivileged user) and another filesystem below a root (as root).  */
 #include "runtime/linux/alias_walk.h"
+#include "tests/unit/in_child.h"
 #include "tests/unit/tap.h"
 
 #include <errno.h>
@@ -226,33 +227,6 @@ walk_unreadable (char *line, size_t len)
     return 1;
   walk ((const char *[]){ "unread" }, 1, 100, 24, line, len, NULL);
   return 0;
-}
-
-static int
-in_child (int (*fn) (char *line, size_t len), char *line, size_t len)
-{
-  int p[2];
-  if (pipe (p) < 0)
-    return -1;
-  fflush (stdout);
-  pid_t pid = fork ();
-  if (pid == 0)
-    {
-      char buf[2048] = "";
-      close (p[0]);
-      int status = fn (buf, sizeof buf);
-      if (write (p[1], buf, strlen (buf)) < 0)
-        status = 99;
-      _exit (status);
-    }
-  close (p[1]);
-  ssize_t n = read (p[0], line, len - 1);
-  line[n > 0 ? n : 0] = '\0';
-  close (p[0]);
-  int status;
-  if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
-    return -1;
-  return WEXITSTATUS (status);
 }
 
 static void

@@ -5,6 +5,7 @@
    file states by itself, and the configs that must be refused.  */
 #include "runtime/linux/bwrap_args.h"
 #include "tests/unit/fake_host.h"
+#include "tests/unit/golden.h"
 #include "tests/unit/tap.h"
 
 #include <errno.h>
@@ -121,52 +122,6 @@ join_argv (const struct strv *argv)
   return s;
 }
 
-static char *
-read_text (const char *path)
-{
-  FILE *f = fopen (path, "r");
-  if (f == NULL)
-    return NULL;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream (&buf, &len);
-  int c;
-  while (mem && (c = fgetc (f)) != EOF)
-    fputc (c, mem);
-  fclose (f);
-  if (mem)
-    fclose (mem);
-  return buf;
-}
-
-static void
-check_golden (const char *root, const char *name, const char *got)
-{
-  char path[4096];
-  snprintf (path, sizeof path, "%s/tests/golden/bwrap/%s.args", root, name);
-  const char *update = getenv ("SBX_UPDATE_GOLDEN");
-  if (update && strcmp (update, "1") == 0)
-    {
-      FILE *f = fopen (path, "w");
-      bool written = f && fputs (got, f) >= 0;
-      if (f && fclose (f) != 0)
-        written = false;
-      tap_ok (written, "%s: golden rewritten at %s", name, path);
-      return;
-    }
-  char *want = read_text (path);
-  if (want == NULL)
-    {
-      tap_ok (false, "%s: matches %s", name, path);
-      printf ("# cannot read %s; run with SBX_UPDATE_GOLDEN=1\n", path);
-      return;
-    }
-  char label[256];
-  snprintf (label, sizeof label, "%s: matches %s", name, path);
-  tap_streq (got, want, label);
-  free (want);
-}
-
 /* Resolve and translate JSON as an unprivileged caller (or root) would,
    with the fds `run` passes.  Returns the argv, or NULL with ERR filled.  */
 static int
@@ -220,7 +175,7 @@ test_golden (const char *root)
       if (tap_ok (r == 0, "%s: translated", c->name))
         {
           char *got = join_argv (&argv);
-          check_golden (root, c->name, got);
+          check_golden (root, "bwrap", c->name, "args", got);
           free (got);
         }
       else

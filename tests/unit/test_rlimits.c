@@ -1,40 +1,12 @@
 /* process.rlimits applied for real, in forked children.  */
 #include "runtime/linux/rlimits.h"
+#include "tests/unit/in_child.h"
 #include "tests/unit/tap.h"
 
 #include <errno.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* Run FN in a child; its error message (or "") comes back in MSG and its
-   exit status is returned.  */
-static int
-in_child (int (*fn) (struct sbx_error *err), char *msg, size_t len)
-{
-  int p[2];
-  if (pipe (p) < 0)
-    return -1;
-  fflush (stdout);
-  pid_t pid = fork ();
-  if (pid == 0)
-    {
-      struct sbx_error err = { 0 };
-      close (p[0]);
-      int status = fn (&err);
-      if (write (p[1], err.msg, strlen (err.msg)) < 0)
-        status = 99;
-      _exit (status);
-    }
-  close (p[1]);
-  ssize_t n = read (p[0], msg, len - 1);
-  msg[n > 0 ? n : 0] = '\0';
-  close (p[0]);
-  int status;
-  if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
-    return -1;
-  return WEXITSTATUS (status);
-}
 
 static bool
 limit_is (int resource, rlim_t soft, rlim_t hard)
@@ -92,22 +64,43 @@ raise_unprivileged (struct sbx_error *err)
   return sbx_rlimits_apply (rl, 2, err) == -EPERM ? 0 : 1;
 }
 
+/* The case in_rlimit_case runs: set before the fork, so the child has it.  */
+static int (*rlimit_case) (struct sbx_error *err);
+
+static int
+run_rlimit_case (char *msg, size_t len)
+{
+  struct sbx_error err = { 0 };
+  int status = rlimit_case (&err);
+  snprintf (msg, len, "%s", err.msg);
+  return status;
+}
+
+/* Run FN in a child; its error message (or "") comes back in MSG and its
+   exit status is returned.  */
+static int
+in_rlimit_child (int (*fn) (struct sbx_error *err), char *msg, size_t len)
+{
+  rlimit_case = fn;
+  return in_child (run_rlimit_case, msg, len);
+}
+
 int
 main (void)
 {
   char msg[SBX_ERROR_MSG_MAX];
-  int r = in_child (apply_two, msg, sizeof msg);
+  int r = in_rlimit_child (apply_two, msg, sizeof msg);
   if (!tap_ok (r == 0, "RLIMIT_NOFILE 42/42 and RLIMIT_CORE 0 applied"))
     printf ("# status %d: %s\n", r, msg);
 
-  r = in_child (soft_above_hard, msg, sizeof msg);
+  r = in_rlimit_child (soft_above_hard, msg, sizeof msg);
   tap_ok (r == 0, "soft above hard refused");
   tap_streq (msg,
              "process.rlimits[0]: RLIMIT_NPROC soft limit 10 is above its "
              "hard limit 5",
              "  message names the entry");
 
-  r = in_child (raise_unprivileged, msg, sizeof msg);
+  r = in_rlimit_child (raise_unprivileged, msg, sizeof msg);
   tap_ok (r == 0, "raising a hard limit without privilege fails");
   tap_streq (msg,
              "process.rlimits[1]: cannot set RLIMIT_NOFILE to soft 128, "

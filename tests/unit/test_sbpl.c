@@ -3,6 +3,7 @@
    them) and checked by the structural checker; then the plans Seatbelt
    cannot express, which must fail with a clear error.  */
 #include "runtime/darwin/sbpl.h"
+#include "tests/unit/golden.h"
 #include "tests/unit/sbpl_check.h"
 #include "tests/unit/sbpl_fake_paths.h"
 #include "tests/unit/sbpl_plan.h"
@@ -164,68 +165,6 @@ static const struct
   { "canonical", build_canonical },
 };
 
-static char *
-read_text (const char *path)
-{
-  FILE *f = fopen (path, "r");
-  if (f == NULL)
-    return NULL;
-  char *text = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream (&text, &len);
-  char buf[4096];
-  size_t n;
-  while ((n = fread (buf, 1, sizeof buf, f)) > 0)
-    fwrite (buf, 1, n, mem);
-  fclose (f);
-  fclose (mem);
-  return text;
-}
-
-/* Print the first line where GOT and WANT differ, as TAP diagnostics.  */
-static void
-show_first_difference (const char *got, const char *want)
-{
-  int line = 1;
-  while (*got && *got == *want)
-    {
-      if (*got == '\n')
-        line++;
-      got++, want++;
-    }
-  while (line > 1 && got[-1] != '\n')
-    got--, want--;
-  printf ("# first difference at line %d\n# got:  %.*s\n# want: %.*s\n", line,
-          (int) strcspn (got, "\n"), got, (int) strcspn (want, "\n"), want);
-}
-
-static void
-check_golden (const char *root, const char *name, const char *profile)
-{
-  char path[4096];
-  snprintf (path, sizeof path, "%s/tests/golden/sbpl/%s.sb", root, name);
-  const char *update = getenv ("SBX_UPDATE_GOLDEN");
-  if (update && strcmp (update, "1") == 0)
-    {
-      FILE *f = fopen (path, "w");
-      bool written = f && fputs (profile, f) >= 0;
-      if (f && fclose (f) != 0)
-        written = false;
-      tap_ok (written, "%s: golden rewritten at %s", name, path);
-      return;
-    }
-  char *want = read_text (path);
-  bool same = want && strcmp (profile, want) == 0;
-  if (!tap_ok (same, "%s: matches %s", name, path))
-    {
-      if (want)
-        show_first_difference (profile, want);
-      else
-        printf ("# cannot read %s; run with SBX_UPDATE_GOLDEN=1\n", path);
-    }
-  free (want);
-}
-
 static void
 test_golden (const char *root)
 {
@@ -244,7 +183,7 @@ test_golden (const char *root)
           if (!tap_ok (sbpl_check (&rd, profile), "%s: profile well-formed",
                        golden_cases[i].name))
             printf ("# %s\n", rd.why);
-          check_golden (root, golden_cases[i].name, profile);
+          check_golden (root, "sbpl", golden_cases[i].name, "sb", profile);
         }
       free (profile);
       tp_free (&plan);

@@ -711,7 +711,8 @@ test_load_without_cwd (void)
   char dir[] = "/tmp/sbx-test-cwd-XXXXXX", cwd[256];
   struct sbx_error err = { 0 };
   struct sbx_spec *s = NULL;
-  if (!getcwd (cwd, sizeof cwd) || !mkdtemp (dir) || chdir (dir) < 0)
+  if (!tap_ok (getcwd (cwd, sizeof cwd) && mkdtemp (dir) && chdir (dir) == 0,
+               "a temporary cwd to remove"))
     return;
   rmdir (dir);
   int r = sbx_spec_load ("b", &s, &err);

@@ -131,7 +131,7 @@ lifecycle_kill () {
 
 tap "1..18"
 check "the kernel offers memory and pids on cgroup v2 only" \
-  grep -qw memory $CG/cgroup.controllers
+  sh -c "grep -qw memory $CG/cgroup.controllers && grep -qw pids $CG/cgroup.controllers"
 delegate
 for who in root nobody; do
   [ $who = root ] && base=$CG || base=$CG/deleg
