@@ -54,14 +54,22 @@ static const char *const user_sockets[] = {
 };
 
 static int
-grant_root (const struct sbx_host_facts *host, const char *path,
-            enum sbx_plan_why why, const char *field, struct sbx_plan *plan,
-            struct sbx_error *err)
+bind_root (const struct sbx_host_facts *host, enum sbx_plan_op op,
+           const char *path, enum sbx_plan_why why, const char *field,
+           struct sbx_plan *plan, struct sbx_error *err)
 {
   if (host_path_kind (host, path) != SBX_PATH_DIR)
     return sbx_fail (err, -ENOENT, "%s: %s is not an existing directory",
                      field, path);
-  return plan_add (plan, SBX_PLAN_BIND_RW, why, path, path) ? 0 : -ENOMEM;
+  return plan_add (plan, op, why, path, path) ? 0 : -ENOMEM;
+}
+
+static int
+grant_root (const struct sbx_host_facts *host, const char *path,
+            enum sbx_plan_why why, const char *field, struct sbx_plan *plan,
+            struct sbx_error *err)
+{
+  return bind_root (host, SBX_PLAN_BIND_RW, path, why, field, plan, err);
 }
 
 static bool
@@ -130,6 +138,12 @@ mode_grants (const struct sbx_spec *spec, const struct sbx_host_facts *host,
                           field, plan, err);
         }
     }
+  /* Read-only, the workspace is still bound (read-only): below /tmp the
+     private tmpfs would hide it, and the command could not even start in
+     it.  */
+  else if (plan->mode == SBX_MODE_READ_ONLY && x->workspace)
+    r = bind_root (host, SBX_PLAN_BIND_RO, x->workspace, SBX_WHY_WORKSPACE,
+                   "sbx.workspace", plan, err);
   for (size_t i = 0; r == 0 && i < x->temp_roots.n; i++)
     {
       char field[64];

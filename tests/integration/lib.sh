@@ -25,19 +25,6 @@ tap_ok ()
   fi
 }
 
-# tap_todo DESC CMD...: a known bug, reported and not yet fixed: TAP
-# counts a failure as expected, and a pass as a sign to drop the TODO.
-tap_todo ()
-{
-  local desc=$1 why=$2
-  shift 2
-  if "$@"; then
-    tap_result ok "$desc # TODO $why"
-  else
-    tap_result "not ok" "$desc # TODO $why"
-  fi
-}
-
 # tap_skip DESC WHY: a case this host cannot run, said so (not left out).
 tap_skip ()
 {
