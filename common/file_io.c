@@ -75,7 +75,7 @@ sbx_write_file_atomic (const char *path, const void *data, size_t len,
     return sbx_fail (err, -ENOMEM, "out of memory");
   int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0)
-    return sbx_fail_errno (err, -errno, "create %s", tmp);
+    return sbx_fail_errno (err, -errno, "cannot write %s", path);
   int r = write_all (fd, data, len);
   if (r == 0 && fsync (fd) < 0)
     r = -errno;

@@ -74,10 +74,10 @@ parse_exec_options (int argc, char **argv, struct exec_options *o,
     { "console-socket", required_argument, NULL, 'c' },
     { "preserve-fds", required_argument, NULL, 'F' },
     { "user", required_argument, NULL, 'u' },
-    { "cap", required_argument, NULL, 'x' },
-    { "no-new-privs", no_argument, NULL, 'x' },
-    { "process-label", required_argument, NULL, 'x' },
-    { "apparmor", required_argument, NULL, 'x' },
+    { "cap", required_argument, NULL, 'C' },
+    { "no-new-privs", no_argument, NULL, 'x' }, /* always in effect */
+    { "process-label", required_argument, NULL, 'L' },
+    { "apparmor", required_argument, NULL, 'A' },
     { NULL, 0, NULL, 0 },
   };
   int c;
@@ -102,6 +102,18 @@ parse_exec_options (int argc, char **argv, struct exec_options *o,
         break;
       case 'x':
         break;
+      /* Taken by runc's exec; ignoring them would run the process with
+         less than, or other than, what was asked.  */
+      case 'C':
+        return sbx_fail (err, -ENOTSUP,
+                         "exec --cap: not supported; put the capability in "
+                         "the --process file's capabilities");
+      case 'L':
+      case 'A':
+        return sbx_fail (err, -ENOTSUP,
+                         "exec --%s: SELinux and AppArmor labels are not "
+                         "supported (bubblewrap cannot apply them)",
+                         c == 'L' ? "process-label" : "apparmor");
       case 't':
         o->tty = true;
         break;

@@ -86,6 +86,10 @@ suite () {
   # kill: signal names and numbers; pid 1 without a handler ignores TERM
   # exec: joins the sandbox (pid namespace, /proc), exit status, detach
   check "exec runs a command" [ "$(sbx exec c1 echo hi 2>&1)" = hi ]
+  out=$(sbx exec --cap CAP_SYS_ADMIN c1 true 2>&1)
+  check "exec --cap is refused, not ignored ($out)" grep -q 'exec --cap: not supported' <<<"$out"
+  out=$(sbx exec --apparmor unconfined c1 true 2>&1)
+  check "exec --apparmor is refused, not ignored" grep -q 'exec --apparmor: SELinux and AppArmor' <<<"$out"
   sbx exec c1 sh -c 'exit 4'
   check "exec: exit status 4 propagates" [ $? -eq 4 ]
   check "exec passes the caller's fds 0-2 but not its fd 9" \
