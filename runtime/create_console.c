@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -69,14 +68,9 @@ sbx_create_console_open (struct sbx_create_console *con, const char *state_dir,
   cleanup_free char *ptmx = NULL;
   if (asprintf (&ptmx, "%s/ptmx", con->pts_dir) < 0)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  cleanup_close int master = open (ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC);
-  int unlock = 0;
-  if (master < 0 || ioctl (master, TIOCSPTLCK, &unlock) < 0
-      || (con->slave
-          = ioctl (master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC))
-             < 0)
-    return sbx_fail_errno (err, -errno, "cannot open a terminal at %s", ptmx);
-  int r = plan_bind_pts (plan, con->pts_dir, err);
+  cleanup_close int master = -1;
+  int r = sbx_console_open (ptmx, &master, &con->slave, err);
+  r = r ?: plan_bind_pts (plan, con->pts_dir, err);
   return r ?: sbx_console_send (socket_path, master, err);
 }
 

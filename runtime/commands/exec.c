@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -224,16 +223,9 @@ open_terminal (const struct sbx_container *c, const char *socket_path,
 {
   char path[64];
   snprintf (path, sizeof path, "/proc/%d/root/dev/ptmx", (int) c->pid);
-  cleanup_close int master = open (path, O_RDWR | O_NOCTTY | O_CLOEXEC);
-  if (master < 0)
-    return sbx_fail_errno (err, -errno, "exec --tty: cannot open %s", path);
-  int unlock = 0;
-  if (ioctl (master, TIOCSPTLCK, &unlock) < 0
-      || (*slave = ioctl (master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC))
-             < 0)
-    return sbx_fail_errno (err, -errno,
-                           "exec --tty: cannot open the terminal of %s", path);
-  return sbx_console_send (socket_path, master, err);
+  cleanup_close int master = -1;
+  int r = sbx_console_open (path, &master, slave, err);
+  return r ?: sbx_console_send (socket_path, master, err);
 }
 
 /* Read a compiled program (an fd from sbx_seccomp_compile) into F.  */

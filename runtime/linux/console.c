@@ -3,55 +3,24 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
 
-/* Open the slave of MASTER.  TIOCGPTPEER (Linux 4.13) opens it through the
-   master itself, so a different devpts mounted on /dev/pts cannot hand us
-   someone else's terminal; older kernels go by ptsname.  */
-static int
-open_slave (int master, struct sbx_error *err)
-{
-  const int flags = O_RDWR | O_NOCTTY | O_CLOEXEC;
-  int fd = ioctl (master, TIOCGPTPEER, flags);
-  if (fd >= 0)
-    return fd;
-  if (errno != EINVAL && errno != ENOTTY)
-    return sbx_fail_errno (err, -errno,
-                           "console: cannot open the pseudo-terminal's slave");
-
-  char name[PATH_MAX];
-  int r = ptsname_r (master, name, sizeof name);
-  if (r != 0)
-    return sbx_fail_errno (err, -r,
-                           "console: cannot name the pseudo-terminal");
-  fd = open (name, flags);
-  if (fd < 0)
-    return sbx_fail_errno (err, -errno, "console: cannot open %s", name);
-  return fd;
-}
-
 int
-sbx_console_create (int *master_fd, int *slave_fd, struct sbx_error *err)
+sbx_console_open (const char *ptmx, int *master_fd, int *slave_fd,
+                  struct sbx_error *err)
 {
-  cleanup_close int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
-  if (master < 0)
-    return sbx_fail_errno (
-        err, -errno, "console: cannot open a pseudo-terminal (/dev/ptmx)");
-  if (grantpt (master) < 0 || unlockpt (master) < 0)
-    return sbx_fail_errno (err, -errno,
-                           "console: cannot unlock the pseudo-terminal");
-  int slave = open_slave (master, err);
-  if (slave < 0)
-    return slave;
+  cleanup_close int master = open (ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  int unlock = 0, slave = -1;
+  if (master < 0 || ioctl (master, TIOCSPTLCK, &unlock) < 0
+      || (slave = ioctl (master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC))
+             < 0)
+    return sbx_fail_errno (err, -errno, "cannot open a terminal at %s", ptmx);
   *master_fd = steal_fd (&master);
   *slave_fd = slave;
   return 0;
@@ -136,23 +105,5 @@ sbx_console_make_controlling (int slave_fd, struct sbx_error *err)
             err, -errno, "console: cannot put the pseudo-terminal on fd %d",
             fd);
     }
-  return 0;
-}
-
-int
-sbx_console_set_size (int fd, unsigned rows, unsigned cols,
-                      struct sbx_error *err)
-{
-  if (rows > USHRT_MAX || cols > USHRT_MAX)
-    return sbx_fail (err, -EINVAL,
-                     "console: size %u rows x %u columns is too large "
-                     "(at most %u)",
-                     rows, cols, (unsigned) USHRT_MAX);
-  struct winsize ws = { .ws_row = rows, .ws_col = cols };
-  if (ioctl (fd, TIOCSWINSZ, &ws) < 0)
-    return sbx_fail_errno (err, -errno,
-                           "console: cannot set the size to %u rows x %u "
-                           "columns",
-                           rows, cols);
   return 0;
 }

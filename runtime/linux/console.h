@@ -11,10 +11,14 @@
    name); receivers such as conmon and containerd only look at the fd.  */
 #define SBX_CONSOLE_PAYLOAD "/dev/ptmx"
 
-/* Open a new pseudo-terminal pair.  Both descriptors are O_CLOEXEC and
-   O_NOCTTY; termios is left at the kernel's defaults (echo, canonical,
-   "\n" -> "\r\n" on output).  */
-int sbx_console_create (int *master_fd, int *slave_fd, struct sbx_error *err);
+/* Open a new pseudo-terminal pair from the devpts instance whose ptmx is
+   PTMX (the host's /dev/ptmx, a private instance's, a sandbox's through
+   /proc/PID/root).  The slave comes from the master itself (TIOCGPTPEER),
+   never by name, so another devpts mounted on /dev/pts cannot hand over
+   someone else's terminal.  Both ends are O_CLOEXEC and O_NOCTTY; termios
+   is left at the kernel's defaults (echo, canonical, "\n" -> "\r\n").  */
+int sbx_console_open (const char *ptmx, int *master_fd, int *slave_fd,
+                      struct sbx_error *err);
 
 /* Connect to the AF_UNIX stream socket at SOCKET_PATH and send MASTER_FD
    with SCM_RIGHTS.  The caller keeps its MASTER_FD and should close it once
@@ -26,9 +30,5 @@ int sbx_console_send (const char *socket_path, int master_fd,
    terminal and dup it onto 0, 1 and 2.  SLAVE_FD itself is left open (it is
    O_CLOEXEC, so exec drops it).  */
 int sbx_console_make_controlling (int slave_fd, struct sbx_error *err);
-
-/* Set the window size of the terminal FD (master or slave) to ROWS x COLS. */
-int sbx_console_set_size (int fd, unsigned rows, unsigned cols,
-                          struct sbx_error *err);
 
 #endif
