@@ -9,7 +9,6 @@
 #include <grp.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
-#include <cap-ng.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,22 +297,6 @@ fail_step (int report_w, int step)
   _exit (127);
 }
 
-static int
-apply_caps (const struct strv *caps)
-{
-  capng_clear (CAPNG_SELECT_BOTH);
-  for (size_t i = 0; i < caps->n; i++)
-    {
-      int cap = capng_name_to_capability (caps->v[i] + 4); /* "CAP_" */
-      if (cap >= 0)
-        capng_update (CAPNG_ADD,
-                      CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_INHERITABLE
-                          | CAPNG_BOUNDING_SET,
-                      cap);
-    }
-  return capng_apply (CAPNG_SELECT_BOTH);
-}
-
 /* Of the caller's descriptors only 0-2 and --preserve-fds N (3 .. 3+N-1)
    go in, as with runc; the CLOEXEC report pipe moves just above them.
    Returns the report pipe's new number.  */
@@ -352,7 +335,7 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
     fail_step (report_w, STEP_USER);
   if (setgid (pr->user.gid) < 0)
     fail_step (report_w, STEP_USER);
-  if (pr->user.uid == 0 ? apply_caps (&p->caps) < 0
+  if (pr->user.uid == 0 ? sbx_caps_set_exact (&p->caps) < 0
                         : setuid (pr->user.uid) < 0)
     fail_step (report_w, pr->user.uid == 0 ? STEP_CAPS : STEP_USER);
   /* bwrap always sets no_new_privs: the exec'd process gets no more.  */

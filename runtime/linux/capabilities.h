@@ -44,4 +44,11 @@ int sbx_caps_plan (const struct sbx_capabilities *caps, bool privileged,
    -ENOMEM.  */
 int sbx_caps_known (struct strv *out);
 
+/* Make the calling process hold exactly NAMES (OCI spellings; unknown
+   ones are skipped, sbx_caps_plan having refused them already): its
+   bounding set trimmed to them, then its effective, permitted and
+   inheritable sets set to them, as runc does for `exec` as uid 0.  Only
+   system calls, so it may run in a forked child.  Returns 0 or -errno.  */
+int sbx_caps_set_exact (const struct strv *names);
+
 #endif
