@@ -519,9 +519,10 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
                              err);
   r = r ?: check_running (&c, err);
   r = r ?: load_process (&o, argv, &c, &p, err);
+  /* As create planned them: an unprivileged caller's sandbox holds none.  */
   r = r
-          ?: sbx_caps_plan (&p.spec->process.capabilities, true, &p.caps,
-                            &notes, err);
+          ?: sbx_caps_plan (&p.spec->process.capabilities, geteuid () == 0,
+                            &p.caps, &notes, err);
   r = r ?: load_filters (p.spec, &p, err);
   if (r == 0
       && merge_env (&p.spec->process, &o.env, sbx_spec_is_agent (p.spec), &env)

@@ -25,6 +25,8 @@ c = json.load(open(path))
 c["process"]["args"] = args
 c["root"]["readonly"] = False
 c["annotations"] = {"org.example.test": "lifecycle"}
+caps = ["CAP_CHOWN", "CAP_KILL", "CAP_NET_BIND_SERVICE"]
+c["process"]["capabilities"] = {s: caps for s in ("bounding", "effective", "permitted")}
 json.dump(c, open(path, "w"))
 PY
   chmod -R a+rX "$dir"
@@ -86,6 +88,15 @@ suite () {
   # kill: signal names and numbers; pid 1 without a handler ignores TERM
   # exec: joins the sandbox (pid namespace, /proc), exit status, detach
   check "exec runs a command" [ "$(sbx exec c1 echo hi 2>&1)" = hi ]
+  # exec sets the capabilities itself (the first process got them from
+  # bwrap): the same effective and bounding sets, nothing more.
+  caps_of () { grep -E '^Cap(Eff|Prm|Bnd):' "$@"; }
+  want=$(caps_of "/proc/$(pid_of c1)/status"); got=$(sbx exec c1 cat /proc/self/status | caps_of)
+  check "exec holds the first process's capabilities ($(echo $got))" \
+    eval '[ -n "$want" ] && [ "$got" = "$want" ]'
+  # As root those are the three the config grants (bits 0, 5 and 10).
+  [ -z "$AS" ] && check "as root, the three granted ones" \
+    grep -qx 'CapEff:.*0000000000000421' <<<"$got"
   out=$(sbx exec --cap CAP_SYS_ADMIN c1 true 2>&1)
   check "exec --cap is refused, not ignored ($out)" grep -q 'exec --cap: not supported' <<<"$out"
   out=$(sbx exec --apparmor unconfined c1 true 2>&1)
