@@ -10,9 +10,9 @@
    the shape of sbx_host_facts.path_kind.  */
 enum sbx_path_kind sbx_host_path_kind (const char *path, void *ctx);
 
-/* The caller's home: $HOME, else the password database's entry for UID;
-   NULL when neither is absolute.  The result may live in static storage
-   until the next password lookup.  */
+/* The caller's home: $HOME, else UID's entry in /etc/passwd (on macOS,
+   in the user database); NULL when neither is absolute.  The result may
+   live in static storage until the next call.  */
 const char *sbx_host_home (uid_t uid);
 
 #endif
