@@ -3,7 +3,7 @@
 # nothing that is already there.  Safe to run again.
 set -eu
 
-need="meson ninja-build pkg-config gcc clang clang-format libclang-rt-14-dev \
+need="meson ninja-build pkg-config gcc libc6-dev clang clang-format libclang-rt-14-dev \
 libyajl-dev libseccomp-dev bubblewrap busybox-static \
 python3 util-linux procps strace git qemu-system-x86 cpio"
 [ "${SBX_SETUP_BENCH:-0}" = 1 ] && need="$need crun runc hyperfine"
