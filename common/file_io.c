@@ -90,3 +90,19 @@ sbx_write_file_atomic (const char *path, const void *data, size_t len,
     }
   return 0;
 }
+
+int
+sbx_write_control_file (const char *path, const char *text)
+{
+  cleanup_close int fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  size_t len = strlen (text);
+  ssize_t n;
+  do
+    n = write (fd, text, len);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    return -errno;
+  return (size_t) n == len ? 0 : -EIO;
+}
