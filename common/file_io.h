@@ -8,10 +8,19 @@
 
 #include "common/error.h"
 
-/* Read PATH (at most MAX bytes) into a NUL-terminated buffer.  -ENOENT is
-   returned without touching ERR so callers can treat absence as a fact.  */
+/* Read PATH to its end (at most MAX bytes) into a NUL-terminated buffer,
+   whatever its size says: procfs and cgroupfs files say 0.  -ENOENT (also
+   for a path through a file) is returned without touching ERR, so callers
+   can treat absence as a fact.  */
 int sbx_read_file (const char *path, size_t max, char **out, size_t *len,
                    struct sbx_error *err);
+
+/* sbx_read_file for a path a user named: anything but a regular file (a
+   FIFO, a device, a directory) is refused as "PATH: not a regular file"
+   before a byte is read, so the read never waits for a writer nor goes
+   on forever.  */
+int sbx_read_regular_file (const char *path, size_t max, char **out,
+                           size_t *len, struct sbx_error *err);
 
 /* Write DATA to PATH atomically: a temporary file in the same directory,
    fsync'd, then renamed over PATH.  Readers see the old or the new content,

@@ -2,6 +2,7 @@
 #include "tests/unit/tap.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,15 +35,96 @@ test_write_control_file (void)
   tap_ok (access (path, F_OK) < 0 && errno == ENOENT, "  and is not made");
 }
 
+/* Without O_NONBLOCK the open waits for a writer that never comes, and
+   without the file-type check the read takes the FIFO's EOF for an empty
+   config: the alarm turns the first into a failure, not a hang.  */
+static void
+test_regular_refuses_fifo (void)
+{
+  char path[256], want[300];
+  path_in_dir (path, sizeof path, "fifo");
+  if (!tap_ok (mkfifo (path, 0600) == 0, "a FIFO"))
+    return;
+  struct sbx_error err = { 0 };
+  char *text = NULL;
+  alarm (5);
+  int r = sbx_read_regular_file (path, 4096, &text, NULL, &err);
+  alarm (0);
+  snprintf (want, sizeof want, "%s: not a regular file", path);
+  tap_ok (r == -EINVAL && text == NULL, "a FIFO is refused, not waited on");
+  tap_streq (err.msg, want, "  message names it");
+  unlink (path);
+
+  sbx_error_clear (&err);
+  r = sbx_read_regular_file ("/dev/zero", 4096, &text, NULL, &err);
+  tap_ok (r == -EINVAL && text == NULL, "a device is refused, not read");
+}
+
+static void
+test_regular_reads (void)
+{
+  char path[256];
+  path_in_dir (path, sizeof path, "config");
+  struct sbx_error err = { 0 };
+  sbx_write_file_atomic (path, "{}\n", 3, 0600, &err);
+  char *text = NULL;
+  size_t len = 0;
+  int r = sbx_read_regular_file (path, 4096, &text, &len, &err);
+  tap_ok (r == 0 && len == 3, "a regular file is read (%s)", err.msg);
+  tap_streq (text, "{}\n", "  whole");
+  free (text);
+
+  r = sbx_read_regular_file (path, 2, &text, &len, &err);
+  tap_ok (r == -EFBIG, "over the cap: -EFBIG");
+  tap_ok (strstr (err.msg, "/config: larger than 2 bytes") != NULL,
+          "  message: %s", err.msg);
+
+  char below[300];
+  snprintf (below, sizeof below, "%s/x", path);
+  sbx_error_clear (&err);
+  r = sbx_read_regular_file (below, 4096, &text, &len, &err);
+  tap_ok (r == -ENOENT && err.code == 0,
+          "a path through a file is absent, for the caller to name");
+  unlink (path);
+}
+
+/* procfs says 0 bytes: the read goes on to EOF, past the first buffer.  */
+static void
+test_reads_procfs (void)
+{
+  struct sbx_error err = { 0 };
+  char *text = NULL;
+  size_t len = 0;
+  int r = sbx_read_file ("/proc/self/status", 1 << 20, &text, &len, &err);
+  tap_ok (r == 0 && len > 0 && text[len - 1] == '\n'
+              && strstr (text, "\nPid:") != NULL,
+          "procfs read to its end (%zu bytes) %s", len, err.msg);
+  free (text);
+
+  char path[256];
+  static char big[10000];
+  memset (big, 'x', sizeof big);
+  path_in_dir (path, sizeof path, "big");
+  sbx_write_file_atomic (path, big, sizeof big, 0600, &err);
+  r = sbx_read_file (path, 1 << 20, &text, &len, &err);
+  tap_ok (r == 0 && len == sizeof big && text[len] == '\0',
+          "a file bigger than the first buffer is read whole");
+  free (text);
+  unlink (path);
+}
+
 int
 main (void)
 {
   if (!tap_ok (mkdtemp (dir) != NULL, "temporary directory"))
     return tap_done ();
   test_write_control_file ();
-  char cmd[300];
-  snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system (cmd) != 0)
-    printf ("# cannot remove %s\n", dir);
+  test_regular_refuses_fifo ();
+  test_regular_reads ();
+  test_reads_procfs ();
+  char path[256];
+  path_in_dir (path, sizeof path, "knob");
+  unlink (path);
+  rmdir (dir);
   return tap_done ();
 }
