@@ -16,12 +16,21 @@ path_in_dir (char *path, size_t size, const char *name)
 }
 
 static void
+put_file (char *path, size_t size, const char *name, const char *data,
+          size_t len)
+{
+  struct sbx_error err = { 0 };
+  path_in_dir (path, size, name);
+  if (sbx_write_file_atomic (path, data, len, 0600, &err) < 0)
+    printf ("# %s\n", err.msg);
+}
+
+static void
 test_write_control_file (void)
 {
   char path[256];
-  path_in_dir (path, sizeof path, "knob");
+  put_file (path, sizeof path, "knob", "", 0);
   struct sbx_error err = { 0 };
-  sbx_write_file_atomic (path, "", 0, 0600, &err);
   int r = sbx_write_control_file (path, "42");
   char *text = NULL;
   sbx_read_file (path, 4096, &text, NULL, &err);
@@ -64,9 +73,8 @@ static void
 test_regular_reads (void)
 {
   char path[256];
-  path_in_dir (path, sizeof path, "config");
+  put_file (path, sizeof path, "config", "{}\n", 3);
   struct sbx_error err = { 0 };
-  sbx_write_file_atomic (path, "{}\n", 3, 0600, &err);
   char *text = NULL;
   size_t len = 0;
   int r = sbx_read_regular_file (path, 4096, &text, &len, &err);
@@ -104,8 +112,7 @@ test_reads_procfs (void)
   char path[256];
   static char big[10000];
   memset (big, 'x', sizeof big);
-  path_in_dir (path, sizeof path, "big");
-  sbx_write_file_atomic (path, big, sizeof big, 0600, &err);
+  put_file (path, sizeof path, "big", big, sizeof big);
   r = sbx_read_file (path, 1 << 20, &text, &len, &err);
   tap_ok (r == 0 && len == sizeof big && text[len] == '\0',
           "a file bigger than the first buffer is read whole");
