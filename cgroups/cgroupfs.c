@@ -7,7 +7,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,19 +54,7 @@ cgfs_write (const char *dir, const char *file, const char *value)
   cleanup_free char *path = cgfs_join (dir, file);
   if (path == NULL)
     return -ENOMEM;
-  /* Never O_CREAT: a missing control file means the controller is not
-     there, and must not turn into a plain file that pretends it is.  */
-  cleanup_close int fd = open (path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -errno;
-  size_t len = strlen (value);
-  ssize_t r;
-  do
-    r = write (fd, value, len);
-  while (r < 0 && errno == EINTR);
-  if (r < 0)
-    return -errno;
-  return (size_t) r == len ? 0 : -EIO;
+  return sbx_write_control_file (path, value);
 }
 
 bool

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +11,35 @@
 
 #include "common/cleanup.h"
 
-int
-sbx_read_file (const char *path, size_t max, char **out, size_t *len,
-               struct sbx_error *err)
+/* Absence, including a path through a file, is a fact callers name in
+   their own words; anything else is named here.  */
+static int
+open_failed (const char *path, struct sbx_error *err)
 {
-  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return errno == ENOENT ? -ENOENT
-                           : sbx_fail_errno (err, -errno, "open %s", path);
-  size_t cap = 4096, n = 0;
+  if (errno == ENOENT || errno == ENOTDIR)
+    return -ENOENT;
+  return sbx_fail_errno (err, -errno, "%s: cannot open", path);
+}
+
+/* The cap in the unit it was written in: "16 MiB" reads better than
+   "16777216 bytes".  */
+static int
+fail_too_big (const char *path, size_t max, struct sbx_error *err)
+{
+  if (max % (1u << 20) == 0)
+    return sbx_fail (err, -EFBIG, "%s: larger than %zu MiB", path, max >> 20);
+  return sbx_fail (err, -EFBIG, "%s: larger than %zu bytes", path, max);
+}
+
+/* Read FD to its end.  SIZE is what fstat said it holds, 0 when it does
+   not say (procfs, pipes): the buffer is that big from the start, one
+   byte more to see growth, and a short read that reaches SIZE is taken
+   as the end, which spares the read that would return 0.  */
+static int
+read_fd (int fd, const char *path, size_t max, size_t size, char **out,
+         size_t *len, struct sbx_error *err)
+{
+  size_t cap = size ? size + 1 : 4096, n = 0;
   cleanup_free char *buf = malloc (cap + 1);
   for (;;)
     {
@@ -28,12 +49,12 @@ sbx_read_file (const char *path, size_t max, char **out, size_t *len,
       if (got < 0 && errno == EINTR)
         continue;
       if (got < 0)
-        return sbx_fail_errno (err, -errno, "read %s", path);
-      if (got == 0)
-        break;
+        return sbx_fail_errno (err, -errno, "%s: cannot read", path);
       n += (size_t) got;
       if (n > max)
-        return sbx_fail (err, -EFBIG, "%s: larger than %zu bytes", path, max);
+        return fail_too_big (path, max, err);
+      if (got == 0 || (size > 0 && n >= size && n < cap))
+        break;
       if (n == cap)
         {
           cap *= 2;
@@ -48,6 +69,36 @@ sbx_read_file (const char *path, size_t max, char **out, size_t *len,
     *len = n;
   *out = steal_pointer (&buf);
   return 0;
+}
+
+int
+sbx_read_file (const char *path, size_t max, char **out, size_t *len,
+               struct sbx_error *err)
+{
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return open_failed (path, err);
+  return read_fd (fd, path, max, 0, out, len, err);
+}
+
+int
+sbx_read_regular_file (const char *path, size_t max, char **out, size_t *len,
+                       struct sbx_error *err)
+{
+  /* O_NONBLOCK: opening a FIFO would otherwise wait for a writer.  On a
+     regular file it changes nothing.  */
+  cleanup_close int fd
+      = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    return open_failed (path, err);
+  struct stat st;
+  if (fstat (fd, &st) < 0)
+    return sbx_fail_errno (err, -errno, "%s: cannot stat", path);
+  if (!S_ISREG (st.st_mode))
+    return sbx_fail (err, -EINVAL, "%s: not a regular file", path);
+  if ((uintmax_t) st.st_size > max)
+    return fail_too_big (path, max, err);
+  return read_fd (fd, path, max, (size_t) st.st_size, out, len, err);
 }
 
 static int
@@ -89,4 +140,20 @@ sbx_write_file_atomic (const char *path, const void *data, size_t len,
       return sbx_fail_errno (err, r, "write %s", path);
     }
   return 0;
+}
+
+int
+sbx_write_control_file (const char *path, const char *text)
+{
+  cleanup_close int fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  size_t len = strlen (text);
+  ssize_t n;
+  do
+    n = write (fd, text, len);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    return -errno;
+  return (size_t) n == len ? 0 : -EIO;
 }

@@ -1,4 +1,5 @@
-/* Whole-file reads and crash-safe whole-file writes.  */
+/* Whole-file reads, crash-safe whole-file writes, and writes to the
+   kernel's control files.  */
 #ifndef SBX_FILE_IO_H
 #define SBX_FILE_IO_H
 
@@ -7,15 +8,36 @@
 
 #include "common/error.h"
 
-/* Read PATH (at most MAX bytes) into a NUL-terminated buffer.  -ENOENT is
-   returned without touching ERR so callers can treat absence as a fact.  */
+/* Read PATH to its end (at most MAX bytes) into a NUL-terminated buffer,
+   whatever its size says: procfs and cgroupfs files say 0.  -ENOENT (also
+   for a path through a file) is returned without touching ERR, so callers
+   can treat absence as a fact.  */
 int sbx_read_file (const char *path, size_t max, char **out, size_t *len,
                    struct sbx_error *err);
+
+/* sbx_read_file for a path a user named: anything but a regular file (a
+   FIFO, a device, a directory) is refused as "PATH: not a regular file"
+   before a byte is read, so the read never waits for a writer nor goes
+   on forever.  */
+int sbx_read_regular_file (const char *path, size_t max, char **out,
+                           size_t *len, struct sbx_error *err);
 
 /* Write DATA to PATH atomically: a temporary file in the same directory,
    fsync'd, then renamed over PATH.  Readers see the old or the new content,
    never a half-written file.  */
 int sbx_write_file_atomic (const char *path, const void *data, size_t len,
                            mode_t mode, struct sbx_error *err);
+
+/* Write TEXT to the kernel control file PATH (procfs, cgroupfs) in one
+   write(2): such files act on each write, so a value split in two would
+   be taken as two values, or refused.  Never creates PATH: a missing
+   control file means the kernel has no such knob, and a plain file of
+   that name would only pretend it had.  Returns 0 or a negative errno, a
+   short write being -EIO.
+
+   Safe in a child made by clone (CLONE_VM | CLONE_VFORK), which shares
+   its parent's memory: it calls only open, write and close, allocates
+   nothing and touches no state but errno.  Keep it so.  */
+int sbx_write_control_file (const char *path, const char *text);
 
 #endif

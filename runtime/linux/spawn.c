@@ -18,6 +18,7 @@
 #endif
 
 #include "common/cleanup.h"
+#include "common/file_io.h"
 #include "runtime/fd_scrub.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/runner_status.h"
@@ -98,20 +99,6 @@ child_fail (int report_fd, int step)
   child_fail_detail (report_fd, step, errno, NULL);
 }
 
-/* Write TEXT to the procfs file PATH in one write, as procfs wants it.
-   Returns 0 or a negative errno.  */
-static int
-write_proc_file (const char *path, const char *text)
-{
-  cleanup_close int fd = open (path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -errno;
-  ssize_t n = write (fd, text, strlen (text));
-  if (n < 0)
-    return -errno;
-  return n == (ssize_t) strlen (text) ? 0 : -EIO;
-}
-
 /* The kernel copies oom_score_adj to every child, so bwrap and the
    workload get it from the runner.  */
 static int
@@ -119,7 +106,7 @@ write_oom_score_adj (int value)
 {
   char buf[16];
   snprintf (buf, sizeof buf, "%d", value);
-  return write_proc_file ("/proc/self/oom_score_adj", buf);
+  return sbx_write_control_file ("/proc/self/oom_score_adj", buf);
 }
 
 /* What the sandbox inherits from its runner: resource limits, umask and
@@ -374,7 +361,7 @@ write_proc (pid_t pid, const char *file, const char *text)
 {
   char path[64];
   snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, file);
-  return write_proc_file (path, text);
+  return sbx_write_control_file (path, text);
 }
 
 /* bwrap waits on --userns-block-fd after reporting the sandbox's pid on

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/cleanup.h"
+#include "common/file_io.h"
 
 enum
 {
@@ -47,11 +47,7 @@ write_value (const char *key, const char *value)
   for (const char *k = key; *k; k++)
     path[len++] = *k == '.' ? '/' : *k;
   path[len] = '\0';
-  cleanup_close int fd = open (path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -errno;
-  ssize_t n = write (fd, value, strlen (value));
-  return n < 0 ? -errno : 0;
+  return sbx_write_control_file (path, value);
 }
 
 /* Join the namespaces of FDS from FROM on that differ from ours: joining
