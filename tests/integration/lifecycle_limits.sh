@@ -171,5 +171,23 @@ suite () {
   check "no watcher, sandbox or marker process is left" nothing_left
 }
 
+# The watcher's numbers are create's to write: a bad one is refused,
+# naming the argument, not read as 0 or wrapped into a huge limit.  A
+# start time no process has keeps a case wrongly taken from watching.
+watcher_refuses () { # ARG INDEX VALUE
+  local arg=$1 a=(1 9223372036854775807 0 0 0 0) out rc
+  a[$2]=$3
+  out=$(timeout 10 "$SBX" limits-watcher "$WORK" "${a[@]}" 2>&1); rc=$?
+  check "limits-watcher refuses $arg \"$3\" (exit $rc: $out)" \
+    eval '[ "$rc" -ne 0 ] && grep -qF "limits-watcher: $arg: expected a number" <<<"$out"'
+}
+watcher_refuses pid 0 12x
+watcher_refuses pid 0 0
+watcher_refuses start 1 18446744073709551616
+watcher_refuses memory 2 -1
+watcher_refuses pids 3 ""
+watcher_refuses interval_ms 4 4294967296
+watcher_refuses wall_ms 5 " 5"
+
 run_as_root_and_user suite
 finish
