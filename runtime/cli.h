@@ -67,6 +67,12 @@ int sbx_cmd_update (struct sbx_globals *g, int argc, char **argv,
    $XDG_RUNTIME_DIR/sbx-oci (or /tmp/sbx-oci-UID without one).  */
 const char *sbx_state_root (const struct sbx_globals *g);
 
+/* ARG as a whole decimal number from MIN to MAX (no sign, no space,
+   nothing after it) into *OUT; anything else is an error naming NAME.  */
+int sbx_parse_number (const char *name, const char *arg,
+                      unsigned long long min, unsigned long long max,
+                      unsigned long long *out, struct sbx_error *err);
+
 /* --preserve-fds N: 0 to 1024; anything else is an error naming it.  */
 int sbx_parse_preserve_fds (const char *arg, int *out, struct sbx_error *err);
 

@@ -5,16 +5,29 @@
 #include "runtime/cli.h"
 
 int
-sbx_parse_preserve_fds (const char *arg, int *out, struct sbx_error *err)
+sbx_parse_number (const char *name, const char *arg, unsigned long long min,
+                  unsigned long long max, unsigned long long *out,
+                  struct sbx_error *err)
 {
+  /* strtoull alone would take " 7", "+7" and "-1" (as a huge number).  */
   char *end = NULL;
   errno = 0;
-  long n = strtol (arg, &end, 10);
-  if (errno || end == arg || *end != '\0' || n < 0 || n > 1024)
+  unsigned long long n
+      = arg[0] >= '0' && arg[0] <= '9' ? strtoull (arg, &end, 10) : 0;
+  if (end == NULL || errno || *end != '\0' || n < min || n > max)
     return sbx_fail (err, -EINVAL,
-                     "--preserve-fds: expected a number from 0 to 1024, not "
-                     "\"%s\"",
-                     arg);
-  *out = (int) n;
+                     "%s: expected a number from %llu to %llu, not \"%s\"",
+                     name, min, max, arg);
+  *out = n;
   return 0;
+}
+
+int
+sbx_parse_preserve_fds (const char *arg, int *out, struct sbx_error *err)
+{
+  unsigned long long n;
+  int r = sbx_parse_number ("--preserve-fds", arg, 0, 1024, &n, err);
+  if (r == 0)
+    *out = (int) n;
+  return r;
 }

@@ -135,14 +135,16 @@ sbx_container_limits_watch (struct sbx_container_limits *lim, const char *dir,
   if (abs_dir == NULL)
     return sbx_fail_errno (err, -errno, "cannot resolve %s", dir);
   /* Under a quota the kernel holds memory and processes: the watcher
-     keeps the clock only.  */
+     keeps the clock only.  No limit is 0 to the watcher, which takes no
+     sign.  */
   char s_pid[24], s_start[24], s_mem[24], s_pids[24], s_ms[24], s_wall[24];
   snprintf (s_pid, sizeof s_pid, "%d", (int) pid);
   snprintf (s_start, sizeof s_start, "%llu", start);
   snprintf (s_mem, sizeof s_mem, "%lld",
-            sample ? (long long) lim->memory_limit : 0LL);
+            sample && lim->memory_limit > 0 ? (long long) lim->memory_limit
+                                            : 0LL);
   snprintf (s_pids, sizeof s_pids, "%lld",
-            sample ? (long long) lim->pids_limit : 0LL);
+            sample && lim->pids_limit > 0 ? (long long) lim->pids_limit : 0LL);
   snprintf (s_ms, sizeof s_ms, "%u", lim->interval_ms);
   snprintf (s_wall, sizeof s_wall, "%llu",
             (unsigned long long) lim->wall_clock_ms);

@@ -8,9 +8,10 @@
    allocates nothing per tick: it must stay cheap for as long as the
    container lives.  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
@@ -144,6 +145,41 @@ watch (struct watch *w)
   return 0;
 }
 
+/* The numbers create wrote (sbx_container_limits_watch), each checked
+   whole against its field's range: a mistake is refused, naming the
+   argument, rather than read as 0 or wrapped into a huge limit.  */
+static int
+parse_args (char **argv, struct watch *w, unsigned long long *start,
+            struct sbx_error *err)
+{
+  static const struct
+  {
+    const char *name;
+    unsigned long long min, max;
+  } args[] = {
+    { "limits-watcher: pid", 1, INT_MAX },
+    { "limits-watcher: start", 0, INT64_MAX },
+    { "limits-watcher: memory", 0, INT64_MAX },
+    { "limits-watcher: pids", 0, INT64_MAX },
+    { "limits-watcher: interval_ms", 0, UINT32_MAX },
+    { "limits-watcher: wall_ms", 0, INT64_MAX },
+  };
+  unsigned long long v[sizeof args / sizeof args[0]];
+  for (size_t i = 0; i < sizeof args / sizeof args[0]; i++)
+    {
+      int r = sbx_parse_number (args[i].name, argv[i + 2], args[i].min,
+                                args[i].max, &v[i], err);
+      if (r < 0)
+        return r;
+    }
+  *w = (struct watch){ .dir = argv[1], .pid = (pid_t) v[0], .wall_ms = v[5] };
+  *start = v[1];
+  w->lim = (struct sbx_limits){ .memory_limit = (int64_t) v[2],
+                                .pids_limit = (int64_t) v[3],
+                                .interval_ms = (uint32_t) v[4] };
+  return 0;
+}
+
 int
 sbx_cmd_limits_watcher (struct sbx_globals *g, int argc, char **argv,
                         struct sbx_error *err)
@@ -153,13 +189,11 @@ sbx_cmd_limits_watcher (struct sbx_globals *g, int argc, char **argv,
     return sbx_fail (err, -EINVAL,
                      "limits-watcher: internal command, "
                      "started by create");
-  struct watch w = { .dir = argv[1],
-                     .pid = atoi (argv[2]),
-                     .wall_ms = strtoull (argv[7], NULL, 10) };
-  unsigned long long start = strtoull (argv[3], NULL, 10);
-  w.lim = (struct sbx_limits){ .memory_limit = atoll (argv[4]),
-                               .pids_limit = atoll (argv[5]),
-                               .interval_ms = (uint32_t) atoi (argv[6]) };
+  struct watch w;
+  unsigned long long start;
+  int r = parse_args (argv, &w, &start, err);
+  if (r < 0)
+    return r;
   w.lim.mechanism = w.lim.memory_limit > 0 || w.lim.pids_limit > 0
                         ? SBX_LIMITS_MONITOR
                         : SBX_LIMITS_NONE;
@@ -170,7 +204,7 @@ sbx_cmd_limits_watcher (struct sbx_globals *g, int argc, char **argv,
   if (w.pidfd < 0 || !sbx_pid_alive_since (w.pid, start))
     return 0; /* the sandbox is already gone: nothing to watch */
   sbx_sampler_init (&w.lim.sampler);
-  int r = watch (&w);
+  r = watch (&w);
   sbx_sampler_free (&w.lim.sampler);
   close (w.pidfd);
   if (r < 0)

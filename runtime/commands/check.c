@@ -225,6 +225,18 @@ print_json (const struct report *rep, const struct sbx_sandbox *sb)
   return r;
 }
 
+/* The host alone, cached in the state root when it can be made.  */
+static int
+probe_host (struct sbx_globals *g, struct sbx_probe *probe,
+            struct sbx_error *err)
+{
+  const char *root = sbx_state_root (g);
+  struct sbx_error ignored = { 0 };
+  if (sbx_state_root_ensure (root, &ignored) < 0)
+    root = NULL;
+  return sbx_probe_host (g->runner, root, probe, err);
+}
+
 int
 sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
                struct sbx_error *err)
@@ -247,23 +259,26 @@ sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
       return sbx_fail (err, -EINVAL,
                        "check: usage: check [--bundle DIR] "
                        "[--format text|json]");
-  struct sbx_probe probe;
-  const char *root = sbx_state_root (g);
-  struct sbx_error ignored = { 0 };
-  if (sbx_state_root_ensure (root, &ignored) < 0)
-    root = NULL;
-  int r = sbx_probe_host (g->runner, root, &probe, err);
-  if (r < 0)
+  /* With a bundle, its preparation probes the host: that one answer
+     serves the report too, rather than a second read of the cache.  */
+  struct sbx_sandbox sb;
+  struct sbx_probe host;
+  const struct sbx_probe *probe = &host;
+  int r;
+  if (bundle)
+    {
+      r = sbx_sandbox_prepare (g, bundle, &sb, err);
+      if (r < 0 && sb.exec_status == 0)
+        return r;
+      probe = &sb.probe;
+    }
+  else if ((r = probe_host (g, &host, err)) < 0)
     return r;
   struct report rep = { .n = 0 };
-  check_runner (&probe, &rep);
-  check_userns (&probe, &rep);
-  check_proc (&probe, &rep);
+  check_runner (probe, &rep);
+  check_userns (probe, &rep);
+  check_proc (probe, &rep);
   check_cgroups (&rep);
-  struct sbx_sandbox sb;
-  if (bundle && (r = sbx_sandbox_prepare (g, bundle, &sb, err)) < 0
-      && sb.exec_status == 0)
-    return r;
   r = json ? print_json (&rep, bundle ? &sb : NULL)
            : print_text (&rep, bundle ? &sb : NULL);
   if (bundle)

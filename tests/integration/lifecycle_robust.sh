@@ -57,7 +57,11 @@ gone () { ! grep -qs '^[^ ]* ([^)]*) [^Z]' "/proc/$1/stat"; }
 
 make_bundle "$WORK/true" '["true"]'
 make_bundle "$WORK/long" '["sleep","30"]'
-make_bundle "$WORK/fg" '["sleep","3179"]'
+# The foreground run's workload is found among all the host's processes
+# by its unusual argv: a number of this run's own (pgrep -x matches it
+# whole, so no other run's is taken for it).
+FG_SLEEP=3179.$$
+make_bundle "$WORK/fg" "[\"sleep\",\"$FG_SLEEP\"]"
 
 # 1. cycles
 start=$(date +%s.%N)
@@ -83,8 +87,8 @@ check "no mount is left under the test dir ($(our_mounts | head -3 | tr '\n' ' '
 check "no state directory is left ($(state_dirs | head -3 | tr '\n' ' '))" [ -z "$(state_dirs)" ]
 
 # 2. SIGKILL of a foreground run (run keeps no state: its workload is found
-# by its unusual argv)
-sleepers () { pgrep -x -f 'sleep 3179' | tr '\n' ' '; }
+# by its unusual argv, FG_SLEEP)
+sleepers () { pgrep -x -f "sleep $FG_SLEEP" | tr '\n' ' '; }
 # started from a subshell so that this shell reports nothing when it dies
 runpid=$( (env -i "$SBX" --root "$ROOT" run --bundle "$WORK/fg" fg \
              </dev/null >/dev/null 2>&1 & echo $!) )

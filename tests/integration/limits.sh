@@ -11,6 +11,12 @@ PY=/usr/bin/python3
 WORK=$(mktemp -d /tmp/sbx-limits.XXXXXX)
 chmod 755 "$WORK"
 trap 'rm -rf "$WORK"' EXIT
+# What a run shares with the whole host must be its own, so that two runs
+# at once (two checkouts, CI and a developer) never meet: the ids, which
+# name cgroups (sbx-oci/ID-PID), end in RUN, the random part of WORK's
+# mktemp name; the tags that find a case's processes among all the host's
+# hold this shell's pid.
+RUN=${WORK##*.}
 n=0
 
 ok () { n=$((n + 1)); echo "ok $n - $1"; }
@@ -61,16 +67,20 @@ run_case () {
   # The outcome is written atomically (a temp file beside it).
   mkdir -p "$d/state"; chmod 777 "$d/state" "$d"
   local t0=$(date +%s%N)
-  as "$who" "$SBX_OCI" --root "$d/state" run --bundle "$d" --outcome "$d/out.json" "$2" \
+  as "$who" "$SBX_OCI" --root "$d/state" run --bundle "$d" --outcome "$d/out.json" "$2-$RUN" \
     > "$d/stdout" 2> "$d/stderr"
   ELAPSED_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
 }
+
+# tag N: a sleep for about N seconds ("37." or "0.0") whose argv no other
+# tag is the start of: a random number and the pid, each of fixed width.
+tag () { printf 'sleep %s%05d%07d' "$1" "$RANDOM" "$$"; }
 
 # survivors TAG: processes whose command line holds TAG.
 survivors () { pgrep -f -- "$1" | wc -l; }
 
 storm () {
-  local who=$1 name=storm-$1 tag="sleep 37.$RANDOM"
+  local who=$1 name=storm-$1 tag=$(tag 37.)
   bundle "$WORK/$name" 64 0 10 sh -c \
     "i=0; while [ \$i -lt 150 ]; do $tag & i=\$((i+1)); done; wait"
   run_case "$who" "$name"
@@ -119,7 +129,7 @@ wall_clock () {
 # A double-forked, setsid'd writer; sbx-oci is killed with SIG.  The file
 # must stop growing within a second and no writer may survive.
 straggler () {
-  local who=$1 sig=$2 name=strag-$1-$2 tag="sleep 0.0$RANDOM"
+  local who=$1 sig=$2 name=strag-$1-$2 tag=$(tag 0.0)
   local d=$WORK/$name
   bundle "$d" 64 0 30 sh -c \
     "(setsid sh -c 'while :; do echo x >> $d/ws/f; $tag; done' &) ; sleep 60"
@@ -127,9 +137,9 @@ straggler () {
   # A simple command in the background: $! is sbx-oci itself (setpriv
   # execs it).
   if [ "$who" = root ]; then
-    "$SBX_OCI" --root "$d/state" run --bundle "$d" "$name" > /dev/null 2>&1 &
+    "$SBX_OCI" --root "$d/state" run --bundle "$d" "$name-$RUN" > /dev/null 2>&1 &
   else
-    "${NOBODY[@]}" "$SBX_OCI" --root "$d/state" run --bundle "$d" "$name" \
+    "${NOBODY[@]}" "$SBX_OCI" --root "$d/state" run --bundle "$d" "$name-$RUN" \
       > /dev/null 2>&1 &
   fi
   local pid=$!
@@ -145,13 +155,13 @@ straggler () {
   check "$who straggler stopped within 1 s of SIG$sig, no survivor" \
     test "$a" = "$b" -a "$(survivors "$tag")" = 0
   # A SIGKILLed sbx-oci cannot remove its (now empty) cgroup: do it here.
-  rmdir /sys/fs/cgroup/*/sbx-oci/"$name"-* 2>/dev/null
+  rmdir /sys/fs/cgroup/*/sbx-oci/"$name-$RUN"-* 2>/dev/null
 }
 
 # The monitor finds a double-forked, setsid'd child: it forks 100
 # sleepers that only it holds, and the pids limit must still trip.
 hidden_storm () {
-  local name=hidden tag="sleep 38.$RANDOM"
+  local name=hidden tag=$(tag 38.)
   bundle "$WORK/$name" 64 0 10 sh -c \
     "(setsid sh -c 'i=0; while [ \$i -lt 100 ]; do $tag & i=\$((i+1)); done; wait' &); sleep 20"
   run_case nobody "$name"
@@ -166,7 +176,7 @@ hidden_storm () {
 # its last look: after a quiet spell, a late storm and a late exec into a
 # memory hog (same pid, no fork) must still trip their limits.
 late_starters () {
-  local name=late-storm tag="sleep 39.$RANDOM"
+  local name=late-storm tag=$(tag 39.)
   bundle "$WORK/$name" 64 0 15 sh -c \
     "sleep 1.5; i=0; while [ \$i -lt 150 ]; do $tag & i=\$((i+1)); done; wait"
   run_case nobody "$name"

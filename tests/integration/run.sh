@@ -363,13 +363,21 @@ case_check_and_probe ()
   agent workspace-write "" true
   tap_ok "probe: the answer is cached in the state root" \
     test -s "$WORK/state/probe.cache"
+  out=$(sbx check --bundle "$b" 2>&1)
+  tap_has "$out" "this bundle: enforcement" \
+    "check --bundle: the bundle's enforcement follows the host's checks"
   if command -v strace > /dev/null; then
     strace -f -qq -e trace=execve -o "$WORK/strace.out" \
       "$SBX_OCI" --root "$WORK/state" run --bundle "$b" probe-$N > /dev/null 2>&1
     tap_is "$(grep -c 'execve("/usr/bin/bwrap"' "$WORK/strace.out")" 1 \
       "probe: a cached run launches bwrap once, for the sandbox itself"
+    strace -f -qq -e trace=openat -o "$WORK/strace.out" \
+      "$SBX_OCI" --root "$WORK/state" check --bundle "$b" > /dev/null 2>&1
+    tap_is "$(grep -c '/probe.cache"' "$WORK/strace.out")" 1 \
+      "probe: check --bundle reads the cache once"
   else
     tap_skip "probe: a cached run launches bwrap once" "strace not installed"
+    tap_skip "probe: check --bundle reads the cache once" "strace not installed"
   fi
 }
 

@@ -6,6 +6,13 @@
 n=0
 failed=0
 MODE=
+# What a run shares with the whole host must be its own, so that two runs
+# at once (two checkouts, CI and a developer) never meet: container ids
+# that become cgroup names (sbx-oci/ID, system.slice/sbx-oci-ID.scope) and
+# markers looked for among all of the host's processes end in RUN, the
+# random part of WORK's mktemp name (unique below /tmp, and of one length,
+# so that no run's marker is the start of another's).
+RUN=${WORK##*.}
 
 ok () { n=$((n + 1)); echo "ok $n - ${MODE:+$MODE: }$1"; }
 not_ok () {
