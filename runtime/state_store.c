@@ -2,15 +2,12 @@
 
 #include "runtime/state_store.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +16,7 @@
 #include "common/json_gen.h"
 #include "runtime/limits_report.h"
 #include "runtime/linux/pidfd.h"
+#include "runtime/state_dir.h"
 
 #define STATE_MAX (4 << 20)
 
@@ -64,26 +62,6 @@ init_container (const char *root, const char *id, struct sbx_container *c,
   return 0;
 }
 
-static int
-take_lock (struct sbx_container *c, struct sbx_error *err)
-{
-  cleanup_free char *path = sbx_state_file (c, "lock");
-  if (path == NULL)
-    return sbx_fail (err, -ENOMEM, "out of memory");
-  c->lock_fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (c->lock_fd < 0)
-    {
-      if (errno == ENOENT)
-        return sbx_fail (err, -ENOENT, "container \"%s\" does not exist",
-                         c->id);
-      return sbx_fail_errno (err, -errno, "cannot open %s", path);
-    }
-  while (flock (c->lock_fd, LOCK_EX) < 0)
-    if (errno != EINTR)
-      return sbx_fail_errno (err, -errno, "cannot lock %s", path);
-  return 0;
-}
-
 int
 sbx_state_claim (const char *root, const char *id, struct sbx_container *c,
                  struct sbx_error *err)
@@ -91,13 +69,7 @@ sbx_state_claim (const char *root, const char *id, struct sbx_container *c,
   int r = init_container (root, id, c, err);
   if (r < 0)
     return r;
-  if (mkdir (c->dir, 0700) < 0)
-    {
-      if (errno == EEXIST)
-        return sbx_fail (err, -EEXIST, "container \"%s\" already exists", id);
-      return sbx_fail_errno (err, -errno, "cannot create %s", c->dir);
-    }
-  return take_lock (c, err);
+  return sbx_state_dir_claim (root, c->dir, id, &c->lock_fd, err);
 }
 
 static const char *
@@ -149,7 +121,7 @@ sbx_state_open (const char *root, const char *id, bool lock,
     return sbx_fail_errno (err, -errno, "cannot open %s", c->dir);
   if (!found || !S_ISDIR (st.st_mode))
     return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
-  if (lock && (r = take_lock (c, err)) < 0)
+  if (lock && (r = sbx_state_dir_lock (c->dir, id, &c->lock_fd, err)) < 0)
     return r;
   cleanup_free char *path = sbx_state_file (c, SBX_STATE_FILE);
   cleanup_free char *text = NULL;
@@ -377,36 +349,8 @@ sbx_state_emit (yajl_gen g, const struct sbx_container *c)
   return r < 0 ? r : sbx_json_close (g, false);
 }
 
-/* The one directory a state directory holds: the devpts instance of a
-   create with a terminal (runtime/create_console.c), still mounted when
-   that create was killed.  */
-static void
-remove_subdir (int dfd, const char *dir, const char *name)
-{
-  cleanup_free char *path = NULL;
-  if (asprintf (&path, "%s/%s", dir, name) >= 0)
-    umount2 (path, MNT_DETACH | UMOUNT_NOFOLLOW);
-  unlinkat (dfd, name, AT_REMOVEDIR);
-}
-
 int
 sbx_state_remove (struct sbx_container *c, struct sbx_error *err)
 {
-  cleanup_close int dfd = open (c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0)
-    return errno == ENOENT
-               ? 0
-               : sbx_fail_errno (err, -errno, "cannot open %s", c->dir);
-  DIR *d = fdopendir (dup (dfd));
-  if (d == NULL)
-    return sbx_fail_errno (err, -errno, "cannot read %s", c->dir);
-  struct dirent *e;
-  while ((e = readdir (d)) != NULL)
-    if (strcmp (e->d_name, ".") != 0 && strcmp (e->d_name, "..") != 0
-        && unlinkat (dfd, e->d_name, 0) < 0 && errno == EISDIR)
-      remove_subdir (dfd, c->dir, e->d_name);
-  closedir (d);
-  if (rmdir (c->dir) < 0 && errno != ENOENT)
-    return sbx_fail_errno (err, -errno, "cannot remove %s", c->dir);
-  return 0;
+  return sbx_state_dir_remove (c->dir, err);
 }

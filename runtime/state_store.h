@@ -38,12 +38,14 @@ struct sbx_container
 /* Non-empty, at most 1024 characters of [A-Za-z0-9_.-], not "." or "..". */
 int sbx_state_check_id (const char *id, struct sbx_error *err);
 
-/* Take ID: mkdir of its directory is the atomic claim (a second create
-   fails with `container "ID" already exists`), then lock it.  */
+/* Take ID: its directory appears already locked by us, or not at all (a
+   second create fails with `container "ID" already exists`); see
+   runtime/state_dir.h.  */
 int sbx_state_claim (const char *root, const char *id, struct sbx_container *c,
                      struct sbx_error *err);
 
-/* Open an existing container; LOCK takes its lock first.  -ENOENT with
+/* Open an existing container; LOCK takes its lock first (one whose
+   directory was removed while we waited does not count).  -ENOENT with
    `container "ID" does not exist`.  A corrupt state.json fails with -EINVAL
    naming the file, C stays usable (dir, lock) so delete --force can clean. */
 int sbx_state_open (const char *root, const char *id, bool lock,
@@ -77,7 +79,8 @@ int sbx_state_emit (yajl_gen g, const struct sbx_container *c);
 /* Copy a parsed JSON value into G.  */
 int sbx_json_copy (yajl_gen g, yajl_val v);
 
-/* Remove the container's directory and everything in it.  */
+/* Remove the container's directory and everything in it, in one step as
+   far as readers can see.  The caller holds its lock.  */
 int sbx_state_remove (struct sbx_container *c, struct sbx_error *err);
 
 /* Open a pidfd for the recorded pid, verified against its start time

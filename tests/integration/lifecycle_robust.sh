@@ -5,7 +5,9 @@
 #   leave no process, open fd, mount or state directory behind;
 # - SIGKILL of a foreground `sbx-oci run` takes its sandbox with it;
 # - a sandbox whose processes were killed from outside reads as stopped;
-# - an empty state.json gives a clear error and delete --force cleans up.
+# - an empty state.json gives a clear error and delete --force cleans up;
+# - creates racing delete --force loops of the same id all succeed (a
+#   create's state directory is never removed under it) and leave nothing.
 # Runs as root (the cycles take 25 to 45 ms each here, see
 # docs/conformance.md).  Prints TAP.
 set -u
@@ -119,6 +121,31 @@ check "with a clear error naming the file (\"$out\")" grep -qF "$ROOT/empty/stat
 check "delete --force cleans it up" sbx delete --force empty
 sleep 0.2
 check "its directory is gone and its held sandbox ended" eval '[ ! -e "$ROOT/empty" ] && gone "$epid"'
+
+# 5. create racing delete --force of the same id: the delete waits for the
+# create's lock, so each create succeeds; before, a delete landing between
+# the create's mkdir and its lock removed the directory under it, and the
+# held sandbox was left with no state to find it by.
+race_rounds=${SBX_RACE_ROUNDS:-40}
+deleter () { while [ ! -e "$WORK/race.stop" ]; do sbx delete --force rd >/dev/null 2>&1; done; }
+deleter & d1=$!
+deleter & d2=$!
+bad=0 first=
+for i in $(seq "$race_rounds"); do
+  # Not through a pipe: a sandbox orphaned by the race would hold it open.
+  if ! sbx create --bundle "$WORK/long" rd >/dev/null 2>"$WORK/rd.err"; then
+    bad=$((bad + 1))
+    [ -n "$first" ] || first=$(cat "$WORK/rd.err")
+  fi
+  sbx delete --force rd 2>/dev/null
+done
+touch "$WORK/race.stop"
+wait "$d1" "$d2"
+sbx delete --force rd
+check "$race_rounds creates racing two delete --force loops all succeed ($bad failed${first:+, first: $first})" [ "$bad" -eq 0 ]
+left=$(our_pids | tr '\n' ' ')
+check "and leave no sbx-oci or bwrap process ($left)" [ -z "$left" ]
+check "nor a state or temporary directory ($(state_dirs | head -3 | tr '\n' ' '))" [ -z "$(state_dirs)" ]
 
 for id in $(sbx list -q 2>/dev/null); do sbx delete --force "$id"; done
 for m in $(our_mounts | sort -r); do umount -l "$m"; done

@@ -1,13 +1,23 @@
-/* The state store without a sandbox: id rules, claims, corrupt state, and
-   a status computed from a pid and its start time.  */
+/* The state store without a sandbox: id rules, claims (also against a
+   racing delete --force), corrupt state, and a status computed from a pid
+   and its start time.  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
+#include "common/clock.h"
 #include "common/file_io.h"
+#include "runtime/state_dir.h"
 #include "runtime/state_store.h"
 #include "tap.h"
 
@@ -117,6 +127,201 @@ test_root_is_file (const char *root)
   unlink (file);
 }
 
+/* What delete --force does, as fast as it can: open with the lock, and
+   remove the directory whatever its state (a claim not yet written reads
+   as "create did not finish").  */
+static void __attribute__ ((noreturn))
+delete_forever (const char *root, const char *id)
+{
+  for (;;)
+    {
+      struct sbx_container c;
+      struct sbx_error err = { 0 };
+      int r = sbx_state_open (root, id, true, &c, &err);
+      if ((r == 0 || r == -EINVAL) && c.dir)
+        sbx_state_remove (&c, &err);
+      sbx_state_close (&c);
+    }
+}
+
+/* Whether C's directory is there and its lock file is the one C holds,
+   held: a second open file description cannot take it.  */
+static bool
+owned (const struct sbx_container *c)
+{
+  cleanup_free char *path = sbx_state_file (c, SBX_LOCK_FILE);
+  cleanup_close int fd = path ? open (path, O_RDWR | O_CLOEXEC) : -1;
+  struct stat held, at;
+  return fd >= 0 && fstat (c->lock_fd, &held) == 0 && fstat (fd, &at) == 0
+         && held.st_ino == at.st_ino && held.st_dev == at.st_dev
+         && flock (fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+}
+
+static void
+remove_temp_dirs (const char *root)
+{
+  DIR *d = opendir (root);
+  struct dirent *e;
+  while (d && (e = readdir (d)) != NULL)
+    if (strncmp (e->d_name, SBX_TEMP_DIR_PREFIX, strlen (SBX_TEMP_DIR_PREFIX))
+        == 0)
+      {
+        char path[600];
+        snprintf (path, sizeof path, "%s/%s/%s", root, e->d_name,
+                  SBX_LOCK_FILE);
+        unlink (path);
+        *strrchr (path, '/') = '\0';
+        rmdir (path);
+      }
+  if (d)
+    closedir (d);
+}
+
+/* A claim owns its directory from the moment it succeeds: a delete
+   --force landing between making the directory and locking it, or one
+   that waited on the lock of the previous claim of the id, must not
+   remove it under us.  */
+static void
+test_claim_vs_delete (const char *root)
+{
+  pid_t deleters[2];
+  for (int i = 0; i < 2; i++)
+    if ((deleters[i] = fork ()) == 0)
+      delete_forever (root, "race");
+  int claims = 0, failed = 0, lost = 0;
+  char first[256] = "";
+  uint64_t end = sbx_now_ms () + 2000;
+  for (; claims < 3000 && sbx_now_ms () < end; claims++)
+    {
+      struct sbx_container c;
+      struct sbx_error err = { 0 };
+      int r = sbx_state_claim (root, "race", &c, &err);
+      if (r < 0 && failed++ == 0)
+        snprintf (first, sizeof first, "%s", err.msg);
+      /* Long enough for the deleter to act if it could.  */
+      bool ok = r == 0 && owned (&c) && (usleep (50), owned (&c));
+      if (r == 0 && !ok)
+        lost++;
+      if (r == 0)
+        sbx_state_remove (&c, &err); /* as a create that failed */
+      sbx_state_close (&c);
+    }
+  for (int i = 0; i < 2; i++)
+    {
+      kill (deleters[i], SIGKILL);
+      waitpid (deleters[i], NULL, 0);
+    }
+  tap_ok (failed == 0,
+          "%d claims against two looping delete --force: %d failed (%s)",
+          claims, failed, first);
+  tap_ok (lost == 0, "no successful claim lost its directory or lock (%d did)",
+          lost);
+  /* A deleter killed halfway may leave the id or a temporary directory. */
+  struct sbx_container c;
+  struct sbx_error err = { 0 };
+  if (sbx_state_open (root, "race", false, &c, &err) != -ENOENT && c.dir)
+    sbx_state_remove (&c, &err);
+  sbx_state_close (&c);
+  remove_temp_dirs (root);
+}
+
+static int
+count_temp_dirs (const char *root)
+{
+  DIR *d = opendir (root);
+  int n = 0;
+  struct dirent *e;
+  while (d && (e = readdir (d)) != NULL)
+    n += strncmp (e->d_name, SBX_TEMP_DIR_PREFIX, strlen (SBX_TEMP_DIR_PREFIX))
+         == 0;
+  if (d)
+    closedir (d);
+  return n;
+}
+
+/* A temporary directory as a create killed before its rename leaves it,
+   AGE seconds old; with its lock held by us when HOLD.  */
+static int
+make_temp_dir (const char *root, const char *name, int age, bool hold)
+{
+  char dir[512], lock[600];
+  snprintf (dir, sizeof dir, "%s/%s%s", root, SBX_TEMP_DIR_PREFIX, name);
+  snprintf (lock, sizeof lock, "%s/%s", dir, SBX_LOCK_FILE);
+  mkdir (dir, 0700);
+  int fd = open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (hold)
+    flock (fd, LOCK_EX);
+  else
+    close (fd);
+  struct timespec t[2]
+      = { { time (NULL) - age, 0 }, { time (NULL) - age, 0 } };
+  utimensat (AT_FDCWD, dir, t, 0);
+  return hold ? fd : -1;
+}
+
+/* Claims and removals go through temporary directories: none is left,
+   and what a killed command leaves is swept by a later claim.  */
+static void
+test_temp_dirs (const char *root)
+{
+  struct sbx_container c;
+  struct sbx_error err = { 0 };
+  tap_ok (sbx_state_claim (root, "two", &c, &err) == 0
+              && count_temp_dirs (root) == 0,
+          "a claim leaves no temporary directory");
+  sbx_state_close (&c);
+  tap_ok (sbx_state_claim (root, "two", &c, &err) == -EEXIST
+              && count_temp_dirs (root) == 0,
+          "nor does a claim of an id that exists");
+  sbx_state_close (&c);
+  int r = sbx_state_open (root, "two", true, &c, &err);
+  tap_ok (r == -EINVAL && sbx_state_remove (&c, &err) == 0
+              && access (c.dir, F_OK) < 0 && count_temp_dirs (root) == 0,
+          "nor does a removal");
+  sbx_state_close (&c);
+
+  char named[64];
+  snprintf (named, sizeof named, "%sabc123", SBX_TEMP_DIR_PREFIX);
+  tap_ok (!id_ok (named),
+          "a temporary name is no container id: no command names it and "
+          "list skips it");
+  make_temp_dir (root, "stale1", 3600, false);
+  int held = make_temp_dir (root, "held11", 3600, true);
+  make_temp_dir (root, "young1", 0, false);
+  tap_ok (sbx_state_claim (root, "three", &c, &err) == 0,
+          "a claim next to leftovers succeeds");
+  sbx_state_remove (&c, &err);
+  sbx_state_close (&c);
+  tap_ok (count_temp_dirs (root) == 2,
+          "and sweeps the old unlocked one, not the held or the young one");
+  close (held);
+  make_temp_dir (root, "young1", 3600, false);
+  sbx_state_claim (root, "three", &c, &err);
+  sbx_state_remove (&c, &err);
+  sbx_state_close (&c);
+  tap_ok (count_temp_dirs (root) == 0, "once old and unlocked, they go too");
+}
+
+/* A directory without its lock file (an older sbx-oci killed between
+   making it and locking it) is locked as that did, and reads as an
+   unfinished create that delete --force removes.  */
+static void
+test_no_lock_file (const char *root)
+{
+  char dir[512];
+  snprintf (dir, sizeof dir, "%s/bare", root);
+  mkdir (dir, 0700);
+  struct sbx_container c;
+  struct sbx_error err = { 0 };
+  int r = sbx_state_open (root, "bare", true, &c, &err);
+  tap_ok (r == -EINVAL && strstr (err.msg, "bare/state.json: missing")
+              && c.lock_fd >= 0,
+          "no lock file: %s", err.msg);
+  tap_ok (c.dir && sbx_state_remove (&c, &err) == 0 && access (dir, F_OK) < 0,
+          "and it can be removed");
+  sbx_state_close (&c);
+}
+
 int
 main (void)
 {
@@ -126,6 +331,9 @@ main (void)
   test_ids ();
   test_store (root);
   test_root_is_file (root);
+  test_temp_dirs (root);
+  test_no_lock_file (root);
+  test_claim_vs_delete (root);
   rmdir (root);
   return tap_done ();
 }

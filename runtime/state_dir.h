@@ -1,0 +1,38 @@
+/* A container's directory under the state root, ROOT/ID, as one unit: a
+   claim makes and locks it under a temporary name and renames it into
+   place without replacing anything, and a removal renames it away before
+   taking it apart.  So ROOT/ID is only ever seen whole and with its lock
+   file held by whoever made it visible: a delete racing a create waits for
+   the create's lock instead of removing a directory it does not own.
+
+   Temporary directories are named SBX_TEMP_DIR_PREFIX plus six random
+   characters.  A command killed halfway leaves one behind; it blocks
+   nothing (no command can name it, list skips it) and the next claim
+   sweeps it once it is a minute old and its lock is free.  */
+#ifndef SBX_STATE_DIR_H
+#define SBX_STATE_DIR_H
+
+#include "common/error.h"
+
+#define SBX_LOCK_FILE "lock"
+
+/* "+" is no id character (sbx_state_check_id).  */
+#define SBX_TEMP_DIR_PREFIX "+tmp."
+
+/* Create DIR (ROOT/ID) with its lock file, held in *LOCK_FD.  -EEXIST
+   with `container "ID" already exists`.  */
+int sbx_state_dir_claim (const char *root, const char *dir, const char *id,
+                         int *lock_fd, struct sbx_error *err);
+
+/* Lock DIR's lock file into *LOCK_FD, waiting for its holder.  Only the
+   file still at DIR/lock counts: one whose directory was removed while we
+   waited is dropped and the new one, if the id was claimed again, waited
+   for.  -ENOENT with `container "ID" does not exist`.  */
+int sbx_state_dir_lock (const char *dir, const char *id, int *lock_fd,
+                        struct sbx_error *err);
+
+/* Remove DIR and everything in it, the devpts instance a create with a
+   terminal mounts there included.  The caller holds its lock.  */
+int sbx_state_dir_remove (const char *dir, struct sbx_error *err);
+
+#endif
