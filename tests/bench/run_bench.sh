@@ -17,7 +17,9 @@
 # needs no `env -i` in front (that would time a third exec).  Needs root
 # for crun and runc (skipped otherwise) and jq; the bundle's rootfs comes
 # from /bin/busybox (busybox-static).  SBX_OCI names the binary (default:
-# build/sbx-oci); the helpers are built in BUILD (default: build).
+# build/sbx-oci); SBX_OCI_ALSO="NAME=PATH ..." adds other builds of it to
+# the same run (a dynamic one, an older one), each run as sbx-oci is.
+# The helpers are built in BUILD (default: build).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,6 +63,9 @@ floor=$build/tests/bench/spawn_floor
 cmds=(sbx-oci "$sbx" --root "$T/state" run --bundle "$T/agent" bench
       :: bwrap "${bwrap_argv[@]}"
       :: floor "$floor" "${bwrap_argv[@]}")
+for alt in ${SBX_OCI_ALSO:-}; do
+  cmds+=(:: "${alt%%=*}" "${alt#*=}" --root "$T/state" run --bundle "$T/agent" bench)
+done
 
 if [ "$(id -u)" -eq 0 ]; then
   mkdir -p "$T/oci/rootfs/bin"

@@ -429,6 +429,25 @@ case_refused_options ()
     "run --console-socket: refused, saying why"
 }
 
+# A writer the command leaves behind, double-forked and setsid'd inside
+# the sandbox: gone by the time run returns, not a moment later.
+case_no_survivors ()
+{
+  local tag="sbx-it-survivor-$$-$N"
+  agent workspace-write "" sh -c \
+    "(setsid sh -c 'while :; do echo $tag >> left.txt; done' &); sleep 0.2"
+  local at_return after left
+  at_return=$(stat -c %s "$WS/left.txt" 2>/dev/null || echo 0)
+  left=$(pgrep -f "$tag" | wc -l)
+  sleep 0.3
+  after=$(stat -c %s "$WS/left.txt" 2>/dev/null || echo 0)
+  tap_ok "no survivor: the writer was writing ($at_return bytes)" \
+    test "$RC" -eq 0 -a "$at_return" -gt 0
+  tap_is "$left" 0 "no survivor: none of its processes is left when run returns"
+  tap_is "$after" "$at_return" "no survivor: nothing is written after run returns"
+  rm -f "$WS/left.txt"
+}
+
 run_cases ()
 {
   export HOME="$WORK/home"
@@ -438,6 +457,7 @@ run_cases ()
   case_nested_carve_outs
   case_protected_metadata
   case_exit_status
+  case_no_survivors
   case_setup_failure
   case_inherited_fds
   case_environment
