@@ -15,6 +15,7 @@
 #include "runtime/exec_lookup.h"
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/seccomp.h"
+#include "runtime/linux/seccomp_builtin.h"
 
 int
 sbx_state_root_ensure (const char *root, struct sbx_error *err)
@@ -105,23 +106,9 @@ walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
   return 0;
 }
 
-/* The built-in programs (an agent's default filter, network "deny"'s)
-   are not the config's to get wrong, so they are compiled while bwrap
-   starts (sbx_sandbox_feed_seccomp); the runner gets the read end of a
-   pipe now.  A config's own filter is compiled at once, so that its
-   errors come before anything runs.  */
-static int
-defer_program (int *read_fd, int *feed_fd, struct sbx_error *err)
-{
-  int p[2];
-  if (pipe2 (p, O_CLOEXEC) < 0)
-    return sbx_fail_errno (err, -errno,
-                           "cannot make a pipe for a seccomp program");
-  *read_fd = p[0];
-  *feed_fd = p[1];
-  return 0;
-}
-
+/* A config's own filter is compiled now, so that its errors come before
+   anything runs; the built-in ones were compiled with sbx-oci
+   (seccomp_builtin.h).  */
 static int
 compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
 {
@@ -137,7 +124,8 @@ compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
   /* Agents get the default filter unless their config brings its own.  */
   if (!sb->plan->agent)
     return 0;
-  return defer_program (&sb->seccomp_fd, &sb->feed[0], err);
+  return sb->seccomp_fd = sbx_builtin_filter_fd (
+             sbx_agent_filter (spec->ext.allow_user_namespaces), err);
 }
 
 /* Network "deny" also refuses IP sockets outright.  */
@@ -146,30 +134,7 @@ network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
 {
   if (sb->plan->network != SBX_NET_DENY)
     return 0;
-  return defer_program (&sb->seccomp_net_fd, &sb->feed[1], err);
-}
-
-int
-sbx_sandbox_feed_seccomp (void *arg, struct sbx_error *err)
-{
-  struct sbx_sandbox *sb = arg;
-  int r = 0;
-  for (int i = 0; i < 2; i++)
-    {
-      if (sb->feed[i] < 0)
-        continue;
-      struct sbx_seccomp *sc = NULL;
-      if (r == 0)
-        r = i == 0 ? sbx_seccomp_agent_default (
-                sb->spec->ext.allow_user_namespaces, &sc, err)
-                   : sbx_seccomp_network_deny (&sc, err);
-      if (r == 0)
-        r = sbx_seccomp_compile_into (sc, sb->feed[i], err);
-      sbx_seccomp_free (sc);
-      close (sb->feed[i]);
-      sb->feed[i] = -1;
-    }
-  return r;
+  return sb->seccomp_net_fd = sbx_builtin_filter_fd (SBX_FILTER_NET_DENY, err);
 }
 
 /* Where a joined IPC namespace's mqueue is mounted for the sandbox to
@@ -212,7 +177,7 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
                      struct sbx_sandbox *sb, struct sbx_error *err)
 {
   memset (sb, 0, sizeof *sb);
-  sb->seccomp_fd = sb->seccomp_net_fd = sb->feed[0] = sb->feed[1] = -1;
+  sb->seccomp_fd = sb->seccomp_net_fd = -1;
   const char *root = sbx_state_root (g);
   int r = sbx_spec_load (bundle, &sb->spec, err);
   if (r == 0 && sbx_state_root_ensure (root, err) < 0)
@@ -250,9 +215,6 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
     close (sb->seccomp_fd);
   if (sb->seccomp_net_fd >= 0)
     close (sb->seccomp_net_fd);
-  for (int i = 0; i < 2; i++)
-    if (sb->feed[i] >= 0)
-      close (sb->feed[i]);
   strv_free (&sb->cap_keep);
   sbx_alias_result_free (&sb->aliases);
   free (sb->alias_gap);
@@ -260,5 +222,5 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
   sbx_plan_free (sb->plan);
   sbx_spec_free (sb->spec);
   memset (sb, 0, sizeof *sb);
-  sb->seccomp_fd = sb->seccomp_net_fd = sb->feed[0] = sb->feed[1] = -1;
+  sb->seccomp_fd = sb->seccomp_net_fd = -1;
 }

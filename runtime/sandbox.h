@@ -18,9 +18,8 @@ struct sbx_sandbox
   struct sbx_alias_result aliases;
   char *alias_gap;
   int seccomp_fd;     /* what the runner reads: a sealed memfd, or a pipe
-                         sbx_sandbox_feed_seccomp fills; -1: no filter */
+                         holding a built-in filter; -1: no filter */
   int seccomp_net_fd; /* the same for network "deny"'s filter */
-  int feed[2];        /* the write ends of those pipes, or -1 */
   int exec_status;    /* 127/126 when the command cannot be found/run */
   char *mqueue_dir;   /* a joined IPC namespace's mqueue is bound from here
                          (spawn.c mounts it); NULL: bwrap mounts a fresh one */
@@ -31,14 +30,6 @@ struct sbx_sandbox
    be found or executed, exec_status is 127 or 126.  */
 int sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
                          struct sbx_sandbox *sb, struct sbx_error *err);
-
-/* Compile the built-in seccomp programs that prepare left for later and
-   write them into the pipes the runner reads (closing them, even on
-   failure, so the runner never waits for more).  Meant for the moment
-   the runner has been exec'd: it reads its programs only after its own
-   start-up, so on two cores the work overlaps.  SB is a struct
-   sbx_sandbox, as a spawn callback takes it.  */
-int sbx_sandbox_feed_seccomp (void *sb, struct sbx_error *err);
 
 void sbx_sandbox_release (struct sbx_sandbox *sb);
 

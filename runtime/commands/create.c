@@ -189,8 +189,6 @@ spawn_held (struct sbx_sandbox *sb, const struct create_options *o, int fifo,
     .hold_fd = fifo,
     .preserve_fds = o->preserve_fds,
     .cgroup = cgroup,
-    .on_exec = sbx_sandbox_feed_seccomp,
-    .on_exec_ctx = sb,
   };
   struct sbx_spawned sp;
   int r = con->slave >= 0 ? sbx_create_console_swap_in (con) : 0;

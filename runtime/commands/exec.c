@@ -26,6 +26,7 @@
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/console.h"
 #include "runtime/linux/seccomp.h"
+#include "runtime/linux/seccomp_builtin.h"
 #include "spec/policy.h"
 #include "runtime/state_store.h"
 #include "spec/spec.h"
@@ -245,28 +246,35 @@ read_program (int fd, struct sock_fprog *f, struct sbx_error *err)
   return 0;
 }
 
+/* A built-in filter (seccomp_builtin.h) into F.  */
+static int
+copy_builtin (enum sbx_builtin_filter which, struct sock_fprog *f,
+              struct sbx_error *err)
+{
+  const struct sbx_bpf *b = &sbx_builtin_filters[which];
+  f->filter = malloc (b->len);
+  if (f->filter == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  memcpy (f->filter, b->code, b->len);
+  f->len = (unsigned short) (b->len / sizeof (struct sock_filter));
+  return 0;
+}
+
 /* The same programs the sandbox was started with: the bundle's filter, or
    an agent's default one, and network "deny"'s on top.  */
 static int
 load_filters (const struct sbx_spec *spec, struct exec_plan *p,
               struct sbx_error *err)
 {
-  struct sbx_seccomp *built = NULL;
   int r = 0;
   if (spec->linux_.seccomp)
     r = read_program (sbx_seccomp_compile (spec->linux_.seccomp, err),
                       &p->filter, err);
-  else if (sbx_spec_is_agent (spec)
-           && (r = sbx_seccomp_agent_default (spec->ext.allow_user_namespaces,
-                                              &built, err))
-                  == 0)
-    r = read_program (sbx_seccomp_compile (built, err), &p->filter, err);
-  sbx_seccomp_free (built);
-  built = NULL;
-  if (r == 0 && spec->ext.network == SBX_NET_DENY
-      && (r = sbx_seccomp_network_deny (&built, err)) == 0)
-    r = read_program (sbx_seccomp_compile (built, err), &p->filter_net, err);
-  sbx_seccomp_free (built);
+  else if (sbx_spec_is_agent (spec))
+    r = copy_builtin (sbx_agent_filter (spec->ext.allow_user_namespaces),
+                      &p->filter, err);
+  if (r == 0 && spec->ext.network == SBX_NET_DENY)
+    r = copy_builtin (SBX_FILTER_NET_DENY, &p->filter_net, err);
   return r;
 }
 

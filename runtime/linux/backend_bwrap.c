@@ -60,7 +60,7 @@ struct exported
   char *path[2];
 };
 
-/* FD is a fresh memfd or a fed pipe: read from where it stands.  */
+/* FD is a fresh memfd or a filled pipe: read from where it stands.  */
 static int
 export_program (int fd, const char *dir, int index, char **path,
                 struct sbx_error *err)
@@ -84,12 +84,11 @@ export_seccomp (struct sbx_sandbox *sb, const char *dir,
                 struct sbx_bwrap_fds *fds, struct exported *x,
                 struct sbx_error *err)
 {
-  int memfds[2] = { sb->seccomp_fd, sb->seccomp_net_fd }, next = 3;
-  int r = sbx_sandbox_feed_seccomp (sb, err);
+  int fd[2] = { sb->seccomp_fd, sb->seccomp_net_fd }, next = 3, r = 0;
   for (int i = 0; r == 0 && i < 2; i++)
-    if (memfds[i] >= 0)
+    if (fd[i] >= 0)
       {
-        r = export_program (memfds[i], dir, i, &x->path[i], err);
+        r = export_program (fd[i], dir, i, &x->path[i], err);
         x->fd[i] = next++;
       }
   fds->seccomp = x->fd[0];
@@ -187,8 +186,6 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
     .preserve_fds = o->preserve_fds,
     .own_process_group = true,
     .cgroup = lim->cgroup,
-    .on_exec = sbx_sandbox_feed_seccomp,
-    .on_exec_ctx = sb,
   };
   struct sbx_spawned sp;
   int r = sbx_spawn_runner (&req, &sp, err);

@@ -327,9 +327,8 @@ build_filter (const struct sbx_seccomp *sc, scmp_filter_ctx *ctx,
   return 0;
 }
 
-int
-sbx_seccomp_compile_into (const struct sbx_seccomp *sc, int fd,
-                          struct sbx_error *err)
+static int
+compile_into (const struct sbx_seccomp *sc, int fd, struct sbx_error *err)
 {
   cleanup_filter scmp_filter_ctx ctx = NULL;
   int r = build_filter (sc, &ctx, err);
@@ -350,7 +349,7 @@ sbx_seccomp_compile (const struct sbx_seccomp *sc, struct sbx_error *err)
       = memfd_create ("sbx-seccomp-bpf", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0)
     return sbx_fail_errno (err, -errno, "linux.seccomp: memfd_create");
-  int r = sbx_seccomp_compile_into (sc, fd, err);
+  int r = compile_into (sc, fd, err);
   if (r < 0)
     return r;
   if (lseek (fd, 0, SEEK_SET) < 0)

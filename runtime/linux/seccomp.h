@@ -31,11 +31,6 @@ extern const char *const sbx_seccomp_flags[];
    libseccomp refuses two conditions on one argument).  */
 int sbx_seccomp_compile (const struct sbx_seccomp *sc, struct sbx_error *err);
 
-/* Compile SC as sbx_seccomp_compile does, but write the program to FD
-   (e.g. the pipe a started runner reads) instead of a memfd of its own.  */
-int sbx_seccomp_compile_into (const struct sbx_seccomp *sc, int fd,
-                              struct sbx_error *err);
-
 /* Append to NOTES one line per way the loaded filter differs from what SC
    asked that sbx_seccomp_compile cannot fix: today, the flags, which bwrap
    cannot pass to the kernel.  Returns 0 or -ENOMEM.  */

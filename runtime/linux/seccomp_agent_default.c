@@ -41,6 +41,7 @@
  * 0xffffffff): the kernel truncates it to an int, so high bits set by the
  * caller must not slip past the filter.  */
 #include "runtime/linux/seccomp.h"
+#include "runtime/linux/seccomp_builtin.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -199,4 +200,14 @@ sbx_seccomp_network_deny (struct sbx_seccomp **out, struct sbx_error *err)
   return build (network_deny_rules,
                 sizeof network_deny_rules / sizeof *network_deny_rules, false,
                 out, err);
+}
+
+int
+sbx_builtin_filter_define (enum sbx_builtin_filter which,
+                           struct sbx_seccomp **out, struct sbx_error *err)
+{
+  if (which == SBX_FILTER_NET_DENY)
+    return sbx_seccomp_network_deny (out, err);
+  return sbx_seccomp_agent_default (which == SBX_FILTER_AGENT_USERNS, out,
+                                    err);
 }

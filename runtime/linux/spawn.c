@@ -414,8 +414,6 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   close_pipes (&l, report_w);
   if (r == 0)
     r = read_child_failure (p.report_r, req->host->runner_path, err);
-  if (r == 0 && req->on_exec)
-    r = req->on_exec (req->on_exec_ctx, err);
   if (r == 0 && req->plan->uid_map)
     r = write_id_maps (req->plan, &p, err);
   int ours[] = { p.report_r, p.info_r, p.userns_w };

@@ -23,11 +23,6 @@ struct sbx_spawn_request
   int preserve_fds;            /* fds 3 .. 3+N-1 pass through unchanged */
   bool own_process_group;      /* terminal signals reach sbx, not bwrap */
   struct sbx_cgroup *cgroup;   /* the runner enters it before exec; NULL */
-  /* Called once the runner has exec'd and before anything waits on it:
-     work it can overlap with the runner's start (filling the pipes its
-     seccomp programs come from).  NULL: none.  */
-  int (*on_exec) (void *ctx, struct sbx_error *err);
-  void *on_exec_ctx;
 };
 
 struct sbx_spawned

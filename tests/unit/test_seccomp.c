@@ -1,6 +1,7 @@
 /* linux.seccomp compilation: programs are loaded for real, in forked
    children (and, when bwrap is installed, through bwrap itself).  */
 #include "runtime/linux/seccomp.h"
+#include "runtime/linux/seccomp_builtin.h"
 #include "tests/unit/tap.h"
 
 #include <errno.h>
@@ -376,46 +377,48 @@ test_fd (void)
   close (fd);
 }
 
-/* sbx_seccomp_compile_into writes the program sbx_seccomp_compile seals
-   into a memfd, to any fd: here a pipe, as the runner's are.  */
+/* The filters compiled when sbx-oci was built are, byte for byte, what
+   the compiler makes of their definitions now, each under its name.  */
 static void
-test_compile_into (void)
+test_builtin_filters (void)
 {
-  struct sbx_error err = { 0 };
-  struct sbx_seccomp *sc = NULL;
-  sbx_seccomp_network_deny (&sc, &err);
-  char sealed[4096], piped[4096];
-  ssize_t ns = -1, np = -1;
-  int fd = sc ? sbx_seccomp_compile (sc, &err) : -1;
-  if (fd >= 0)
-    ns = read (fd, sealed, sizeof sealed);
-  int p[2] = { -1, -1 };
-  if (sc && pipe (p) == 0 && sbx_seccomp_compile_into (sc, p[1], &err) == 0)
+  static const char *const names[]
+      = { "agent default", "agent default, user namespaces allowed",
+          "network deny" };
+  for (int i = 0; i < SBX_FILTER_COUNT; i++)
     {
-      close (p[1]);
-      p[1] = -1;
-      np = read (p[0], piped, sizeof piped);
+      struct sbx_error err = { 0 };
+      struct sbx_seccomp *sc = NULL;
+      int r
+          = sbx_builtin_filter_define ((enum sbx_builtin_filter) i, &sc, &err);
+      unsigned char now[65536];
+      ssize_t n = -1;
+      int fd = r < 0 ? -1 : sbx_seccomp_compile (sc, &err);
+      if (fd >= 0)
+        n = read (fd, now, sizeof now);
+      const struct sbx_bpf *b = &sbx_builtin_filters[i];
+      tap_ok (n > 0 && (size_t) n == b->len
+                  && memcmp (now, b->code, b->len) == 0,
+              "built-in %s: the build's bytes are today's compile (%zd, %zu)",
+              names[i], n, b->len);
+      if (fd >= 0)
+        close (fd);
+      sbx_seccomp_free (sc);
     }
-  tap_ok (ns > 0 && np == ns && memcmp (sealed, piped, (size_t) ns) == 0,
-          "compile_into a pipe writes the sealed program's bytes (%zd, %zd)",
-          ns, np);
-  for (int i = 0; i < 2; i++)
-    if (p[i] >= 0)
-      close (p[i]);
+  tap_ok (sbx_agent_filter (false) == SBX_FILTER_AGENT
+              && sbx_agent_filter (true) == SBX_FILTER_AGENT_USERNS,
+          "the agent filter follows allowUserNamespaces");
+  /* What the runner reads: the whole program, then the end.  */
+  struct sbx_error err = { 0 };
+  int fd = sbx_builtin_filter_fd (SBX_FILTER_NET_DENY, &err);
+  unsigned char got[65536];
+  ssize_t n = fd >= 0 ? read (fd, got, sizeof got) : -1;
+  const struct sbx_bpf *b = &sbx_builtin_filters[SBX_FILTER_NET_DENY];
+  tap_ok (n == (ssize_t) b->len && memcmp (got, b->code, b->len) == 0
+              && read (fd, got, 1) == 0,
+          "the filter's pipe holds it whole, its write end closed");
   if (fd >= 0)
     close (fd);
-  sbx_seccomp_free (sc);
-
-  sc = filter_new ("SCMP_ACT_FOO");
-  tap_ok (pipe (p) == 0 && sbx_seccomp_compile_into (sc, p[1], &err) < 0,
-          "compile_into refuses what compile refuses");
-  tap_streq (
-      err.msg,
-      "linux.seccomp.defaultAction: unsupported action \"SCMP_ACT_FOO\"",
-      "  message");
-  close (p[0]);
-  close (p[1]);
-  sbx_seccomp_free (sc);
 }
 
 /* Compile SC (freeing it) and expect failure with message WANT.  */
@@ -640,7 +643,7 @@ main (int argc, char **argv)
   test_args ();
   test_large_and_options ();
   test_fd ();
-  test_compile_into ();
+  test_builtin_filters ();
   test_rule_errors ();
   test_top_level_errors ();
   test_tables ();
