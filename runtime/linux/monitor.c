@@ -179,27 +179,53 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
   return 0;
 }
 
+/* Up to MAX of the pids listed in the "children" file at PATH; a read
+   into a buffer of ours, as this runs on every run's way out.  */
+static size_t
+read_children (const char *path, pid_t *pids, size_t max)
+{
+  char buf[4096];
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t len = fd < 0 ? -1 : read (fd, buf, sizeof buf - 1);
+  size_t n = 0;
+  if (len <= 0)
+    return 0;
+  buf[len] = '\0';
+  for (char *p = buf, *end; n < max; p = end)
+    {
+      long pid = strtol (p, &end, 10);
+      if (end == p || pid <= 0)
+        break;
+      pids[n++] = (pid_t) pid;
+    }
+  return n;
+}
+
+/* Whether PID, one of ours, has no child of its own.  */
+static bool
+is_childless (pid_t pid)
+{
+  char path[64];
+  pid_t one;
+  snprintf (path, sizeof path, "/proc/%d/task/%d/children", (int) pid,
+            (int) pid);
+  return read_children (path, &one, 1) == 0;
+}
+
 void
-sbx_sweep_children (void)
+sbx_sweep_children (pid_t sandbox_init)
 {
   char path[64];
   snprintf (path, sizeof path, "/proc/self/task/%d/children", (int) getpid ());
   /* Each round kills and reaps what is re-parented here now; a straggler's
      own children arrive for the next round.  No sleeping: a SIGKILLed
-     child of ours is reaped as soon as it is gone.  */
+     child of ours is reaped as soon as it is gone.  (Up to 256 a round:
+     the rest are killed in the next one.)  */
   for (int round = 0; round < 100; round++)
     {
       pid_t pids[256];
-      size_t n = 0;
-      FILE *f = fopen (path, "re");
-      if (f == NULL)
-        return;
-      int pid;
-      while (n < sizeof pids / sizeof *pids && fscanf (f, "%d", &pid) == 1)
-        pids[n++] = pid;
-      fclose (f);
-      if (n == 0)
-        return;
+      size_t n = read_children (path, pids, sizeof pids / sizeof *pids);
+      size_t waited = 0;
       for (size_t i = 0; i < n; i++)
         {
           int pfd = sbx_pidfd_open (pids[i]);
@@ -210,8 +236,23 @@ sbx_sweep_children (void)
             }
         }
       for (size_t i = 0; i < n; i++)
-        while (waitpid (pids[i], NULL, 0) < 0 && errno == EINTR)
-          ;
+        {
+          /* The sandbox's init, SIGKILLed, never runs again, and every
+             other process of its PID namespace descends from it: with
+             no child left (checked after the kill, which also ends any
+             fork it was making), nothing of the sandbox can run.  It is
+             not waited for: it still has to release its namespaces (a
+             mount table, an RCU grace period: 0.4-0.7 ms here), which
+             the kernel finishes after we return, as it does behind bwrap
+             itself.  */
+          if (pids[i] == sandbox_init && is_childless (pids[i]))
+            continue;
+          while (waitpid (pids[i], NULL, 0) < 0 && errno == EINTR)
+            ;
+          waited++;
+        }
+      if (waited == 0)
+        return;
     }
 }
 
@@ -235,7 +276,11 @@ sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
       teardown (&m, m.breach);
       waitpid (m.runner, &m.runner_status, 0);
     }
-  sbx_sweep_children ();
+  /* The sandbox's init is left to release its namespaces after we
+     return, unless a quota's cgroup is to be removed: that needs the init
+     gone from it, and waiting for the init is the quickest way to know.  */
+  bool leave_init = plan->unshare[SBX_NS_PID] && m.cgroup == NULL;
+  sbx_sweep_children (leave_init ? m.st.child_pid : 0);
   if (m.sandbox_pidfd >= 0)
     close (m.sandbox_pidfd);
   if (r < 0)
