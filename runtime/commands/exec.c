@@ -25,6 +25,7 @@
 #include "runtime/fd_scrub.h"
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/console.h"
+#include "runtime/linux/probe.h"
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
 #include "spec/policy.h"
@@ -529,8 +530,8 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
   r = r ?: load_process (&o, argv, &c, &p, err);
   /* As create planned them: an unprivileged caller's sandbox holds none.  */
   r = r
-          ?: sbx_caps_plan (&p.spec->process.capabilities, geteuid () == 0,
-                            &p.caps, &notes, err);
+          ?: sbx_caps_plan (&p.spec->process.capabilities,
+                            sbx_probe_is_root (), &p.caps, &notes, err);
   r = r ?: load_filters (p.spec, &p, err);
   if (r == 0
       && merge_env (&p.spec->process, &o.env, sbx_spec_is_agent (p.spec), &env)

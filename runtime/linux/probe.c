@@ -163,17 +163,24 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
   return 0;
 }
 
+/* Whether this process sees the initial user namespace's whole uid range
+   ("0 0 4294967295"): only there is a uid 0 the host's root.  */
 static bool
 initial_user_namespace (void)
 {
-  char line[128] = "";
-  FILE *f = fopen ("/proc/self/uid_map", "re");
-  if (f == NULL)
-    return true;
-  bool full = fgets (line, sizeof line, f) != NULL
-              && strstr (line, "4294967295") != NULL;
-  fclose (f);
-  return full;
+  char line[128];
+  cleanup_close int fd = open ("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd < 0 ? -1 : read (fd, line, sizeof line - 1);
+  if (n < 0)
+    return fd < 0; /* no user namespaces in this kernel */
+  line[n] = '\0';
+  return strstr (line, "4294967295") != NULL;
+}
+
+bool
+sbx_probe_is_root (void)
+{
+  return geteuid () == 0 && initial_user_namespace ();
 }
 
 static void

@@ -23,4 +23,8 @@ struct sbx_probe
 int sbx_probe_host (const char *runner, const char *cache_dir,
                     struct sbx_probe *out, struct sbx_error *err);
 
+/* The probe's is_root for this process: euid 0 in the initial user
+   namespace (a uid 0 elsewhere holds no capability of the host's).  */
+bool sbx_probe_is_root (void);
+
 #endif

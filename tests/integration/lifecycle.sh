@@ -92,11 +92,25 @@ suite () {
   # bwrap): the same effective and bounding sets, nothing more.
   caps_of () { grep -E '^Cap(Eff|Prm|Bnd):' "$@"; }
   want=$(caps_of "/proc/$(pid_of c1)/status"); got=$(sbx exec c1 cat /proc/self/status | caps_of)
-  check "exec holds the first process's capabilities ($(echo $got))" \
+  check "exec as uid 0 holds the first process's capabilities ($(echo $got))" \
     eval '[ -n "$want" ] && [ "$got" = "$want" ]'
   # As root those are the three the config grants (bits 0, 5 and 10).
   [ -z "$AS" ] && check "as root, the three granted ones" \
     grep -qx 'CapEff:.*0000000000000421' <<<"$got"
+  # A uid 0 in a user namespace of its own (rootless podman) holds every
+  # capability there: neither the first process nor an exec gets one.
+  got=$($AS unshare -Ur sh -c '
+    S=$0 R=$1 B=$2
+    "$S" --root "$R" create --bundle "$B" u1 > /dev/null 2>&1 || exit 1
+    "$S" --root "$R" start u1 || exit 1
+    pid=$("$S" --root "$R" state u1 | sed -n "s/.*\"pid\": *\([0-9]*\).*/\1/p")
+    grep -E "^Cap(Eff|Prm|Bnd):" "/proc/$pid/status"
+    "$S" --root "$R" exec u1 cat /proc/self/status | grep -E "^Cap(Eff|Prm|Bnd):"
+    "$S" --root "$R" delete --force u1' "$SBX" "$B/userns-state" "$B/long" 2>&1)
+  check "uid 0 in a user namespace: create and exec ran ($(echo $got))" \
+    [ "$(grep -c '^Cap' <<<"$got")" -eq 6 ]
+  check "uid 0 in a user namespace: no capability in the sandbox" \
+    [ "$(grep '^Cap' <<<"$got" | grep -cv '[[:space:]]0*$')" -eq 0 ]
   out=$(sbx exec --cap CAP_SYS_ADMIN c1 true 2>&1)
   check "exec --cap is refused, not ignored ($out)" grep -q 'exec --cap: not supported' <<<"$out"
   out=$(sbx exec --apparmor unconfined c1 true 2>&1)

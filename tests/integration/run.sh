@@ -448,6 +448,24 @@ case_no_survivors ()
   rm -f "$WS/left.txt"
 }
 
+# A uid 0 outside the initial user namespace (rootless podman, LXD) holds
+# every capability there; none of them may reach the sandbox, whatever
+# the config asks for.
+case_userns_root ()
+{
+  local b="$WORK/userns"
+  PROCESS_EXTRA='"capabilities": {"bounding": ["CAP_CHOWN"], "effective": ["CAP_CHOWN"], "permitted": ["CAP_CHOWN"]}' \
+    write_agent "$b" workspace-write "$WS" "" grep -E '^Cap(Eff|Prm|Bnd):' /proc/self/status
+  sed -i 's/"user": {"uid": [0-9]*, "gid": [0-9]*}/"user": {"uid": 0, "gid": 0}/' "$b/config.json"
+  local out
+  out=$(unshare -Ur "$SBX_OCI" --root "$WORK/state-userns" run --bundle "$b" userns 2>&1)
+  tap_ok "uid 0 in a user namespace: the sandbox ran ($(echo $out))" \
+    test "$(grep -c '^Cap' <<<"$out")" -eq 3
+  local held
+  held=$(grep -E '^Cap(Eff|Prm|Bnd):' <<<"$out" | grep -cv '[[:space:]]0*$')
+  tap_is "$held" 0 "uid 0 in a user namespace: no capability reaches the sandbox"
+}
+
 run_cases ()
 {
   export HOME="$WORK/home"
@@ -458,6 +476,7 @@ run_cases ()
   case_protected_metadata
   case_exit_status
   case_no_survivors
+  case_userns_root
   case_setup_failure
   case_inherited_fds
   case_environment
