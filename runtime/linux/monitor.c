@@ -179,17 +179,18 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
   return 0;
 }
 
-/* Up to MAX of the pids listed in the "children" file at PATH; a read
-   into a buffer of ours, as this runs on every run's way out.  */
-static size_t
+/* Up to MAX of the pids listed in the "children" file at PATH, or -1
+   when it cannot be read; a read into a buffer of ours, as this runs on
+   every run's way out.  */
+static ssize_t
 read_children (const char *path, pid_t *pids, size_t max)
 {
   char buf[4096];
   cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
   ssize_t len = fd < 0 ? -1 : read (fd, buf, sizeof buf - 1);
   size_t n = 0;
-  if (len <= 0)
-    return 0;
+  if (len < 0)
+    return -1;
   buf[len] = '\0';
   for (char *p = buf, *end; n < max; p = end)
     {
@@ -198,10 +199,11 @@ read_children (const char *path, pid_t *pids, size_t max)
         break;
       pids[n++] = (pid_t) pid;
     }
-  return n;
+  return (ssize_t) n;
 }
 
-/* Whether PID, one of ours, has no child of its own.  */
+/* Whether PID, one of ours, surely has no child: a children file that
+   cannot be read does not count as empty.  */
 static bool
 is_childless (pid_t pid)
 {
@@ -212,8 +214,32 @@ is_childless (pid_t pid)
   return read_children (path, &one, 1) == 0;
 }
 
-void
-sbx_sweep_children (pid_t sandbox_init)
+/* SIGKILL PID through a pidfd; whether it was delivered.  */
+static bool
+kill_child (pid_t pid)
+{
+  int pfd = sbx_pidfd_open (pid);
+  bool sent = pfd >= 0 && sbx_pidfd_signal (pfd, SIGKILL) == 0;
+  if (pfd >= 0)
+    close (pfd);
+  return sent;
+}
+
+/* Kill and reap every child left to this (subreaper) process, but only
+   kill SANDBOX_INIT (the init of the sandbox's own PID namespace, 0 for
+   none) when it has no child.  The sandbox's init, SIGKILLed, never runs
+   again, and every process the sandbox made descends from it: with no
+   child left (checked after the kill, which also ends any fork it was
+   making), nothing the sandbox started can run.  It is not waited for:
+   what it still does is release its namespaces (a mount table, an RCU
+   grace period), which the kernel finishes after we return, as it does
+   behind bwrap itself.  Only a process that joined the PID namespace
+   from outside (nsenter) is not its descendant: the kernel kills it when
+   that release is done, a millisecond or so later.  This holds because
+   the init is bwrap's single-threaded reaper (`run` does not use
+   --as-pid-1), whose children are all on its main thread's list.  */
+static void
+sweep_children (pid_t sandbox_init)
 {
   char path[64];
   snprintf (path, sizeof path, "/proc/self/task/%d/children", (int) getpid ());
@@ -224,28 +250,14 @@ sbx_sweep_children (pid_t sandbox_init)
   for (int round = 0; round < 100; round++)
     {
       pid_t pids[256];
-      size_t n = read_children (path, pids, sizeof pids / sizeof *pids);
+      bool killed[256];
+      ssize_t n = read_children (path, pids, sizeof pids / sizeof *pids);
       size_t waited = 0;
-      for (size_t i = 0; i < n; i++)
+      for (ssize_t i = 0; i < n; i++)
+        killed[i] = kill_child (pids[i]);
+      for (ssize_t i = 0; i < n; i++)
         {
-          int pfd = sbx_pidfd_open (pids[i]);
-          if (pfd >= 0)
-            {
-              sbx_pidfd_signal (pfd, SIGKILL);
-              close (pfd);
-            }
-        }
-      for (size_t i = 0; i < n; i++)
-        {
-          /* The sandbox's init, SIGKILLed, never runs again, and every
-             other process of its PID namespace descends from it: with
-             no child left (checked after the kill, which also ends any
-             fork it was making), nothing of the sandbox can run.  It is
-             not waited for: it still has to release its namespaces (a
-             mount table, an RCU grace period: 0.4-0.7 ms here), which
-             the kernel finishes after we return, as it does behind bwrap
-             itself.  */
-          if (pids[i] == sandbox_init && is_childless (pids[i]))
+          if (pids[i] == sandbox_init && killed[i] && is_childless (pids[i]))
             continue;
           while (waitpid (pids[i], NULL, 0) < 0 && errno == EINTR)
             ;
@@ -280,7 +292,7 @@ sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
      return, unless a quota's cgroup is to be removed: that needs the init
      gone from it, and waiting for the init is the quickest way to know.  */
   bool leave_init = plan->unshare[SBX_NS_PID] && m.cgroup == NULL;
-  sbx_sweep_children (leave_init ? m.st.child_pid : 0);
+  sweep_children (leave_init ? m.st.child_pid : 0);
   if (m.sandbox_pidfd >= 0)
     close (m.sandbox_pidfd);
   if (r < 0)

@@ -19,10 +19,4 @@ int sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
 /* The signals a foreground run forwards to its sandbox.  */
 void sbx_monitor_signals (sigset_t *set);
 
-/* Kill and reap every remaining child of this (subreaper) process, but
-   only kill SANDBOX_INIT (the init of the sandbox's own PID namespace;
-   0: none) when it has no child left: it can run nothing more, and
-   waiting for its namespaces to be released is not the caller's cost.  */
-void sbx_sweep_children (pid_t sandbox_init);
-
 #endif
