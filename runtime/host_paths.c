@@ -1,6 +1,7 @@
 #include "runtime/host_paths.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,33 +33,59 @@ account_home (uid_t uid)
   return pw ? pw->pw_dir : NULL;
 }
 #else
-/* UID's home as /etc/passwd gives it, read directly as runc does: the
-   static sbx-oci must not load NSS modules (getpwuid would), and a home
-   for the credential stores to hide is all that is asked here.  */
-static const char *
-account_home (uid_t uid)
+/* Whether S is a whole decimal number, as a uid field must be.  */
+static bool
+all_digits (const char *s)
+{
+  if (*s == '\0')
+    return false;
+  for (; *s; s++)
+    if (*s < '0' || *s > '9')
+      return false;
+  return true;
+}
+
+const char *
+sbx_passwd_home (const char *passwd, uid_t uid)
 {
   static char home[PATH_MAX];
-  FILE *f = fopen ("/etc/passwd", "re");
+  FILE *f = fopen (passwd, "re");
   char *line = NULL, *found = NULL;
   size_t cap = 0;
-  while (f && found == NULL && getline (&line, &cap, f) > 0)
+  bool matched = false;
+  while (f && !matched && getline (&line, &cap, f) > 0)
     {
-      /* name:password:uid:gid:gecos:dir:shell */
-      char *rest = line, *field[6];
+      /* name:password:uid:gid:gecos:dir:shell, as glibc's files module
+         reads it: comments and NIS "+"/"-" lines are no entries.  */
       line[strcspn (line, "\n")] = '\0';
+      if (line[0] == '\0' || strchr ("#+-", line[0]))
+        continue;
+      char *rest = line, *field[6];
       for (int i = 0; i < 6; i++)
         field[i] = strsep (&rest, ":");
-      char *end;
-      if (field[5] && field[2][0]
-          && strtoul (field[2], &end, 10) == (unsigned long) uid
-          && *end == '\0' && strlen (field[5]) < sizeof home)
+      if (field[5] == NULL || !all_digits (field[2])
+          || strtoul (field[2], NULL, 10) != (unsigned long) uid)
+        continue;
+      /* The first entry of UID is its entry, usable or not.  */
+      matched = true;
+      if (strlen (field[5]) < sizeof home)
         found = strcpy (home, field[5]);
     }
   free (line);
   if (f)
     fclose (f);
   return found;
+}
+
+/* UID's home as /etc/passwd gives it, read directly as runc does: the
+   static sbx-oci must not load NSS modules (getpwuid would), and a home
+   for the credential stores to hide is all that is asked here.  An
+   account that only a directory service knows gets none, and the policy
+   reports that its credential stores are not hidden.  */
+static const char *
+account_home (uid_t uid)
+{
+  return sbx_passwd_home ("/etc/passwd", uid);
 }
 #endif
 

@@ -266,7 +266,11 @@ hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
 static int
 hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
-  int r = 0;
+  int r = host->home ? 0
+                     : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                                 "no home directory is known (HOME is unset "
+                                 "and the account has none): the credential "
+                                 "stores in it are not hidden");
   for (size_t i = 0; r == 0 && host->home && credential_stores[i]; i++)
     {
       cleanup_free char *p = sbx_path_join (host->home, credential_stores[i]);

@@ -4,7 +4,9 @@
 #include "runtime/host_paths.h"
 #include "tests/unit/tap.h"
 
+#include <limits.h>
 #include <pwd.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <sys/types.h>
 
@@ -25,9 +27,50 @@ first_of_uid (uid_t uid, const struct passwd *self)
   return first;
 }
 
+/* The passwd reader on lines a real file may hold.  */
+static void
+test_passwd_lines (void)
+{
+  char path[] = "/tmp/sbx-passwd-XXXXXX";
+  int fd = mkstemp (path);
+  FILE *f = fd >= 0 ? fdopen (fd, "w") : NULL;
+  if (!tap_ok (f != NULL, "a passwd fixture"))
+    return;
+  fprintf (f,
+           "#old:x:1000:1000::/commented:/bin/sh\n"
+           "+nis:x:1000:1000::/nis:/bin/sh\n"
+           "\n"
+           "short:x:1001:1001\n"
+           "spaced:x: 1002:1002::/spaced:/bin/sh\n"
+           "signed:x:+1003:1003::/signed:/bin/sh\n"
+           "alice:x:1000:1000:Alice:/home/alice:/bin/bash\n"
+           "again:x:1000:1000::/home/second:/bin/sh\n"
+           "noshell:x:1004:1004::/home/noshell\n"
+           "long:x:1005:1005::/%0*d\n"
+           "after:x:1005:1005::/home/after:/bin/sh\n",
+           PATH_MAX, 0);
+  fclose (f);
+  tap_streq (sbx_passwd_home (path, 1000), "/home/alice",
+             "comments and NIS lines are no entries; the first entry wins");
+  tap_streq (sbx_passwd_home (path, 1004), "/home/noshell",
+             "an entry without its last field");
+  tap_ok (sbx_passwd_home (path, 1001) == NULL, "a short line has no home");
+  tap_ok (sbx_passwd_home (path, 1002) == NULL
+              && sbx_passwd_home (path, 1003) == NULL,
+          "a uid field must be all digits");
+  tap_ok (sbx_passwd_home (path, 1005) == NULL,
+          "a home too long is no home, not the next entry's");
+  tap_ok (sbx_passwd_home ("/nonexistent/passwd", 0) == NULL,
+          "no file, no home");
+  unlink (path);
+}
+
 int
 main (void)
 {
+#ifndef __APPLE__
+  test_passwd_lines ();
+#endif
   setenv ("HOME", "/some/home", 1);
   tap_streq (sbx_host_home (0), "/some/home", "HOME wins over the account");
   setenv ("HOME", "relative", 1);

@@ -177,6 +177,30 @@ test_restricted_rung (void)
           "restricted rung: requireEnforcement full refuses (%s)", err.msg);
 }
 
+/* With no home known, the credential stores cannot be hidden: the report
+   says so instead of claiming them hidden.  */
+static void
+test_no_home (void)
+{
+  struct sbx_host_facts host = fake_host (NULL);
+  const char *json = AGENT_JSON ("", "\"mode\": \"workspace-write\", "
+                                     "\"workspace\": \"/home/u/ws\", "
+                                     "\"network\": \"deny\"");
+  struct sbx_plan *plan = NULL;
+  struct sbx_error err = { 0 };
+  fake_resolve_json (json, &host, &plan, &err);
+  tap_ok (plan && !has_reason (plan, "no home directory is known"),
+          "a known home: no gap about it");
+  sbx_plan_free (plan);
+  host.home = NULL;
+  plan = NULL;
+  tap_ok (fake_resolve_json (json, &host, &plan, &err) == 0 && plan
+              && plan->enforcement.filesystem == SBX_LEVEL_PARTIAL
+              && has_reason (plan, "no home directory is known"),
+          "no home: filesystem partial, and the reason names it");
+  sbx_plan_free (plan);
+}
+
 /* Resolve JSON and expect a refusal whose message starts with PREFIX.  */
 static void
 expect_refused (const char *json, const char *prefix, const char *what)
@@ -345,6 +369,7 @@ main (void)
   test_mount_values_quoted ();
   test_namespace_paths ();
   test_restricted_rung ();
+  test_no_home ();
   test_container_env ();
   test_agent_allow_list ();
   test_agent_inherit ();
