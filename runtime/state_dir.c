@@ -92,8 +92,9 @@ sbx_state_dir_lock (const char *dir, const char *id, int *lock_fd,
   cleanup_free char *path = NULL;
   if (asprintf (&path, "%s/" SBX_LOCK_FILE, dir) < 0)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  int r;
-  do
+  /* Each retry means the container was removed and made again while we
+     waited for its lock: a bound, not a spin, but a bound all the same. */
+  for (int tries = 0; tries < 100; tries++)
     {
       /* The directory is resolved once, so "it has no lock file" and
          "it is DIR" are said of the same one.  */
@@ -102,10 +103,14 @@ sbx_state_dir_lock (const char *dir, const char *id, int *lock_fd,
         return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
       if (dfd < 0)
         return sbx_fail_errno (err, -errno, "cannot open %s", dir);
-      r = lock_in (dfd, dir, path, lock_fd, err);
+      int r = lock_in (dfd, dir, path, lock_fd, err);
+      if (r != -ESTALE)
+        return r;
     }
-  while (r == -ESTALE);
-  return r;
+  return sbx_fail (err, -EAGAIN,
+                   "container \"%s\" was removed and made again 100 times "
+                   "while waiting for its lock: try again",
+                   id);
 }
 
 /* The one directory a state directory holds: the devpts instance of a
@@ -123,9 +128,15 @@ remove_subdir (int dfd, const char *dir, const char *name)
 static int
 remove_entries (int dfd, const char *path)
 {
-  DIR *d = fdopendir (dup (dfd));
+  int copy = dup (dfd);
+  DIR *d = copy < 0 ? NULL : fdopendir (copy);
   if (d == NULL)
-    return -errno;
+    {
+      int e = errno;
+      if (copy >= 0)
+        close (copy);
+      return -e;
+    }
   rewinddir (d); /* the dup shares the offset a previous pass left */
   struct dirent *e;
   while ((e = readdir (d)) != NULL)
