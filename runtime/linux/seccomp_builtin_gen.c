@@ -4,16 +4,40 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <seccomp.h>
 #include <unistd.h>
 
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
+
+/* The compiler skips a system call its libseccomp does not know, as it
+   must in a config's filter (the kernel cannot have it either); in a
+   built-in one that would be a rule lost without a word, compiled into
+   every sbx-oci after: the build fails instead.  */
+static int
+check_names (const struct sbx_seccomp *sc, enum sbx_builtin_filter which,
+             struct sbx_error *err)
+{
+  for (size_t i = 0; i < sc->n_syscalls; i++)
+    for (size_t j = 0; j < sc->syscalls[i].names.n; j++)
+      {
+        const char *name = sc->syscalls[i].names.v[j];
+        if (seccomp_syscall_resolve_name (name) == __NR_SCMP_ERROR)
+          return sbx_fail (err, -EINVAL,
+                           "built-in filter %d: this libseccomp does not "
+                           "know the system call \"%s\"",
+                           which, name);
+      }
+  return 0;
+}
 
 static int
 emit (FILE *out, enum sbx_builtin_filter which, struct sbx_error *err)
 {
   struct sbx_seccomp *sc = NULL;
   int r = sbx_builtin_filter_define (which, &sc, err);
+  if (r == 0)
+    r = check_names (sc, which, err);
   int fd = r < 0 ? r : sbx_seccomp_compile (sc, err);
   sbx_seccomp_free (sc);
   if (fd < 0)
