@@ -6,10 +6,13 @@
    Why not hyperfine: it times one command's runs back to back, and this
    VM drifts by 10-20 % within a minute, so commands measured at different
    moments are compared under different machines.  Here every round runs
-   each command once, starting from a different one each round, so drift
-   and order fall on all of them alike.  --rewind seeks an inherited FD
-   back to its start before every run (bwrap reads its seccomp programs
-   from fds it inherits, and must find them whole).  */
+   each command once, in an order shuffled anew each round (from a fixed
+   seed, so a run can be repeated): drift falls on all of them alike, and
+   so does what a command leaves the kernel to finish after it exits (a
+   sandbox's namespaces), which lands on whichever command runs next.
+   --rewind seeks an inherited FD back to its start before every run
+   (bwrap reads its seccomp programs from fds it inherits, and must find
+   them whole).  */
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -74,6 +77,38 @@ quantile (const double *sorted, int n, double q)
   return sorted[(int) (q * (n - 1) + 0.5)];
 }
 
+/* A fixed xorshift sequence: the same orders on every run.  */
+static unsigned
+next_random (void)
+{
+  static unsigned x = 2463534242u;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return x;
+}
+
+/* ORDER, N entries, in a new random order (Fisher-Yates).  */
+static void
+shuffle (int *order, int n)
+{
+  for (int k = n - 1; k > 0; k--)
+    {
+      int j = (int) (next_random () % (unsigned) (k + 1)), t = order[k];
+      order[k] = order[j];
+      order[j] = t;
+    }
+}
+
+/* A whole decimal number from MIN up, or -1.  */
+static int
+parse_count (const char *s, int min)
+{
+  char *end;
+  long v = strtol (s, &end, 10);
+  return *s && *end == '\0' && v >= min && v <= 1000000 ? (int) v : -1;
+}
+
 static int
 usage (void)
 {
@@ -89,13 +124,15 @@ main (int argc, char **argv)
   int runs = 50, warmup = 3, rewind[MAX_REWIND], n_rewind = 0, i = 1;
   for (; i + 1 < argc && strncmp (argv[i], "--", 2) == 0; i += 2)
     if (strcmp (argv[i], "--runs") == 0)
-      runs = atoi (argv[i + 1]);
+      runs = parse_count (argv[i + 1], 1);
     else if (strcmp (argv[i], "--warmup") == 0)
-      warmup = atoi (argv[i + 1]);
+      warmup = parse_count (argv[i + 1], 0);
     else if (strcmp (argv[i], "--rewind") == 0 && n_rewind < MAX_REWIND)
-      rewind[n_rewind++] = atoi (argv[i + 1]);
+      rewind[n_rewind++] = parse_count (argv[i + 1], 0);
     else
       return usage ();
+  if (runs < 1 || warmup < 0)
+    return usage ();
   struct command cmds[MAX_CMDS];
   int n = 0;
   while (i + 1 < argc && n < MAX_CMDS)
@@ -108,11 +145,17 @@ main (int argc, char **argv)
         ;
       if (i < argc)
         argv[i++] = NULL;
-      if (cmds[n++].ms == NULL)
+      if (cmds[n].argv[0] == NULL || cmds[n++].ms == NULL)
         return usage ();
     }
-  if (i != argc || n == 0 || runs < 1 || warmup < 0)
+  if (i != argc || n == 0)
     return usage ();
+  for (int k = 0; k < n_rewind; k++)
+    if (rewind[k] < 0)
+      return usage ();
+  int order[MAX_CMDS];
+  for (int k = 0; k < n; k++)
+    order[k] = k;
   posix_spawn_file_actions_t quiet;
   posix_spawn_file_actions_init (&quiet);
   posix_spawn_file_actions_addopen (&quiet, 1, "/dev/null", O_WRONLY, 0);
@@ -120,7 +163,9 @@ main (int argc, char **argv)
   for (int r = -warmup; r < runs; r++)
     for (int k = 0; k < n; k++)
       {
-        const struct command *c = &cmds[(k + (r < 0 ? 0 : r)) % n];
+        if (k == 0)
+          shuffle (order, n);
+        const struct command *c = &cmds[order[k]];
         double t = time_once (c, rewind, n_rewind, &quiet);
         if (t < 0)
           {
