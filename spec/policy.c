@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cleanup.h"
 #include "common/path.h"
 #include "spec/policy_build.h"
 
@@ -32,6 +33,28 @@ plan_add (struct sbx_plan *plan, enum sbx_plan_op op, enum sbx_plan_why why,
     }
   plan->n_mounts++;
   return m;
+}
+
+int
+plan_add_proc (struct sbx_plan *plan, enum sbx_plan_why why, const char *dest)
+{
+  static const char *const host_wide[]
+      = { "sys", "sysrq-trigger", "irq", "bus" };
+  if (!plan_add (plan, SBX_PLAN_PROC, why, NULL, dest))
+    return -ENOMEM;
+  for (size_t i = 0; i < sizeof host_wide / sizeof *host_wide; i++)
+    {
+      char source[64];
+      snprintf (source, sizeof source, "/proc/%s", host_wide[i]);
+      cleanup_free char *at = sbx_path_join (dest, host_wide[i]);
+      struct sbx_plan_mount *m
+          = at ? plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_SYSTEM, source, at)
+               : NULL;
+      if (m == NULL)
+        return -ENOMEM;
+      m->optional = true; /* /proc/irq and /proc/bus are not everywhere */
+    }
+  return 0;
 }
 
 int

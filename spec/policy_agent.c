@@ -96,7 +96,10 @@ system_mounts (const struct sbx_spec *spec, const struct sbx_host_facts *host,
     return -ENOMEM;
   if (plan->unshare[SBX_NS_PID] && host->private_proc_ok)
     {
-      if (!plan_add (plan, SBX_PLAN_PROC, SBX_WHY_SYSTEM, NULL, "/proc"))
+      /* danger-full-access seals nothing, host-wide sysctls included.  */
+      if (rw_root
+              ? !plan_add (plan, SBX_PLAN_PROC, SBX_WHY_SYSTEM, NULL, "/proc")
+              : plan_add_proc (plan, SBX_WHY_SYSTEM, "/proc") < 0)
         return -ENOMEM;
     }
   else

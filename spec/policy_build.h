@@ -10,6 +10,17 @@ struct sbx_plan_mount *plan_add (struct sbx_plan *plan, enum sbx_plan_op op,
                                  enum sbx_plan_why why, const char *source,
                                  const char *dest);
 
+/* A fresh procfs at DEST, with what in it reaches past the sandbox's
+   namespaces sealed read-only: sys, sysrq-trigger, irq and bus.  bwrap
+   seals them only where its own access(2) finds them writable, which
+   /proc/sys, a 0555 directory, never is; so a uid 0 inside could write
+   host-wide sysctls such as kernel.core_pattern (runc mounts these
+   read-only too).  The host's own entries are bound over them: what
+   /proc/sys shows follows the namespaces of whoever reads it, not those
+   of the procfs it is read through.  Returns 0 or -ENOMEM.  */
+int plan_add_proc (struct sbx_plan *plan, enum sbx_plan_why why,
+                   const char *dest);
+
 /* Record a gap in enforcement: lowers the filesystem or network level to at
    most LEVEL and keeps REASON (printf-style) for `state` and `check`.  */
 int plan_gap (struct sbx_plan *plan, bool network, enum sbx_level level,

@@ -143,8 +143,8 @@ special_layer (const struct sbx_mount *m, size_t index, struct sbx_plan *plan,
   const char *source = NULL;
   char quoted[JQUOTE_MAX];
   if (strcmp (t, "proc") == 0)
-    op = SBX_PLAN_PROC;
-  else if (strcmp (t, "mqueue") == 0)
+    return plan_add_proc (plan, SBX_WHY_OCI_MOUNT, dest);
+  if (strcmp (t, "mqueue") == 0)
     op = SBX_PLAN_MQUEUE;
   else if (strcmp (t, "devpts") == 0)
     return 0; /* bwrap's /dev carries its own devpts instance */
@@ -228,7 +228,7 @@ mask_path (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   return plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
 }
 
-/* bwrap's own /proc already makes these read-only.  */
+/* plan_add_proc already seals these read-only.  */
 static bool
 proc_already_readonly (const char *path)
 {

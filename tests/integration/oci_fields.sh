@@ -199,6 +199,20 @@ c['linux']['sysctl'] = {'net.core.somaxconn': '77', 'kernel.shmmni': '1234', 'ne
     eval '[[ $rc -ne 0 && "$err" == *"linux.sysctl.kernel.pid_max: not held by a namespace"* ]]'
 }
 
+# The host-wide sysctls stay read-only inside (runc's readonlyPaths names
+# /proc/sys): a root container writing vm.swappiness's own value back
+# meets a read-only file system.
+proc_sys_case () {
+  local b=$B/procsys out rc
+  bundle "$b" "
+c['process']['args'] = ['sh', '-c', 'v=\$(cat /proc/sys/vm/swappiness) && echo \$v > /proc/sys/vm/swappiness']
+"
+  out=$(sbx run --bundle "$b" ps 2>&1 < /dev/null); rc=$?
+  check "/proc/sys: a write is refused ($out)" [ $rc -ne 0 ]
+  [ -z "$AS" ] && check "/proc/sys: read-only, as root too" \
+    grep -q "Read-only file system" <<<"$out"
+}
+
 # Joining IPC and UTS namespaces by path, as a Kubernetes pod's containers
 # join its sandbox's, with the /dev/mqueue every containerd spec mounts
 # (root only: the holder's namespaces are the host root's).
@@ -252,6 +266,7 @@ suite () {
   caps_case
   rlimit_case
   sysctl_case
+  proc_sys_case
   join_case
   groups_case
   agent_exec_case

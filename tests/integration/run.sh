@@ -471,6 +471,22 @@ case_userns_root ()
   tap_is "$held" 0 "uid 0 in a user namespace: no capability reaches the sandbox"
 }
 
+# Host-wide sysctls stay out of reach, even of a root sandbox: its own
+# value written back to vm.swappiness meets a read-only file system (a
+# writable /proc/sys would let it set kernel.core_pattern, a program the
+# host runs as root).
+case_proc_sys_readonly ()
+{
+  agent workspace-write "" sh -c \
+    'v=$(cat /proc/sys/vm/swappiness) && echo "$v" > /proc/sys/vm/swappiness'
+  tap_ok "/proc/sys: a write is refused ($(echo $OUT))" test "$RC" -ne 0
+  if [ "$(id -u)" = 0 ]; then
+    tap_has "$OUT" "Read-only file system" "/proc/sys: read-only, as root too"
+  fi
+  agent workspace-write "" sh -c 'echo x > /proc/sysrq-trigger'
+  tap_ok "/proc/sysrq-trigger: a write is refused" test "$RC" -ne 0
+}
+
 run_cases ()
 {
   export HOME="$WORK/home"
@@ -492,6 +508,7 @@ run_cases ()
   case_alias_masking
   case_network
   case_rlimits_umask
+  case_proc_sys_readonly
   case_hardened_defaults
   case_git_commit_and_no_litter
   case_check_and_probe
