@@ -137,22 +137,28 @@ network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
   return sb->seccomp_net_fd = sbx_builtin_filter_fd (SBX_FILTER_NET_DENY, err);
 }
 
-/* Where a joined IPC namespace's mqueue is mounted for the sandbox to
-   bind: a directory of the state root (only the runner's private mount
-   namespace ever has a mount there).  */
+/* Where the runner mounts the mqueue of an IPC namespace the sandbox
+   does not make, for bwrap to bind: a joined one, or the host's (bwrap
+   cannot mount either from inside the user namespace it makes, which owns
+   neither).  Only root can mount the host's; an unprivileged sandbox
+   binds the host's /dev/mqueue instead (policy_mounts.c).  A directory of
+   the state root whose name is no container id: only the runner's private
+   mount namespace ever has a mount there.  */
 static int
 mqueue_dir (struct sbx_sandbox *sb, const char *root, struct sbx_error *err)
 {
+  const struct sbx_plan *plan = sb->plan;
   bool wanted = false;
-  for (size_t i = 0; i < sb->plan->n_mounts; i++)
-    wanted |= sb->plan->mounts[i].op == SBX_PLAN_MQUEUE;
-  if (!wanted || sb->plan->join[SBX_NS_IPC] == NULL)
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    wanted |= plan->mounts[i].op == SBX_PLAN_MQUEUE;
+  bool host_ipc = !plan->unshare[SBX_NS_IPC] && plan->join[SBX_NS_IPC] == NULL;
+  if (!wanted || (plan->join[SBX_NS_IPC] == NULL && !host_ipc))
     return 0;
   if (root == NULL)
     return sbx_fail (err, -ENOENT,
-                     "the state root is unusable, and a joined IPC "
-                     "namespace's mqueue is mounted there");
-  sb->mqueue_dir = sbx_path_join (root, "mqueue");
+                     "the state root is unusable, and the mqueue of the "
+                     "IPC namespace the sandbox shares is mounted there");
+  sb->mqueue_dir = sbx_path_join (root, "+mqueue");
   if (sb->mqueue_dir == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
   if (mkdir (sb->mqueue_dir, 0700) < 0 && errno != EEXIST)

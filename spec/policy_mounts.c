@@ -134,9 +134,31 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   return pm ? tmpfs_options (m, index, pm, err) : -ENOMEM;
 }
 
+/* An IPC namespace of the sandbox's own, or a joined one, gets a fresh
+   mqueue (a joined one's is mounted by the runner: runtime/sandbox.c).
+   The host's, shared, too, when root runs the sandbox; otherwise nobody
+   here may mount it, and the host's /dev/mqueue, if there is one, is
+   bound instead: the same queues.  */
 static int
-special_layer (const struct sbx_mount *m, size_t index, struct sbx_plan *plan,
-               struct sbx_error *err)
+mqueue_layer (const struct sbx_host_facts *host, const char *dest,
+              struct sbx_plan *plan)
+{
+  bool host_ipc = !plan->unshare[SBX_NS_IPC] && plan->join[SBX_NS_IPC] == NULL;
+  if (!host_ipc || host->is_root)
+    return plan_add (plan, SBX_PLAN_MQUEUE, SBX_WHY_OCI_MOUNT, NULL, dest)
+               ? 0
+               : -ENOMEM;
+  struct sbx_plan_mount *pm = plan_add (
+      plan, SBX_PLAN_BIND_RW, SBX_WHY_OCI_MOUNT, "/dev/mqueue", dest);
+  if (pm == NULL)
+    return -ENOMEM;
+  pm->optional = true;
+  return 0;
+}
+
+static int
+special_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
+               size_t index, struct sbx_plan *plan, struct sbx_error *err)
 {
   const char *t = m->type, *dest = m->destination;
   enum sbx_plan_op op;
@@ -145,8 +167,8 @@ special_layer (const struct sbx_mount *m, size_t index, struct sbx_plan *plan,
   if (strcmp (t, "proc") == 0)
     return plan_add_proc (plan, SBX_WHY_OCI_MOUNT, dest);
   if (strcmp (t, "mqueue") == 0)
-    op = SBX_PLAN_MQUEUE;
-  else if (strcmp (t, "devpts") == 0)
+    return mqueue_layer (host, dest, plan);
+  if (strcmp (t, "devpts") == 0)
     return 0; /* bwrap's /dev carries its own devpts instance */
   else if (strcmp (t, "sysfs") == 0)
     op = SBX_PLAN_BIND_RO, source = "/sys";
@@ -175,7 +197,7 @@ policy_oci_mount (const struct sbx_spec *spec,
                      index);
   if (strcmp (m->type, "tmpfs") == 0)
     return tmpfs_layer (m, host, index, plan, err);
-  return special_layer (m, index, plan, err);
+  return special_layer (m, host, index, plan, err);
 }
 
 /* Where the container's own PATH lives on the host.  PATH is absolute, so

@@ -40,8 +40,8 @@ print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
       printf ("# first, the runner joins the %s namespace %s\n",
               joined[i].name, plan->join[joined[i].type]);
   if (mqueue_dir)
-    printf ("# and mounts that IPC namespace's mqueue on %s, in a mount "
-            "namespace of its own\n",
+    printf ("# the runner mounts the mqueue of the IPC namespace it shares "
+            "on %s, in a mount namespace of its own\n",
             mqueue_dir);
   if (plan->set_groups)
     {

@@ -219,7 +219,7 @@ sbx_probe_host (const char *runner, const char *cache_dir,
   cleanup_free char *path = NULL;
   if (cache_dir
       && cache_key (out->runner_path, out->facts.uid, key, sizeof key) == 0
-      && asprintf (&path, "%s/probe.cache", cache_dir) >= 0
+      && asprintf (&path, "%s/+probe.cache", cache_dir) >= 0
       && load_cache (path, key, &out->facts))
     {
       out->from_cache = true;

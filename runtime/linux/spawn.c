@@ -197,12 +197,13 @@ join_namespaces (const struct sbx_plan *plan, int report_w)
     }
 }
 
-/* A joined IPC namespace's mqueue, where bwrap will bind it from: bwrap
-   cannot mount it itself from inside the sandbox's user namespace, which
-   does not own that IPC namespace.  Mounted in a mount namespace of the
-   runner's own, so the host's mount table never sees it.  */
+/* The mqueue of the IPC namespace the runner is in now (a joined one, or
+   the host's), where bwrap will bind it from: bwrap cannot mount it
+   itself from inside the sandbox's user namespace, which does not own
+   that IPC namespace.  Mounted in a mount namespace of the runner's own,
+   so the host's mount table never sees it.  */
 static void
-mount_joined_mqueue (const char *dir, int report_w)
+mount_shared_mqueue (const char *dir, int report_w)
 {
   if (unshare (CLONE_NEWNS) < 0
       || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0
@@ -213,7 +214,7 @@ mount_joined_mqueue (const char *dir, int report_w)
       int e = errno;
       char msg[400];
       snprintf (msg, sizeof msg,
-                "cannot mount the joined IPC namespace's mqueue on %s: %s",
+                "cannot mount the shared IPC namespace's mqueue on %s: %s",
                 dir, strerror (e));
       child_fail_detail (report_w, STEP_JOIN, e, msg);
     }
@@ -233,7 +234,7 @@ child_main (void *arg)
     child_fail (report_w, STEP_PGRP);
   join_namespaces (req->plan, report_w);
   if (req->opts.mqueue_dir)
-    mount_joined_mqueue (req->opts.mqueue_dir, report_w);
+    mount_shared_mqueue (req->opts.mqueue_dir, report_w);
   /* The raw call: glibc's setgroups would try to tell every thread, and
      this child shares its parent's memory.  */
   if (req->plan->set_groups

@@ -216,6 +216,29 @@ c['process']['args'] = ['sh', '-c', 'v=\$(cat /proc/sys/vm/swappiness) && echo \
 # Joining IPC and UTS namespaces by path, as a Kubernetes pod's containers
 # join its sandbox's, with the /dev/mqueue every containerd spec mounts
 # (root only: the holder's namespaces are the host root's).
+# The host's IPC namespace, shared (podman --ipc=host): the container runs,
+# in the host's IPC namespace, with the /dev/mqueue its config mounts
+# (root: the host's mqueue, mounted by the runner; unprivileged: the host's
+# /dev/mqueue bound when there is one).  Nothing of it is listed as a
+# container.
+ipc_host_case () {
+  local b=$B/ipchost want
+  bundle "$b" "
+c['process']['args'] = ['sh', '-c', 'readlink /proc/self/ns/ipc > /tmp/seen; test -d /dev/mqueue && echo dir >> /tmp/seen']
+if not any(m['destination'] == '/dev/mqueue' for m in c['mounts']):
+    c['mounts'].append({'destination': '/dev/mqueue', 'type': 'mqueue', 'source': 'mqueue'})
+c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] != 'ipc']
+"
+  ln -sf busybox "$b/rootfs/bin/readlink"; ln -sf busybox "$b/rootfs/bin/test"
+  want="$(readlink /proc/self/ns/ipc)"
+  [ "$MODE" = root ] && want="$want dir"
+  sbx run --bundle "$b" ih > "$B/ih.out" 2>&1 < /dev/null
+  check "ipc host: runs in the host's IPC namespace ($(cat "$B/ih.out"))" \
+    [ "$(tr '\n' ' ' < "$b/rootfs/tmp/seen" 2> /dev/null)" = "$want " ]
+  check "ipc host: no container is listed for its mqueue" \
+    eval '[ -z "$(sbx list -q)" ]'
+}
+
 join_case () {
   [ "$MODE" = root ] || return 0
   unshare --ipc --uts sh -c 'hostname sbx-pod; exec sleep 60' &
@@ -268,6 +291,7 @@ suite () {
   sysctl_case
   proc_sys_case
   join_case
+  ipc_host_case
   groups_case
   agent_exec_case
   features_case

@@ -363,7 +363,7 @@ case_check_and_probe ()
   local b="$WORK/b$N"
   agent workspace-write "" true
   tap_ok "probe: the answer is cached in the state root" \
-    test -s "$WORK/state/probe.cache"
+    test -s "$WORK/state/+probe.cache"
   out=$(sbx check --bundle "$b" 2>&1)
   tap_has "$out" "this bundle: enforcement" \
     "check --bundle: the bundle's enforcement follows the host's checks"
@@ -374,7 +374,7 @@ case_check_and_probe ()
       "probe: a cached run launches bwrap once, for the sandbox itself"
     strace -f -qq -e trace=openat -o "$WORK/strace.out" \
       "$SBX_OCI" --root "$WORK/state" check --bundle "$b" > /dev/null 2>&1
-    tap_is "$(grep -c '/probe.cache"' "$WORK/strace.out")" 1 \
+    tap_is "$(grep -c '/+probe.cache"' "$WORK/strace.out")" 1 \
       "probe: check --bundle reads the cache once"
   else
     tap_skip "probe: a cached run launches bwrap once" "strace not installed"
