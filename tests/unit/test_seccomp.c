@@ -1,7 +1,6 @@
 /* linux.seccomp compilation: programs are loaded for real, in forked
    children (and, when bwrap is installed, through bwrap itself).  */
 #include "runtime/linux/seccomp.h"
-#include "runtime/linux/seccomp_builtin.h"
 #include "tests/unit/tap.h"
 
 #include <errno.h>
@@ -377,50 +376,6 @@ test_fd (void)
   close (fd);
 }
 
-/* The filters compiled when sbx-oci was built are, byte for byte, what
-   the compiler makes of their definitions now, each under its name.  */
-static void
-test_builtin_filters (void)
-{
-  static const char *const names[]
-      = { "agent default", "agent default, user namespaces allowed",
-          "network deny" };
-  for (int i = 0; i < SBX_FILTER_COUNT; i++)
-    {
-      struct sbx_error err = { 0 };
-      struct sbx_seccomp *sc = NULL;
-      int r
-          = sbx_builtin_filter_define ((enum sbx_builtin_filter) i, &sc, &err);
-      unsigned char now[65536];
-      ssize_t n = -1;
-      int fd = r < 0 ? -1 : sbx_seccomp_compile (sc, &err);
-      if (fd >= 0)
-        n = read (fd, now, sizeof now);
-      const struct sbx_bpf *b = &sbx_builtin_filters[i];
-      tap_ok (n > 0 && (size_t) n == b->len
-                  && memcmp (now, b->code, b->len) == 0,
-              "built-in %s: the build's bytes are today's compile (%zd, %zu)",
-              names[i], n, b->len);
-      if (fd >= 0)
-        close (fd);
-      sbx_seccomp_free (sc);
-    }
-  tap_ok (sbx_agent_filter (false) == SBX_FILTER_AGENT
-              && sbx_agent_filter (true) == SBX_FILTER_AGENT_USERNS,
-          "the agent filter follows allowUserNamespaces");
-  /* What the runner reads: the whole program, then the end.  */
-  struct sbx_error err = { 0 };
-  int fd = sbx_builtin_filter_fd (SBX_FILTER_NET_DENY, &err);
-  unsigned char got[65536];
-  ssize_t n = fd >= 0 ? read (fd, got, sizeof got) : -1;
-  const struct sbx_bpf *b = &sbx_builtin_filters[SBX_FILTER_NET_DENY];
-  tap_ok (n == (ssize_t) b->len && memcmp (got, b->code, b->len) == 0
-              && read (fd, got, 1) == 0,
-          "the filter's pipe holds it whole, its write end closed");
-  if (fd >= 0)
-    close (fd);
-}
-
 /* Compile SC (freeing it) and expect failure with message WANT.  */
 static void
 check_error (struct sbx_seccomp *sc, const char *want)
@@ -643,7 +598,6 @@ main (int argc, char **argv)
   test_args ();
   test_large_and_options ();
   test_fd ();
-  test_builtin_filters ();
   test_rule_errors ();
   test_top_level_errors ();
   test_tables ();
