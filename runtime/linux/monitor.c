@@ -181,7 +181,9 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
 
 /* Up to MAX of the pids listed in the "children" file at PATH, or -1
    when it cannot be read; a read into a buffer of ours, as this runs on
-   every run's way out.  */
+   every run's way out.  The kernel ends every pid with a space: a number
+   without one was cut by the buffer, and is left for the next round
+   rather than read as another, shorter pid.  */
 static ssize_t
 read_children (const char *path, pid_t *pids, size_t max)
 {
@@ -195,7 +197,7 @@ read_children (const char *path, pid_t *pids, size_t max)
   for (char *p = buf, *end; n < max; p = end)
     {
       long pid = strtol (p, &end, 10);
-      if (end == p || pid <= 0)
+      if (end == p || *end != ' ' || pid <= 0)
         break;
       pids[n++] = (pid_t) pid;
     }
