@@ -126,7 +126,7 @@ capability_args (const struct sbx_host_facts *host,
      A uid 0 outside the initial user namespace (rootless podman, LXD)
      does, and bwrap keeps them all unless told: it is told to drop them,
      and its keep list is empty (sbx_caps_plan grants it none).  */
-  if ((!host->is_root && host->uid != 0) || opts->cap_keep == NULL)
+  if (host->uid != 0 || opts->cap_keep == NULL)
     return 0;
   PUSH ("--cap-drop", "ALL");
   for (size_t i = 0; i < opts->cap_keep->n; i++)
