@@ -88,16 +88,22 @@ probe_runner (struct sbx_probe *p)
   f->private_proc_ok = run_runner (proc, NULL, 0) == 0;
 }
 
+/* What would change the probe's answer: the runner, the kernel, and who
+   asks.  A uid alone does not say who: uid 0 in a user namespace of its
+   own (rootless podman, `unshare -r`) shares the host root's state root
+   and probes with other arguments (probe_runner).  */
 static int
-cache_key (const char *runner, uid_t uid, char *key, size_t len)
+cache_key (const char *runner, const struct sbx_host_facts *f, char *key,
+           size_t len)
 {
   struct stat st;
   struct utsname u;
   if (stat (runner, &st) < 0 || uname (&u) < 0)
     return -errno;
-  snprintf (key, len, "%s %lld %lld.%09ld %s %d", runner,
+  snprintf (key, len, "%s %lld %lld.%09ld %s %d %s", runner,
             (long long) st.st_size, (long long) st.st_mtim.tv_sec,
-            st.st_mtim.tv_nsec, u.release, (int) uid);
+            st.st_mtim.tv_nsec, u.release, (int) f->uid,
+            f->is_root ? "host-root" : "user");
   return 0;
 }
 
@@ -189,7 +195,7 @@ probe_identity (struct sbx_probe *p)
   struct sbx_host_facts *f = &p->facts;
   f->uid = geteuid ();
   f->gid = getegid ();
-  f->is_root = f->uid == 0 && initial_user_namespace ();
+  f->is_root = sbx_probe_is_root ();
   const char *home = sbx_host_home (f->uid);
   if (home)
     {
@@ -218,13 +224,10 @@ sbx_probe_host (const char *runner, const char *cache_dir,
   char key[4096 + 256];
   cleanup_free char *path = NULL;
   if (cache_dir
-      && cache_key (out->runner_path, out->facts.uid, key, sizeof key) == 0
+      && cache_key (out->runner_path, &out->facts, key, sizeof key) == 0
       && asprintf (&path, "%s/+probe.cache", cache_dir) >= 0
       && load_cache (path, key, &out->facts))
-    {
-      out->from_cache = true;
-      return 0;
-    }
+    return 0;
   probe_runner (out);
   if (path)
     store_cache (path, key, &out->facts);

@@ -13,7 +13,6 @@ struct sbx_probe
   struct sbx_host_facts facts;
   char runner_path[4096];
   char home[4096];
-  bool from_cache;
 };
 
 /* RUNNER: a path named by the operator (--runner or SBX_OCI_RUNNER), or

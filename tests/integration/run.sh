@@ -364,6 +364,17 @@ case_check_and_probe ()
   agent workspace-write "" true
   tap_ok "probe: the answer is cached in the state root" \
     test -s "$WORK/state/+probe.cache"
+  # uid 0 in a user namespace of its own shares root's state root, but
+  # not root's answer: it probes for itself and the key says who asked.
+  if [ "$(id -u)" = 0 ]; then
+    local key_root key_userns
+    key_root=$(head -n 1 "$WORK/state/+probe.cache")
+    unshare -Ur "$SBX_OCI" --root "$WORK/state" run --bundle "$b" ur-$N > /dev/null 2>&1
+    key_userns=$(head -n 1 "$WORK/state/+probe.cache")
+    tap_ok "probe: root's cached answer does not serve uid 0 in a user namespace" \
+      test -n "$key_root" -a "$key_root" != "$key_userns"
+    agent workspace-write "" true
+  fi
   out=$(sbx check --bundle "$b" 2>&1)
   tap_has "$out" "this bundle: enforcement" \
     "check --bundle: the bundle's enforcement follows the host's checks"
