@@ -151,9 +151,8 @@ mqueue_dir (struct sbx_sandbox *sb, const char *root, struct sbx_error *err)
   bool wanted = false;
   for (size_t i = 0; i < plan->n_mounts; i++)
     wanted |= plan->mounts[i].op == SBX_PLAN_MQUEUE;
-  bool host_ipc = !plan->unshare[SBX_NS_IPC] && plan->join[SBX_NS_IPC] == NULL;
-  if (!wanted || (plan->join[SBX_NS_IPC] == NULL && !host_ipc))
-    return 0;
+  if (!wanted || plan->unshare[SBX_NS_IPC])
+    return 0; /* bwrap mounts its own namespace's */
   if (root == NULL)
     return sbx_fail (err, -ENOENT,
                      "the state root is unusable, and the mqueue of the "

@@ -21,8 +21,9 @@ struct sbx_sandbox
                          holding a built-in filter; -1: no filter */
   int seccomp_net_fd; /* the same for network "deny"'s filter */
   int exec_status;    /* 127/126 when the command cannot be found/run */
-  char *mqueue_dir;   /* a joined IPC namespace's mqueue is bound from here
-                         (spawn.c mounts it); NULL: bwrap mounts a fresh one */
+  char *mqueue_dir;   /* the shared (joined or host's) IPC namespace's
+                         mqueue is bound from here (spawn.c mounts it);
+                         NULL: bwrap mounts a fresh one */
 };
 
 /* Load BUNDLE, probe the host, resolve the plan and compile what the

@@ -143,8 +143,7 @@ static int
 mqueue_layer (const struct sbx_host_facts *host, const char *dest,
               struct sbx_plan *plan)
 {
-  bool host_ipc = !plan->unshare[SBX_NS_IPC] && plan->join[SBX_NS_IPC] == NULL;
-  if (!host_ipc || host->is_root)
+  if (plan->unshare[SBX_NS_IPC] || plan->join[SBX_NS_IPC] || host->is_root)
     return plan_add (plan, SBX_PLAN_MQUEUE, SBX_WHY_OCI_MOUNT, NULL, dest)
                ? 0
                : -ENOMEM;
