@@ -16,6 +16,7 @@
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
+#include "runtime/state_dir.h"
 
 int
 sbx_state_root_ensure (const char *root, struct sbx_error *err)
@@ -157,7 +158,7 @@ mqueue_dir (struct sbx_sandbox *sb, const char *root, struct sbx_error *err)
     return sbx_fail (err, -ENOENT,
                      "the state root is unusable, and the mqueue of the "
                      "IPC namespace the sandbox shares is mounted there");
-  sb->mqueue_dir = sbx_path_join (root, "+mqueue");
+  sb->mqueue_dir = sbx_path_join (root, SBX_MQUEUE_DIR_NAME);
   if (sb->mqueue_dir == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
   if (mkdir (sb->mqueue_dir, 0700) < 0 && errno != EEXIST)

@@ -16,8 +16,13 @@
 
 #define SBX_LOCK_FILE "lock"
 
-/* "+" is no id character (sbx_state_check_id).  */
-#define SBX_TEMP_DIR_PREFIX "+tmp."
+/* The state root's entries that are no container start with "+", which
+   no id may hold (sbx_state_check_id): list skips them, and no command
+   can name one as a container.  */
+#define SBX_ROOT_OWN(name) "+" name
+#define SBX_TEMP_DIR_PREFIX SBX_ROOT_OWN ("tmp.")
+#define SBX_PROBE_CACHE_NAME SBX_ROOT_OWN ("probe.cache")
+#define SBX_MQUEUE_DIR_NAME SBX_ROOT_OWN ("mqueue")
 
 /* Create DIR (ROOT/ID) with its lock file, held in *LOCK_FD.  -EEXIST
    with `container "ID" already exists`.  */

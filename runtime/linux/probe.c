@@ -14,6 +14,7 @@
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "runtime/host_paths.h"
+#include "runtime/state_dir.h"
 
 extern char **environ;
 
@@ -225,7 +226,7 @@ sbx_probe_host (const char *runner, const char *cache_dir,
   cleanup_free char *path = NULL;
   if (cache_dir
       && cache_key (out->runner_path, &out->facts, key, sizeof key) == 0
-      && asprintf (&path, "%s/+probe.cache", cache_dir) >= 0
+      && asprintf (&path, "%s/" SBX_PROBE_CACHE_NAME, cache_dir) >= 0
       && load_cache (path, key, &out->facts))
     return 0;
   probe_runner (out);
