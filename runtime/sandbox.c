@@ -44,6 +44,14 @@ sbx_state_root_ensure (const char *root, struct sbx_error *err)
   return 0;
 }
 
+const char *
+sbx_usable_state_root (const struct sbx_globals *g)
+{
+  const char *root = sbx_state_root (g);
+  struct sbx_error ignored = { 0 };
+  return sbx_state_root_ensure (root, &ignored) < 0 ? NULL : root;
+}
+
 /* The roots an agent may write: what the alias walk must cover.  Derived
    from the spec, before the plan, because the walk's findings are an input
    of policy resolution (a host fact), not an afterthought.  */
@@ -184,13 +192,10 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
 {
   memset (sb, 0, sizeof *sb);
   sb->seccomp_fd = sb->seccomp_net_fd = -1;
-  const char *root = sbx_state_root (g);
+  const char *root = NULL;
   int r = sbx_spec_load (bundle, &sb->spec, err);
-  if (r == 0 && sbx_state_root_ensure (root, err) < 0)
-    {
-      root = NULL; /* no probe cache then: slower, not wrong */
-      sbx_error_clear (err);
-    }
+  if (r == 0)
+    root = sbx_usable_state_root (g);
   if (r == 0)
     r = sbx_probe_host (g->runner, root, &sb->probe, err);
   if (r == 0)

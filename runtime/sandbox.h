@@ -34,6 +34,10 @@ int sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
 
 void sbx_sandbox_release (struct sbx_sandbox *sb);
 
+/* The state root, made if it is not there, or NULL when it cannot be:
+   the host is then probed without a cache, slower, not wrong.  */
+const char *sbx_usable_state_root (const struct sbx_globals *g);
+
 /* mkdir -p of the state root, mode 0700.  */
 int sbx_state_root_ensure (const char *root, struct sbx_error *err);
 

@@ -225,18 +225,6 @@ print_json (const struct report *rep, const struct sbx_sandbox *sb)
   return r;
 }
 
-/* The host alone, cached in the state root when it can be made.  */
-static int
-probe_host (struct sbx_globals *g, struct sbx_probe *probe,
-            struct sbx_error *err)
-{
-  const char *root = sbx_state_root (g);
-  struct sbx_error ignored = { 0 };
-  if (sbx_state_root_ensure (root, &ignored) < 0)
-    root = NULL;
-  return sbx_probe_host (g->runner, root, probe, err);
-}
-
 int
 sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
                struct sbx_error *err)
@@ -272,8 +260,12 @@ sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
         return r;
       probe = &sb.probe;
     }
-  else if ((r = probe_host (g, &host, err)) < 0)
-    return r;
+  else
+    {
+      r = sbx_probe_host (g->runner, sbx_usable_state_root (g), &host, err);
+      if (r < 0)
+        return r;
+    }
   struct report rep = { .n = 0 };
   check_runner (probe, &rep);
   check_userns (probe, &rep);
