@@ -21,7 +21,9 @@ struct sbx_globals
   bool debug;
   bool systemd_cgroup;
   const char *runner;  /* --runner: a bwrap named by the operator */
-  const char *approve; /* --approve: the operator's approval file */
+  const char *ceiling; /* --ceiling: the operator's ceiling over an
+                          untrusted config (spec/ceiling.h) */
+  const char *approve; /* --approve: more approval tokens for it */
 };
 
 /* Every command: returns the process exit status (>= 0) or a negative

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 enum sbx_path_kind
@@ -96,4 +97,19 @@ sbx_host_home (uid_t uid)
   if (home == NULL)
     home = account_home (uid);
   return home && home[0] == '/' ? home : NULL;
+}
+
+const uint64_t *
+sbx_host_rlimits (void)
+{
+  static uint64_t hard[RLIM_NLIMITS];
+  static bool done;
+  for (int i = 0; !done && i < RLIM_NLIMITS; i++)
+    {
+      struct rlimit l;
+      /* An unreadable limit allows nothing above 0: refused, not widened */
+      hard[i] = getrlimit (i, &l) == 0 ? l.rlim_max : 0;
+    }
+  done = true;
+  return hard;
 }

@@ -2,6 +2,7 @@
 #ifndef SBX_HOST_PATHS_H
 #define SBX_HOST_PATHS_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "spec/host_facts.h"
@@ -14,6 +15,10 @@ enum sbx_path_kind sbx_host_path_kind (const char *path, void *ctx);
    in the user database); NULL when neither is absolute.  The result may
    live in static storage until the next call.  */
 const char *sbx_host_home (uid_t uid);
+
+/* The caller's hard resource limits, indexed by RLIMIT_* (RLIM_NLIMITS of
+   them), read once: sbx_host_facts.rlimit_hard.  */
+const uint64_t *sbx_host_rlimits (void);
 
 #ifndef __APPLE__
 /* The home of UID's first entry in the passwd file PASSWD, NULL when it

@@ -50,8 +50,10 @@ usage (FILE *out)
            "  --log FILE          write errors and warnings to FILE\n"
            "  --log-format FMT    text or json\n"
            "  --runner PATH       use this bwrap (trusted, not probed)\n"
-           "  --approve FILE      widenings the operator approves, one per "
-           "line\n"
+           "  --ceiling FILE      the config is untrusted: check it against "
+           "this ceiling\n"
+           "  --approve FILE      more approval tokens for the ceiling, one "
+           "per line\n"
            "  --debug, --systemd-cgroup, --rootless, --log-level L\n"
            "  --version, --help\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
@@ -79,6 +81,7 @@ enum
   OPT_ROOTLESS,
   OPT_RUNNER,
   OPT_APPROVE,
+  OPT_CEILING,
   OPT_VERSION,
   OPT_HELP,
 };
@@ -94,6 +97,7 @@ static const struct option global_options[] = {
   { "rootless", required_argument, NULL, OPT_ROOTLESS },
   { "runner", required_argument, NULL, OPT_RUNNER },
   { "approve", required_argument, NULL, OPT_APPROVE },
+  { "ceiling", required_argument, NULL, OPT_CEILING },
   { "version", no_argument, NULL, OPT_VERSION },
   { "help", no_argument, NULL, OPT_HELP },
   { NULL, 0, NULL, 0 },
@@ -135,6 +139,9 @@ parse_globals (int argc, char **argv, struct sbx_globals *g,
         break;
       case OPT_APPROVE:
         g->approve = optarg;
+        break;
+      case OPT_CEILING:
+        g->ceiling = optarg;
         break;
       case OPT_LOG_LEVEL:
       case OPT_ROOTLESS:

@@ -104,6 +104,11 @@ sbx_enforcement_json (yajl_gen g, const struct sbx_plan *plan)
     r = sbx_json_key_str (g, "networkReach", sbx_net_name (plan->network));
   if (r == 0)
     r = sbx_json_key_bool (g, "noNewPrivileges", e->no_new_privs);
+  /* "ceiling": the config was untrusted and checked against the
+     operator's ceiling; "operator": config.json was the operator's own. */
+  if (r == 0)
+    r = sbx_json_key_str (g, "trust",
+                          plan->under_ceiling ? "ceiling" : "operator");
   if (r == 0)
     r = sbx_json_key_strv (g, "reasons", &e->reasons);
   return r < 0 ? r : sbx_json_close (g, false);

@@ -11,7 +11,7 @@
 
 #include "common/cleanup.h"
 #include "common/path.h"
-#include "runtime/approvals.h"
+#include "runtime/ceiling_load.h"
 #include "runtime/exec_lookup.h"
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/seccomp.h"
@@ -193,7 +193,11 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
   memset (sb, 0, sizeof *sb);
   sb->seccomp_fd = sb->seccomp_net_fd = -1;
   const char *root = NULL;
-  int r = sbx_spec_load (bundle, &sb->spec, err);
+  struct sbx_ceiling ceiling;
+  int r = sbx_ceiling_load (g, &ceiling, err);
+  bool under = r > 0;
+  if (r >= 0)
+    r = sbx_spec_load (bundle, &sb->spec, err);
   if (r == 0)
     root = sbx_usable_state_root (g);
   if (r == 0)
@@ -201,9 +205,9 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
   if (r == 0)
     r = walk_aliases (sb, err);
   if (r == 0)
-    r = sbx_policy_resolve (sb->spec, &sb->probe.facts, &sb->plan, err);
-  if (r == 0)
-    r = sbx_check_approvals (g, sb->spec, sb->plan, err);
+    r = sbx_policy_resolve (sb->spec, &sb->probe.facts,
+                            under ? &ceiling : NULL, &sb->plan, err);
+  sbx_ceiling_free (&ceiling);
   if (r == 0)
     r = sbx_caps_plan (&sb->spec->process.capabilities,
                        sb->probe.facts.is_root, &sb->cap_keep,

@@ -5,6 +5,7 @@
 #define SBX_HOST_FACTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "common/strv.h"
@@ -38,6 +39,9 @@ struct sbx_host_facts
      alias_walk.c), re-bound read-only by the plan.  NULL: no walk.  */
   const struct strv *alias_files;
   const char *alias_gap; /* the walk was incomplete: why, else NULL */
+  /* The caller's hard resource limits, indexed by RLIMIT_*: what an
+     untrusted config may not exceed.  NULL: unknown (any is refused).  */
+  const uint64_t *rlimit_hard;
   /* How PATH looks on the host (lstat, not following the last link).  */
   enum sbx_path_kind (*path_kind) (const char *path, void *ctx);
   void *path_ctx;

@@ -9,13 +9,13 @@
 
 #define ARRAY_LEN(a) (sizeof (a) / sizeof *(a))
 
-static const struct jenum mode_names[] = {
+const struct jenum sbx_mode_jenum[SBX_MODE_JENUM_N] = {
   { "read-only", SBX_MODE_READ_ONLY },
   { "workspace-write", SBX_MODE_WORKSPACE_WRITE },
   { "danger-full-access", SBX_MODE_DANGER_FULL_ACCESS },
 };
 
-static const struct jenum net_names[] = {
+const struct jenum sbx_net_jenum[SBX_NET_JENUM_N] = {
   { "deny", SBX_NET_DENY },
   { "loopback", SBX_NET_LOOPBACK },
   { "allow", SBX_NET_ALLOW },
@@ -175,10 +175,10 @@ static int
 parse_enums (struct sbx_jctx *c, yajl_val obj, struct sbx_ext *ext)
 {
   int mode = SBX_MODE_UNSET, net = SBX_NET_UNSET, level = SBX_LEVEL_NONE;
-  int r = json_enum (c, obj, "mode", 0, mode_names, ARRAY_LEN (mode_names),
+  int r = json_enum (c, obj, "mode", 0, sbx_mode_jenum, SBX_MODE_JENUM_N,
                      &mode);
   if (r >= 0)
-    r = json_enum (c, obj, "network", 0, net_names, ARRAY_LEN (net_names),
+    r = json_enum (c, obj, "network", 0, sbx_net_jenum, SBX_NET_JENUM_N,
                    &net);
   if (r >= 0)
     r = json_enum (c, obj, "requireEnforcement", 0, level_names,

@@ -17,4 +17,19 @@ int sbx_refuse_linux (struct sbx_jctx *c, yajl_val obj);
 int sbx_parse_ext (struct sbx_jctx *c, yajl_val obj, struct sbx_ext *ext);
 void sbx_ext_init (struct sbx_ext *ext);
 
+/* The names of "sbx.mode" and "sbx.network" (the ceiling uses them too).  */
+#define SBX_MODE_JENUM_N 3
+#define SBX_NET_JENUM_N 3
+extern const struct jenum sbx_mode_jenum[SBX_MODE_JENUM_N];
+extern const struct jenum sbx_net_jenum[SBX_NET_JENUM_N];
+
+/* JSON text -> a yajl tree whose top level is an object, with the checks
+   every input of ours gets (nesting depth, no NUL in strings).  */
+int sbx_json_parse_object (const char *json, size_t len, yajl_val *out,
+                           struct sbx_error *err);
+
+/* Every key path TOP sets ("process.user.uid", "mounts[].options"), once
+   each, into OUT: what the ceiling's allow-list is checked against.  */
+int sbx_spec_collect_fields (yajl_val top, struct strv *out);
+
 #endif

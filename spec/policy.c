@@ -210,13 +210,19 @@ resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
 
 int
 sbx_policy_resolve (const struct sbx_spec *spec,
-                    const struct sbx_host_facts *host, struct sbx_plan **out,
+                    const struct sbx_host_facts *host,
+                    const struct sbx_ceiling *ceiling, struct sbx_plan **out,
                     struct sbx_error *err)
 {
+  *out = NULL;
+  int r = policy_ceiling_fields (spec, host, ceiling, err);
+  if (r < 0)
+    return r;
   struct sbx_plan *plan = calloc (1, sizeof *plan);
   if (plan == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
   plan->agent = sbx_spec_is_agent (spec);
+  plan->under_ceiling = ceiling != NULL;
   plan->mode = spec->ext.mode;
   if (plan->agent && plan->mode == SBX_MODE_UNSET)
     plan->mode = spec->root_readonly ? SBX_MODE_READ_ONLY
@@ -227,7 +233,7 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   plan->die_with_parent = true;
   resolve_limits (spec, plan);
 
-  int r = resolve_namespaces (spec, plan);
+  r = resolve_namespaces (spec, plan);
   if (r == 0)
     r = resolve_namespace_paths (spec, plan, err);
   if (r == 0)
@@ -244,7 +250,13 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   if (r == 0)
     r = policy_env (spec, host, plan, err);
   if (r == 0)
-    r = policy_enforcement (spec, host, plan, err);
+    r = policy_widenings (spec, plan);
+  if (r == 0)
+    r = policy_enforcement (host, plan, err);
+  if (r == 0)
+    r = policy_ceiling_plan (spec, plan, ceiling, err);
+  if (r == 0)
+    r = policy_require_level (spec, plan, err);
   if (r < 0)
     {
       sbx_plan_free (plan);

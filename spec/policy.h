@@ -64,6 +64,8 @@ struct sbx_enforcement
 struct sbx_plan
 {
   bool agent;
+  bool under_ceiling; /* resolved under the operator's ceiling: the config
+                         was untrusted (the outcome's "trust") */
   enum sbx_mode mode;
   enum sbx_net network;
   char *root; /* host directory that becomes "/" */
@@ -96,21 +98,18 @@ struct sbx_plan
   struct sbx_enforcement enforcement;
 };
 
+struct sbx_ceiling;
+
+/* CEILING: the operator's ceiling when the config is not trusted (every
+   field is checked against it first: spec/policy_ceiling.c), or NULL when
+   config.json is the operator's own.  Refusals of the ceiling come before
+   "requireEnforcement" is looked at.  */
 int sbx_policy_resolve (const struct sbx_spec *spec,
                         const struct sbx_host_facts *host,
+                        const struct sbx_ceiling *ceiling,
                         struct sbx_plan **out, struct sbx_error *err);
 
 void sbx_plan_free (struct sbx_plan *plan);
-
-/* An agent config may narrow the default policy by itself; every widening
-   (danger-full-access, the host network, hardened defaults off, replaced
-   protected paths, user namespaces, its own seccomp filter, a writable
-   path outside the workspace) must also be named in APPROVED, the tokens
-   of the operator's --approve file.  */
-int sbx_policy_check_approvals (const struct sbx_spec *spec,
-                                const struct sbx_plan *plan,
-                                const struct strv *approved,
-                                struct sbx_error *err);
 
 /* Whether bubblewrap VERSION predates 0.12.0, which fixes
    GHSA-pxhw-h44j-8pfx (CVE-2026-87766).  An unknown version (zeros) does. */

@@ -184,15 +184,20 @@ pin_parents (const struct sbx_host_facts *host, const char *root,
   return 0;
 }
 
+const char *const *
+policy_protected_list (const struct sbx_spec *spec)
+{
+  const struct sbx_ext *x = &spec->ext;
+  return x->protected_paths_set ? (const char *const *) x->protected_paths.v
+                                : default_protected;
+}
+
 static int
 protect_in_root (const struct sbx_spec *spec,
                  const struct sbx_host_facts *host, const char *root,
                  struct sbx_plan *plan)
 {
-  const struct sbx_ext *x = &spec->ext;
-  const char *const *list = x->protected_paths_set
-                                ? (const char *const *) x->protected_paths.v
-                                : default_protected;
+  const char *const *list = policy_protected_list (spec);
   for (size_t i = 0; list && list[i]; i++)
     {
       cleanup_free char *path = sbx_path_join (root, list[i]);

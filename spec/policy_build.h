@@ -33,6 +33,22 @@ bool plan_dest_inside_tmpfs (const struct sbx_plan *plan, const char *dest);
 enum sbx_path_kind host_path_kind (const struct sbx_host_facts *host,
                                    const char *path);
 
+/* The protected paths of SPEC (relative to each writable root), NULL-ended:
+   its own list, or the defaults.  */
+const char *const *policy_protected_list (const struct sbx_spec *spec);
+
+/* The operator's ceiling, checked before resolution (what the config sets)
+   and after it (what the plan would expose): spec/policy_ceiling.c.  */
+struct sbx_ceiling;
+int policy_ceiling_fields (const struct sbx_spec *spec,
+                           const struct sbx_host_facts *host,
+                           const struct sbx_ceiling *ceiling,
+                           struct sbx_error *err);
+int policy_ceiling_plan (const struct sbx_spec *spec,
+                         const struct sbx_plan *plan,
+                         const struct sbx_ceiling *ceiling,
+                         struct sbx_error *err);
+
 int policy_agent_mounts (const struct sbx_spec *spec,
                          const struct sbx_host_facts *host,
                          struct sbx_plan *plan, struct sbx_error *err);
@@ -47,9 +63,14 @@ int policy_identity (const struct sbx_spec *spec,
                      struct sbx_error *err);
 int policy_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
                 struct sbx_plan *plan, struct sbx_error *err);
-int policy_enforcement (const struct sbx_spec *spec,
-                        const struct sbx_host_facts *host,
+int policy_widenings (const struct sbx_spec *spec, struct sbx_plan *plan);
+int policy_enforcement (const struct sbx_host_facts *host,
                         struct sbx_plan *plan, struct sbx_error *err);
+
+/* Refuse to run below "sbx.requireEnforcement": the last check of all,
+   after the ceiling's, so a refusal names the policy first.  */
+int policy_require_level (const struct sbx_spec *spec,
+                          const struct sbx_plan *plan, struct sbx_error *err);
 
 /* Refuse a linux.sysctl entry that is malformed or that no namespace of
    the container holds (it would change the host).  */

@@ -154,9 +154,9 @@ seatbelt_gaps (const struct sbx_host_facts *host, struct sbx_plan *plan)
   return r;
 }
 
-static int
-require_level (const struct sbx_spec *spec, const struct sbx_plan *plan,
-               struct sbx_error *err)
+int
+policy_require_level (const struct sbx_spec *spec, const struct sbx_plan *plan,
+                      struct sbx_error *err)
 {
   enum sbx_level want = spec->ext.require_enforcement;
   if (plan->enforcement.level >= want)
@@ -171,9 +171,45 @@ require_level (const struct sbx_spec *spec, const struct sbx_plan *plan,
                    why->n ? why->v[0] : "no reason recorded");
 }
 
+/* What an agent config widened, whether or not a ceiling approved it: the
+   report says so, so two runs with different trust never read alike.  */
 int
-policy_enforcement (const struct sbx_spec *spec,
-                    const struct sbx_host_facts *host, struct sbx_plan *plan,
+policy_widenings (const struct sbx_spec *spec, struct sbx_plan *plan)
+{
+  const struct sbx_ext *x = &spec->ext;
+  int r = 0;
+  if (!plan->agent || plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
+    return 0;
+  if (!x->hardened_defaults)
+    r = plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                  "hardened defaults off: credential stores and daemon "
+                  "sockets are not hidden");
+  if (r == 0 && !x->alias_masking)
+    r = plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                  "alias masking off: a hard-linked file in a writable root "
+                  "can change a file no grant covers");
+  if (r == 0 && x->protected_paths_set)
+    r = plan_gap (plan, false, SBX_LEVEL_FULL,
+                  "the config replaced the protected paths");
+  if (r == 0 && x->env_mode == SBX_ENV_INHERIT)
+    r = plan_gap (plan, false, SBX_LEVEL_FULL,
+                  "env inherit: the caller's whole environment is passed "
+                  "(credential-shaped names still dropped)");
+  for (size_t i = 0; r == 0 && i < x->env_allow.n; i++)
+    r = plan_gap (plan, false, SBX_LEVEL_FULL,
+                  "env: the caller's %s is passed", x->env_allow.v[i]);
+  if (r == 0 && x->allow_user_namespaces)
+    r = plan_gap (plan, false, SBX_LEVEL_FULL,
+                  "user namespaces allowed inside the sandbox");
+  if (r == 0 && spec->linux_.seccomp)
+    r = plan_gap (plan, false, SBX_LEVEL_FULL,
+                  "the config's own seccomp filter replaces the default "
+                  "agent filter");
+  return r;
+}
+
+int
+policy_enforcement (const struct sbx_host_facts *host, struct sbx_plan *plan,
                     struct sbx_error *err)
 {
   int r = 0;
@@ -195,14 +231,14 @@ policy_enforcement (const struct sbx_spec *spec,
   if (host->seatbelt && e->level > SBX_LEVEL_PARTIAL)
     e->level = SBX_LEVEL_PARTIAL;
   if (host->seatbelt)
-    return require_level (spec, plan, err);
+    return 0;
   /* Only an old runner needs the mitigation, and only a sandbox that
      confines the filesystem has something to protect.  */
   bool old = host->runner_named
              || runner_older (host->runner_version, fixed_runner);
   if (old && plan->mode != SBX_MODE_DANGER_FULL_ACCESS)
     r = check_symlinked_dests (host, plan, err);
-  return r < 0 ? r : require_level (spec, plan, err);
+  return r;
 }
 
 bool

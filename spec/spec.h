@@ -242,6 +242,8 @@ struct sbx_spec
       linux_; /* "linux": trailing _ because gcc predefines linux */
   struct sbx_hooks hooks;
   struct sbx_ext ext;
+  struct strv fields; /* every key path the file sets, arrays as "[]":
+                         what a ceiling checks (spec_fields.c) */
 };
 
 /* Parse JSON text (LEN bytes) of a config.json found in BUNDLE (an absolute

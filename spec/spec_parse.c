@@ -125,8 +125,9 @@ tree_freep (yajl_val *v)
   yajl_tree_free (*v);
 }
 
-static int
-parse_tree (const char *json, size_t len, yajl_val *out, struct sbx_error *err)
+int
+sbx_json_parse_object (const char *json, size_t len, yajl_val *out,
+                       struct sbx_error *err)
 {
   int r = check_text (json, len, err);
   if (r < 0)
@@ -310,7 +311,7 @@ sbx_spec_parse (const char *json, size_t len, const char *bundle,
   if (bundle == NULL || bundle[0] != '/')
     return sbx_fail (err, -EINVAL, "bundle: expected an absolute path");
   __attribute__ ((cleanup (tree_freep))) yajl_val tree = NULL;
-  int r = parse_tree (json, len, &tree, err);
+  int r = sbx_json_parse_object (json, len, &tree, err);
   if (r < 0)
     return r;
   cleanup_spec struct sbx_spec *spec = calloc (1, sizeof *spec);
@@ -324,6 +325,10 @@ sbx_spec_parse (const char *json, size_t len, const char *bundle,
   r = parse_top (&c, tree, spec);
   if (r < 0)
     return r;
+  r = sbx_spec_collect_fields (tree, &spec->fields);
+  if (r < 0)
+    return sbx_fail (err, r, r == -ENOMEM ? "out of memory"
+                                          : "a key path is too long");
   *out = steal_pointer (&spec);
   return 0;
 }

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
-#include "runtime/approvals.h"
+#include "runtime/ceiling_load.h"
 #include "runtime/backend.h"
 #include "runtime/darwin/seatbelt_profile.h"
 #include "runtime/darwin/seatbelt_supervise.h"
@@ -37,6 +37,7 @@ host_facts (const struct sbx_globals *g, struct sbx_host_facts *f)
   f->home = sbx_host_home (f->uid);
   f->environ = environ;
   f->path_kind = sbx_host_path_kind;
+  f->rlimit_hard = sbx_host_rlimits ();
 }
 
 static int
@@ -94,11 +95,15 @@ prepare (const struct sbx_globals *g, const char *bundle, struct seatbelt *sb,
          struct sbx_error *err)
 {
   host_facts (g, &sb->facts);
-  int r = sbx_spec_load (bundle, &sb->spec, err);
+  struct sbx_ceiling ceiling;
+  int r = sbx_ceiling_load (g, &ceiling, err);
+  bool under = r > 0;
+  if (r >= 0)
+    r = sbx_spec_load (bundle, &sb->spec, err);
   if (r == 0)
-    r = sbx_policy_resolve (sb->spec, &sb->facts, &sb->plan, err);
-  if (r == 0)
-    r = sbx_check_approvals (g, sb->spec, sb->plan, err);
+    r = sbx_policy_resolve (sb->spec, &sb->facts, under ? &ceiling : NULL,
+                            &sb->plan, err);
+  sbx_ceiling_free (&ceiling);
   if (r == 0)
     r = check_supported (sb->spec, sb->plan, &sb->facts, err);
   return r;

@@ -205,6 +205,7 @@ probe_identity (struct sbx_probe *p)
     }
   f->environ = environ;
   f->path_kind = sbx_host_path_kind;
+  f->rlimit_hard = sbx_host_rlimits ();
 }
 
 int

@@ -15,12 +15,13 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=${SBX_IT_WORK:-}
 N=0
 
-# APPROVE: an operator's approval file for the next runs, or empty.
-APPROVE=
+# CEILING: the operator's ceiling for the next runs (the config is then
+# untrusted), or empty (the config is the operator's own).
+CEILING=
 
 sbx ()
 {
-  "$SBX_OCI" --root "$WORK/state" ${APPROVE:+--approve "$APPROVE"} "$@"
+  "$SBX_OCI" --root "$WORK/state" ${CEILING:+--ceiling "$CEILING"} "$@"
 }
 
 # run_bundle BUNDLE: run it; OUT is stdout+stderr, RC the exit status, and
@@ -73,15 +74,17 @@ case_nested_carve_outs ()
   echo sbx-hidden-content > "$r/vendor/hidden.txt"
   local m
   m="$(bind_rw "$r"), $(deny "$r/vendor"), $(bind_rw "$r/vendor/cache")"
-  # Writable binds outside the workspace widen the policy: without the
-  # operator's approval they are refused, naming the token to approve.
+  # Under a ceiling, writable binds outside its workspaces widen the
+  # policy: without the operator's approval they are refused, naming the
+  # token to approve.
+  printf '{"workspaces": [%s]}\n' "$(json_str "$WS")" > "$WORK/ceiling"
+  CEILING="$WORK/ceiling"
   agent workspace-write "$m" true
-  tap_is "$RC" 125 "approval: a writable bind outside the workspace is refused"
-  tap_has "$OUT" "pass --approve FILE with a line \"$r\"" \
-    "approval: the refusal names the token"
-  printf '%s\n' "# the operator approves" "$r" "$r/vendor/cache" \
-    > "$WORK/approve"
-  APPROVE="$WORK/approve"
+  tap_is "$RC" 125 "ceiling: a writable bind outside the workspace is refused"
+  tap_has "$OUT" "add \"$r\" to the ceiling's \"approve\"" \
+    "ceiling: the refusal names the token"
+  printf '{"workspaces": [%s], "approve": [%s, %s]}\n' "$(json_str "$WS")" \
+    "$(json_str "$r")" "$(json_str "$r/vendor/cache")" > "$WORK/ceiling"
   agent workspace-write "$m" sh -c "echo a > $r/a && echo c > $r/vendor/cache/c"
   tap_is "$RC" 0 "carve-outs: /repo and /repo/vendor/cache are writable"
   tap_is "$(cat "$r/a" "$r/vendor/cache/c" 2>/dev/null)" "a
@@ -94,7 +97,7 @@ c" "carve-outs: both writes reached the host"
   tap_lacks "$OUT" sbx-hidden-content "carve-outs: the hidden file's content stays out"
   agent workspace-write "$m" mkdir "$r/vendor/cache/../new"
   tap_ok "carve-outs: nothing can be created in the deny" test "$RC" -ne 0
-  APPROVE=
+  CEILING=
 }
 
 case_protected_metadata ()

@@ -106,7 +106,7 @@ fake_resolve_json (const char *json, const struct sbx_host_facts *host,
   *plan = NULL;
   int r = sbx_spec_parse (json, strlen (json), "/bundle", &spec, err);
   if (r == 0)
-    r = sbx_policy_resolve (spec, host, plan, err);
+    r = sbx_policy_resolve (spec, host, NULL, plan, err);
   sbx_spec_free (spec);
   return r;
 }

@@ -7,10 +7,18 @@
 # process.cwd must be absolute in OCI, so the command learns where the
 # bundle-relative workspace is from SBX_EXAMPLE_WORKSPACE, which the
 # config's env allow-list lets through.
+#
+# The config is treated as one an agent composed: it runs under the
+# operator's ceiling (--ceiling), which names the one workspace it may
+# write and approves the one variable it passes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 sbx=${SBX_OCI:-$here/../../../build/sbx-oci}
 SBX_EXAMPLE_WORKSPACE=$here/workspace
 export SBX_EXAMPLE_WORKSPACE
 rm -f "$here/workspace/result.txt"
-exec "$sbx" run --bundle "$here" --outcome - "example-agent-$$"
+ceiling=$(mktemp)
+trap 'rm -f "$ceiling"' EXIT
+printf '{"workspaces": ["%s"], "maxNetwork": "deny",\n "approve": ["env:SBX_EXAMPLE_WORKSPACE"]}\n' \
+  "$here/workspace" > "$ceiling"
+"$sbx" --ceiling "$ceiling" run --bundle "$here" --outcome - "example-agent-$$"

@@ -1,0 +1,305 @@
+#!/bin/bash
+# The adversarial suite of the trust boundary (TAP): configs an agent could
+# compose, each an edit of the starter agent config, run under the
+# operator's ceiling.  Each case names either the refusal it must meet (the
+# field and the token) and the host-side evidence that the attack did
+# nothing (a sentinel unchanged, a secret unread, a host process alive).
+#
+# Run as root, the cases run as root and then as uid 65534 (setpriv); some
+# attacks only mean something as root and say so.  SBX_ADV_OLD=1 runs the
+# same attacks the way main before the ceiling took an untrusted config
+# (an empty --approve file): there the evidence checks are expected to
+# fail, which is how each case was seen to fail against the old code.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../integration/lib.sh"
+: "${SBX_OCI:?set SBX_OCI to the sbx-oci binary}"
+: "${BUSYBOX:=/bin/busybox}"
+WORK=${SBX_ADV_WORK:-}
+N=0
+
+sbx ()
+{
+  if [ -n "${SBX_ADV_OLD:-}" ]; then
+    "$SBX_OCI" --root "$WORK/state" --approve "$WORK/empty" "$@"
+  else
+    "$SBX_OCI" --root "$WORK/state" --ceiling "$WORK/ceiling" "$@"
+  fi
+}
+
+# attempt BUNDLE: `run` it; OUT is stdout+stderr, RC the exit status.
+attempt ()
+{
+  N=$((N + 1))
+  OUT=$(sbx run --bundle "$1" "adv-$N" 2>&1)
+  RC=$?
+}
+
+# refused PHRASE NAME [STATUS]: the command was refused with STATUS (125,
+# `run`'s for a sandbox that never started) and PHRASE in its line.
+refused ()
+{
+  [ -n "${SBX_ADV_OLD:-}" ] && return 0
+  tap_is "$RC" "${3:-125}" "$2: refused"
+  tap_has "$OUT" "$1" "$2: the refusal names $1"
+}
+
+# agent_case NAME MODE MOUNTS ARG...: a starter agent config in WS, edited
+# through SBX_EXTRA, PROCESS_EXTRA, SBX_WS (the workspace it names) and
+# CONFIG_EDIT (a sed expression on the file), then run.
+agent_case ()
+{
+  local b="$WORK/b$N"
+  write_agent "$b" "$2" "${SBX_WS:-$WS}" "$3" "${@:4}"
+  [ -n "${CONFIG_EDIT:-}" ] && sed -i "$CONFIG_EDIT" "$b/config.json"
+  attempt "$b"
+}
+
+as_root () { [ "$(id -u)" = 0 ]; }
+
+case_workspace_root ()
+{
+  SBX_WS=/ agent_case ws-root workspace-write "" touch "$OUTSIDE/pwned"
+  refused "sbx.workspace: / is not one of the ceiling's workspaces" \
+    "\"/\" as the workspace"
+  tap_ok "\"/\" as the workspace: nothing written outside" \
+    test ! -e "$OUTSIDE/pwned"
+  SBX_WS=$WORK agent_case ws-parent workspace-write "" touch "$OUTSIDE/pwned"
+  refused "is not one of the ceiling's workspaces" "a parent of the workspace"
+  tap_ok "a parent of the workspace: nothing written outside" \
+    test ! -e "$OUTSIDE/pwned"
+}
+
+case_bind_sources ()
+{
+  agent_case rw-bind workspace-write \
+    "$(bind_to "$OUTSIDE" "$WS/o" rw)" touch "$WS/o/pwned"
+  refused "add \"$OUTSIDE\" to the ceiling's \"approve\"" \
+    "a writable bind of an outside directory into the workspace"
+  tap_ok "a writable bind of an outside directory: nothing written there" \
+    test ! -e "$OUTSIDE/pwned"
+  agent_case ro-secret workspace-write \
+    "$(bind_to "$HOME_DIR/.ssh" "$WS/k" ro)" cat "$WS/k/id_ed25519"
+  refused "add \"$HOME_DIR/.ssh\" to the ceiling's \"approve\"" \
+    "a read-only bind of ~/.ssh"
+  tap_lacks "$OUT" sbx-adv-secret "a read-only bind of ~/.ssh: the key stays unread"
+  ln -sfn "$OUTSIDE" "$WS/planted"
+  agent_case symlink workspace-write \
+    "$(bind_to "$WS/planted" "$WS/p" rw)" touch "$WS/p/pwned"
+  refused "is a symbolic link" "a bind through a symlink planted in the workspace"
+  tap_ok "a planted symlink: nothing written where it points" \
+    test ! -e "$OUTSIDE/pwned"
+  rm -f "$WS/planted"
+  mkdir -p "$WS/.git" "$WS/sub"
+  echo original > "$WS/.git/config"
+  agent_case self-bind workspace-write "$(bind_to "$WS" "$WS/sub" rw)" \
+    sh -c "echo changed > $WS/sub/.git/config"
+  refused "would make the protected" "the workspace bound into itself"
+  tap_is "$(cat "$WS/.git/config")" original \
+    "the workspace bound into itself: .git/config unchanged"
+}
+
+case_container_shape ()
+{
+  local b="$WORK/container"
+  mkdir -p "$b/rootfs/bin" "$b/rootfs/host"
+  cp "$BUSYBOX" "$b/rootfs/bin/busybox"
+  cat > "$b/config.json" <<JSON
+{"ociVersion": "1.2.0", "root": {"path": "rootfs"},
+ "process": {"args": ["/bin/busybox", "touch", "/host$OUTSIDE/pwned"],
+             "cwd": "/", "user": {"uid": $(id -u), "gid": $(id -g)}},
+ "mounts": [{"destination": "/host", "type": "bind", "source": "/",
+             "options": ["rbind", "rw"]}],
+ "linux": {"namespaces": [{"type": "pid"}, {"type": "mount"},
+                          {"type": "network"}, {"type": "ipc"}, {"type": "uts"}]}}
+JSON
+  [ "$(id -u)" = 0 ] || sed -i 's/{"type": "uts"}/{"type": "uts"}, {"type": "user"}/' "$b/config.json"
+  attempt "$b"
+  refused "root.path: a container rootfs is refused under a ceiling" \
+    "a container rootfs with a writable bind of /"
+  tap_ok "a container rootfs: nothing written outside" \
+    test ! -e "$OUTSIDE/pwned"
+}
+
+case_host_pid ()
+{
+  sleep 300 &
+  local victim=$!
+  CONFIG_EDIT='s/"sbx": {/"linux": {"namespaces": [{"type": "network"}, {"type": "mount"}, {"type": "ipc"}, {"type": "uts"}]}, "sbx": {/' \
+    agent_case host-pid workspace-write "" kill -9 "$victim"
+  refused "add \"host-pid\" to the ceiling's \"approve\"" \
+    "the host's PID namespace"
+  tap_ok "the host's PID namespace: a host process stays alive" \
+    kill -0 "$victim"
+  kill "$victim" 2>/dev/null
+  wait "$victim" 2>/dev/null
+}
+
+case_host_netns ()
+{
+  if ! as_root; then
+    tap_skip "joining the host's network namespace" "only root can join it"
+    return
+  fi
+  CONFIG_EDIT='s/"sbx": {/"linux": {"namespaces": [{"type": "pid"}, {"type": "network", "path": "\/proc\/1\/ns\/net"}]}, "sbx": {/; s/"network": "deny"/"requireEnforcement": "none"/' \
+    agent_case host-netns workspace-write "" cat /proc/net/dev
+  refused "add \"namespace-join\" to the ceiling's \"approve\"" \
+    "joining the host's network namespace"
+  local ifaces
+  ifaces=$(printf '%s\n' "$OUT" | grep -c ':.*[0-9]')
+  tap_ok "joining the host's network namespace: no host interface is seen" \
+    test "$ifaces" -le 1
+}
+
+case_capabilities ()
+{
+  PROCESS_EXTRA='"capabilities": {"bounding": ["CAP_DAC_READ_SEARCH", "CAP_SYS_ADMIN"], "effective": ["CAP_DAC_READ_SEARCH", "CAP_SYS_ADMIN"], "permitted": ["CAP_DAC_READ_SEARCH", "CAP_SYS_ADMIN"]}' \
+    agent_case caps workspace-write "" grep CapEff /proc/self/status
+  refused "add \"capabilities\" to the ceiling's \"approve\"" "capabilities"
+  tap_lacks "$OUT" "CapEff:	0000000000200004" \
+    "capabilities: none is granted"
+}
+
+case_rlimits ()
+{
+  PROCESS_EXTRA='"rlimits": [{"type": "RLIMIT_NOFILE", "hard": 1073741816, "soft": 1073741816}]' \
+    agent_case rlimits workspace-write "" sh -c 'ulimit -Hn'
+  refused "add \"rlimits\" to the ceiling's \"approve\"" \
+    "a resource limit above the caller's"
+  tap_lacks "$OUT" 1073741816 "a resource limit above the caller's: not raised"
+}
+
+case_alias_masking ()
+{
+  echo original > "$OUTSIDE/linked"
+  ln -f "$OUTSIDE/linked" "$WS/alias"
+  SBX_EXTRA='"aliasMasking": {"enabled": false}' \
+    agent_case alias workspace-write "" sh -c "echo pwned > $WS/alias"
+  refused "add \"alias-masking-off\" to the ceiling's \"approve\"" \
+    "alias masking off"
+  tap_is "$(cat "$OUTSIDE/linked")" original \
+    "alias masking off: the hard-linked file outside is unchanged"
+  rm -f "$WS/alias"
+}
+
+case_environment ()
+{
+  export SBX_ADV_HOSTVAR=sbx-adv-host-value
+  SBX_EXTRA='"env": {"mode": "inherit"}' \
+    agent_case env-inherit workspace-write "" env
+  refused "add \"env-inherit\" to the ceiling's \"approve\"" "env inherit"
+  tap_lacks "$OUT" sbx-adv-host-value "env inherit: the caller's variable stays out"
+  SBX_EXTRA='"env": {"allow": ["SBX_ADV_HOSTVAR"]}' \
+    agent_case env-allow workspace-write "" env
+  refused "add \"env:SBX_ADV_HOSTVAR\" to the ceiling's \"approve\"" "env allow"
+  tap_lacks "$OUT" sbx-adv-host-value "env allow: the caller's variable stays out"
+  unset SBX_ADV_HOSTVAR
+}
+
+case_unknown_fields ()
+{
+  SBX_EXTRA='"requireEnforcment": "full"' \
+    agent_case typo workspace-write "" true
+  refused "sbx.requireEnforcment: not a field an untrusted config may set" \
+    "a misspelt sbx key"
+  CONFIG_EDIT='s/"sbx": {/"domainname": "x", "sbx": {/' \
+    agent_case unknown workspace-write "" true
+  refused "domainname: not a field an untrusted config may set" \
+    "a field the allow-list does not know"
+}
+
+case_policy_first ()
+{
+  SBX_NETWORK=allow SBX_EXTRA='"requireEnforcement": "full"' \
+    agent_case order workspace-write "" true
+  refused "above the ceiling's maxNetwork" \
+    "a refusal names the ceiling before requireEnforcement"
+}
+
+case_hooks ()
+{
+  local b="$WORK/hooks"
+  write_agent "$b" workspace-write "$WS" "" true
+  sed -i "s|\"sbx\": {|\"hooks\": {\"prestart\": [{\"path\": \"/bin/sh\", \"args\": [\"sh\", \"-c\", \"touch $OUTSIDE/pwned\"]}]}, \"sbx\": {|" "$b/config.json"
+  N=$((N + 1))
+  OUT=$(sbx create --bundle "$b" "adv-$N" 2>&1)
+  RC=$?
+  sbx delete --force "adv-$N" > /dev/null 2>&1
+  refused "add \"hooks\" to the ceiling's \"approve\"" "hooks" 1
+  tap_ok "hooks: nothing ran on the host" test ! -e "$OUTSIDE/pwned"
+}
+
+# The positive controls: the default agent run, and an approved widening.
+case_controls ()
+{
+  agent_case control workspace-write "" sh -c "echo ok > $WS/control"
+  tap_is "$RC" 0 "control: the default agent run works under the ceiling"
+  tap_is "$(cat "$WS/control" 2>/dev/null)" ok "control: its write reached the workspace"
+  [ -n "${SBX_ADV_OLD:-}" ] && return 0
+  printf '{"workspaces": [%s], "approve": ["env:SBX_ADV_HOSTVAR"]}\n' \
+    "$(json_str "$WS")" > "$WORK/ceiling"
+  SBX_ADV_HOSTVAR=approved-value SBX_EXTRA='"env": {"allow": ["SBX_ADV_HOSTVAR"]}' \
+    agent_case approved workspace-write "" env
+  tap_is "$RC" 0 "control: an approved widening runs"
+  tap_has "$OUT" approved-value "control: the approved variable is passed"
+  printf '{"workspaces": [%s]}\n' "$(json_str "$WS")" > "$WORK/ceiling"
+}
+
+bind_to ()
+{
+  printf '{"destination": %s, "type": "bind", "source": %s, "options": ["rbind", "%s"]}' \
+    "$(json_str "$2")" "$(json_str "$1")" "$3"
+}
+
+run_cases ()
+{
+  WS="$WORK/ws"
+  OUTSIDE="$WORK/outside"
+  HOME_DIR="$WORK/home"
+  mkdir -p "$WS" "$OUTSIDE" "$HOME_DIR/.ssh" "$WORK/state"
+  echo sbx-adv-secret > "$HOME_DIR/.ssh/id_ed25519"
+  export HOME="$HOME_DIR"
+  : > "$WORK/empty"
+  printf '{"workspaces": [%s]}\n' "$(json_str "$WS")" > "$WORK/ceiling"
+  case_controls
+  case_workspace_root
+  case_bind_sources
+  case_container_shape
+  case_host_pid
+  case_host_netns
+  case_capabilities
+  case_rlimits
+  case_alias_masking
+  case_environment
+  case_unknown_fields
+  case_policy_first
+  case_hooks
+}
+
+if [ -n "$WORK" ]; then
+  run_cases
+  exit 0
+fi
+
+WORK=$(mktemp -d /tmp/sbx-adv.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+export TAP_LOG="$WORK/tap.log"
+chmod 755 "$WORK"
+if [ "$(id -u)" -ne 0 ]; then
+  TAP_PREFIX="[uid $(id -u)] " run_cases
+else
+  mkdir "$WORK/root" "$WORK/user"
+  (WORK="$WORK/root" TAP_PREFIX="[root] " run_cases; exit 0)
+  tap_is "$?" 0 "[root] the cases ran to the end"
+  chown 65534:65534 "$WORK/user"
+  touch "$WORK/user.log"
+  chown 65534:65534 "$WORK/user.log"
+  setpriv --reuid=65534 --regid=65534 --clear-groups \
+    env PATH=/usr/local/bin:/usr/bin:/bin SBX_ADV_WORK="$WORK/user" \
+    TAP_LOG="$WORK/user.log" TAP_PREFIX="[uid 65534] " SBX_OCI="$SBX_OCI" \
+    BUSYBOX="$BUSYBOX" SBX_ADV_OLD="${SBX_ADV_OLD:-}" bash "$0"
+  status=$?
+  cat "$WORK/user.log" >> "$TAP_LOG"
+  tap_is "$status" 0 "[uid 65534] the cases ran to the end"
+fi
+tap_plan
