@@ -90,7 +90,7 @@ case_bind_sources ()
   tap_ok "a planted symlink: nothing written where it points" \
     test ! -e "$OUTSIDE/pwned"
   rm -f "$WS/planted"
-  mkdir -p "$WS/.git" "$WS/sub"
+  mkdir -p "$WS/.git"
   echo original > "$WS/.git/config"
   agent_case self-bind workspace-write "$(bind_to "$WS" "$WS/sub" rw)" \
     sh -c "echo changed > $WS/sub/.git/config"
@@ -141,14 +141,15 @@ case_host_netns ()
     tap_skip "joining the host's network namespace" "only root can join it"
     return
   fi
-  CONFIG_EDIT='s/"sbx": {/"linux": {"namespaces": [{"type": "pid"}, {"type": "network", "path": "\/proc\/1\/ns\/net"}]}, "sbx": {/; s/"network": "deny"/"requireEnforcement": "none"/' \
+  # The test's own shell is in the host's network namespace.
+  CONFIG_EDIT="s|\"sbx\": {|\"linux\": {\"namespaces\": [{\"type\": \"pid\"}, {\"type\": \"network\", \"path\": \"/proc/$$/ns/net\"}]}, \"sbx\": {|; s|\"network\": \"deny\"|\"requireEnforcement\": \"none\"|" \
     agent_case host-netns workspace-write "" cat /proc/net/dev
   refused "add \"namespace-join\" to the ceiling's \"approve\"" \
     "joining the host's network namespace"
   local ifaces
-  ifaces=$(printf '%s\n' "$OUT" | grep -c ':.*[0-9]')
+  ifaces=$(printf '%s\n' "$OUT" | grep -c '^ *[a-z0-9]*: *[0-9]')
   tap_ok "joining the host's network namespace: no host interface is seen" \
-    test "$ifaces" -le 1
+    test "$ifaces" -le 1 -o "$(grep -c ':' /proc/net/dev)" -le 1
 }
 
 case_capabilities ()
@@ -162,11 +163,15 @@ case_capabilities ()
 
 case_rlimits ()
 {
-  PROCESS_EXTRA='"rlimits": [{"type": "RLIMIT_NOFILE", "hard": 1073741816, "soft": 1073741816}]' \
-    agent_case rlimits workspace-write "" sh -c 'ulimit -Hn'
+  # Above the caller's hard limit: only root could raise it, so only there
+  # is this an attack; unprivileged, the kernel refuses it anyway.
+  local above=$((($(ulimit -Hl) + 1) * 1024))
+  PROCESS_EXTRA="\"rlimits\": [{\"type\": \"RLIMIT_MEMLOCK\", \"hard\": $above, \"soft\": $above}]" \
+    agent_case rlimits workspace-write "" sh -c 'echo "memlock=$(ulimit -Hl)"'
   refused "add \"rlimits\" to the ceiling's \"approve\"" \
     "a resource limit above the caller's"
-  tap_lacks "$OUT" 1073741816 "a resource limit above the caller's: not raised"
+  tap_lacks "$OUT" "memlock=$((above / 1024))" \
+    "a resource limit above the caller's: not raised"
 }
 
 case_alias_masking ()
@@ -222,8 +227,10 @@ case_hooks ()
   write_agent "$b" workspace-write "$WS" "" true
   sed -i "s|\"sbx\": {|\"hooks\": {\"prestart\": [{\"path\": \"/bin/sh\", \"args\": [\"sh\", \"-c\", \"touch $OUTSIDE/pwned\"]}]}, \"sbx\": {|" "$b/config.json"
   N=$((N + 1))
-  OUT=$(sbx create --bundle "$b" "adv-$N" 2>&1)
+  # A created sandbox keeps its stdout: a file, not a pipe that would wait.
+  sbx create --bundle "$b" "adv-$N" > "$WORK/create.out" 2>&1
   RC=$?
+  OUT=$(cat "$WORK/create.out")
   sbx delete --force "adv-$N" > /dev/null 2>&1
   refused "add \"hooks\" to the ceiling's \"approve\"" "hooks" 1
   tap_ok "hooks: nothing ran on the host" test ! -e "$OUTSIDE/pwned"
@@ -256,7 +263,8 @@ run_cases ()
   WS="$WORK/ws"
   OUTSIDE="$WORK/outside"
   HOME_DIR="$WORK/home"
-  mkdir -p "$WS" "$OUTSIDE" "$HOME_DIR/.ssh" "$WORK/state"
+  mkdir -p "$WS/o" "$WS/k" "$WS/p" "$WS/sub" "$OUTSIDE" "$HOME_DIR/.ssh" \
+    "$WORK/state"
   echo sbx-adv-secret > "$HOME_DIR/.ssh/id_ed25519"
   export HOME="$HOME_DIR"
   : > "$WORK/empty"
