@@ -16,9 +16,27 @@
 /* Protected metadata inside every writable root, read-only by default:
    what would let a sandboxed tool run code outside the sandbox later.  */
 static const char *const default_protected[] = {
-  ".git/hooks",  ".git/config", ".bashrc", ".bash_profile",
-  ".bash_login", ".profile",    ".zshrc",  ".zshenv",
-  ".zprofile",   ".zlogin",     NULL,
+  ".git/hooks",
+  ".git/config",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  /* What runs code when the workspace is a home: git's global config
+     (core.fsmonitor, aliases), the user's systemd units and autostart
+     entries, fish's start-up, the user's own bin on PATH.  */
+  ".gitconfig",
+  ".config/git",
+  ".config/systemd/user",
+  ".config/autostart",
+  ".config/fish",
+  ".local/bin",
+  NULL,
 };
 
 /* Credential stores below $HOME, hidden (unreadable) by hardened defaults. */
@@ -157,6 +175,23 @@ mode_grants (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   return r;
 }
 
+/* The layer that decides what PATH is so far: the last mount at or above
+   it.  A config's own read-only or hidden layer there is a narrowing that
+   no pin of ours may undo by binding the host's path back on top.  */
+static bool
+narrowed_by_config (const struct sbx_plan *plan, const char *path)
+{
+  for (size_t i = plan->n_mounts; i-- > 0;)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (!sbx_path_is_under (path, m->dest))
+        continue;
+      return m->why == SBX_WHY_OCI_MOUNT && m->op != SBX_PLAN_BIND_RW
+             && m->op != SBX_PLAN_BIND_DEV;
+    }
+  return false;
+}
+
 /* Pin every directory between ROOT and PATH as a mount point of its own
    (writable, onto itself): a mount point cannot be renamed or removed, so
    `mv .git .git.old && mkdir .git` cannot walk away from the read-only
@@ -184,6 +219,80 @@ pin_parents (const struct sbx_host_facts *host, const char *root,
   return 0;
 }
 
+/* The first component of PATH below ROOT that is a symbolic link, or 0.
+   Metadata behind a link cannot be held: the link itself can be replaced
+   (a mount cannot sit on it), pointing git at a file no bind covers.  */
+static size_t
+linked_component (const struct sbx_host_facts *host, const char *root,
+                  char *path)
+{
+  for (char *p = path + strlen (root) + 1;; p++)
+    {
+      char *slash = strchr (p, '/');
+      if (slash)
+        *slash = '\0';
+      bool link = host_path_kind (host, path) == SBX_PATH_SYMLINK;
+      if (slash)
+        *slash = '/';
+      if (link)
+        return slash ? (size_t) (slash - path) : strlen (path);
+      if (slash == NULL)
+        return 0;
+      p = slash;
+    }
+}
+
+/* A .git that is a file (a worktree's or a submodule's "gitdir: ...")
+   would let a write point git at a directory of the sandbox's making
+   (core.fsmonitor, hooks): the file itself is kept read-only.  */
+static int
+protect_git_file (const struct sbx_host_facts *host, const char *root,
+                  struct sbx_plan *plan)
+{
+  cleanup_free char *git = sbx_path_join (root, ".git");
+  if (git == NULL)
+    return -ENOMEM;
+  if (host_path_kind (host, git) != SBX_PATH_FILE
+      || narrowed_by_config (plan, git))
+    return 0;
+  if (!plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_PROTECTED, git, git))
+    return -ENOMEM;
+  return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                   "%s is a file (a worktree or submodule): it is kept "
+                   "read-only, but the config and hooks of the repository "
+                   "it names are protected only where that repository is "
+                   "outside every writable root",
+                   git);
+}
+
+static int
+protect_one (const struct sbx_host_facts *host, const char *root,
+             const char *rel, struct sbx_plan *plan)
+{
+  cleanup_free char *path = sbx_path_join (root, rel);
+  if (path == NULL)
+    return -ENOMEM;
+  size_t link = linked_component (host, root, path);
+  if (link)
+    {
+      path[link] = '\0';
+      return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                       "protected metadata behind %s is not protected: it "
+                       "is a symbolic link, which a mount cannot hold",
+                       path);
+    }
+  /* Only what exists: creating a placeholder would litter the workspace,
+     and bwrap would create it on the host through the writable bind.  */
+  enum sbx_path_kind kind = host_path_kind (host, path);
+  if ((kind != SBX_PATH_DIR && kind != SBX_PATH_FILE)
+      || narrowed_by_config (plan, path))
+    return 0;
+  if (pin_parents (host, root, path, plan) < 0
+      || !plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_PROTECTED, path, path))
+    return -ENOMEM;
+  return 0;
+}
+
 const char *const *
 policy_protected_list (const struct sbx_spec *spec)
 {
@@ -198,22 +307,10 @@ protect_in_root (const struct sbx_spec *spec,
                  struct sbx_plan *plan)
 {
   const char *const *list = policy_protected_list (spec);
-  for (size_t i = 0; list && list[i]; i++)
-    {
-      cleanup_free char *path = sbx_path_join (root, list[i]);
-      if (path == NULL)
-        return -ENOMEM;
-      /* Only what exists: creating a placeholder would litter the
-         workspace, and bwrap would create it on the host through the
-         writable bind.  */
-      enum sbx_path_kind kind = host_path_kind (host, path);
-      if (kind != SBX_PATH_DIR && kind != SBX_PATH_FILE)
-        continue;
-      if (pin_parents (host, root, path, plan) < 0
-          || !plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_PROTECTED, path, path))
-        return -ENOMEM;
-    }
-  return 0;
+  int r = protect_git_file (host, root, plan);
+  for (size_t i = 0; r == 0 && list && list[i]; i++)
+    r = protect_one (host, root, list[i], plan);
+  return r;
 }
 
 static int
@@ -287,6 +384,30 @@ hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
   return r == 0 ? hide_sockets (host, plan) : r;
 }
 
+/* F is also reachable for writing wherever a writable bind of a directory
+   holding it is mounted under another name: it is masked there too.  */
+static int
+mask_alias_elsewhere (struct sbx_plan *plan, size_t n, const char *f)
+{
+  for (size_t k = 0; k < n; k++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[k];
+      if ((m->op != SBX_PLAN_BIND_RW && m->op != SBX_PLAN_BIND_DEV)
+          || !m->source || strcmp (m->source, m->dest) == 0
+          || !sbx_path_is_under (f, m->source))
+        continue;
+      /* "/src" under "/": the rest keeps its own leading slash; else it
+         starts at the slash after SOURCE.  */
+      const char *rest = f + strlen (m->source);
+      rest += rest[0] == '/';
+      cleanup_free char *at = sbx_path_join (m->dest, rest[0] ? rest : ".");
+      if (at == NULL
+          || !plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_ALIAS, f, at))
+        return -ENOMEM;
+    }
+  return 0;
+}
+
 /* Files with another name elsewhere stay read-only: writing one through
    the sandbox would change a file outside every grant.  */
 static int
@@ -295,10 +416,12 @@ mask_aliases (const struct sbx_spec *spec, const struct sbx_host_facts *host,
 {
   if (!spec->ext.alias_masking || plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
     return 0;
+  size_t n = plan->n_mounts; /* the grants: not the masks added below */
   for (size_t i = 0; host->alias_files && i < host->alias_files->n; i++)
     {
       const char *f = host->alias_files->v[i];
-      if (!plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_ALIAS, f, f))
+      if (!plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_ALIAS, f, f)
+          || mask_alias_elsewhere (plan, n, f) < 0)
         return -ENOMEM;
     }
   if (host->alias_gap)
