@@ -14,7 +14,7 @@ sbx_run_logged_hooks (const struct sbx_globals *g,
 {
   struct sbx_spec *spec = NULL;
   struct sbx_error err = { 0 };
-  if (c->bundle == NULL || sbx_spec_load (c->bundle, &spec, &err) < 0)
+  if (c->bundle == NULL || sbx_state_load_spec (c, &spec, &err) < 0)
     {
       if (warn_unreadable)
         sbx_log_warning (g, "%s hooks not run: %s", phase,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "spec/spec.h"
 #include "common/file_io.h"
 #include "common/json_gen.h"
 #include "runtime/limits_report.h"
@@ -42,6 +43,19 @@ sbx_state_file (const struct sbx_container *c, const char *name)
   if (asprintf (&p, "%s/%s", c->dir, name) < 0)
     return NULL;
   return p;
+}
+
+int
+sbx_state_load_spec (const struct sbx_container *c, struct sbx_spec **out,
+                     struct sbx_error *err)
+{
+  *out = NULL;
+  cleanup_free char *path = sbx_state_file (c, SBX_KEPT_CONFIG);
+  if (path == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  if (c->bundle == NULL)
+    return sbx_fail (err, -ENOENT, "%s: no bundle recorded", c->id);
+  return sbx_spec_load_file (path, c->bundle, out, err);
 }
 
 static int

@@ -32,8 +32,18 @@ struct sbx_container
 };
 
 #define SBX_STATE_FILE "state.json"
+/* The config.json `create` checked, kept: start, exec and delete read it,
+   never the bundle again (a sandbox may be able to write its bundle).  */
+#define SBX_KEPT_CONFIG "config.json"
 #define SBX_RELEASE_FIFO "release"
 #define SBX_STARTED_MARK "started"
+
+struct sbx_spec;
+
+/* The spec `create` kept for C (SBX_KEPT_CONFIG), read as if in its
+   bundle.  */
+int sbx_state_load_spec (const struct sbx_container *c, struct sbx_spec **out,
+                         struct sbx_error *err);
 
 /* Non-empty, at most 1024 characters of [A-Za-z0-9_.-], not "." or "..". */
 int sbx_state_check_id (const char *id, struct sbx_error *err);

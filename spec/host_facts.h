@@ -24,6 +24,10 @@ struct sbx_host_facts
   const char *runner_path; /* absolute path of bwrap */
   int runner_version[3];   /* {0, 8, 0}; zeros when unknown */
   bool runner_named;       /* named by the operator: trusted, not probed */
+  /* The runner takes --bind-fd/--ro-bind-fd (newer bubblewraps; Debian
+     12's 0.8.0 has them backported; its --help says): bind sources inside
+     writable roots are then held open from the check to the mount.  */
+  bool runner_bind_fd;
   /* The runner is sandbox-exec (macOS Seatbelt): no namespaces, no
      bubblewrap version to check; spec/policy_enforce.c reports what
      Seatbelt does not confine.  */

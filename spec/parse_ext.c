@@ -175,11 +175,10 @@ static int
 parse_enums (struct sbx_jctx *c, yajl_val obj, struct sbx_ext *ext)
 {
   int mode = SBX_MODE_UNSET, net = SBX_NET_UNSET, level = SBX_LEVEL_NONE;
-  int r = json_enum (c, obj, "mode", 0, sbx_mode_jenum, SBX_MODE_JENUM_N,
-                     &mode);
+  int r
+      = json_enum (c, obj, "mode", 0, sbx_mode_jenum, SBX_MODE_JENUM_N, &mode);
   if (r >= 0)
-    r = json_enum (c, obj, "network", 0, sbx_net_jenum, SBX_NET_JENUM_N,
-                   &net);
+    r = json_enum (c, obj, "network", 0, sbx_net_jenum, SBX_NET_JENUM_N, &net);
   if (r >= 0)
     r = json_enum (c, obj, "requireEnforcement", 0, level_names,
                    ARRAY_LEN (level_names), &level);

@@ -108,6 +108,22 @@ runner_gaps (const struct sbx_host_facts *host, struct sbx_plan *plan)
   return 0;
 }
 
+/* Without --bind-fd a bind source inside a writable root is mounted by the
+   path that was checked, which the sandbox can swap in between.  */
+static int
+bind_fd_gap (const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  if (host->runner_bind_fd || !plan->agent
+      || plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
+    return 0;
+  return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                   "the runner has no --bind-fd (bubblewraps newer than 0.8.0 "
+                   "have it, Debian 12's 0.8.0 as a backport): "
+                   "bind sources inside writable roots are mounted by path, "
+                   "and a swap between the check and the mount is not "
+                   "excluded");
+}
+
 static int
 network_gaps (struct sbx_plan *plan)
 {
@@ -220,6 +236,8 @@ policy_enforcement (const struct sbx_host_facts *host, struct sbx_plan *plan,
     r = seatbelt_gaps (host, plan);
   else if (r == 0)
     r = runner_gaps (host, plan);
+  if (r == 0 && !host->seatbelt)
+    r = bind_fd_gap (host, plan);
   if (r == 0 && (!host->seatbelt || plan->network == SBX_NET_ALLOW))
     r = network_gaps (plan);
   if (r < 0)

@@ -244,6 +244,10 @@ struct sbx_spec
   struct sbx_ext ext;
   struct strv fields; /* every key path the file sets, arrays as "[]":
                          what a ceiling checks (spec_fields.c) */
+  char *text;         /* the file's bytes as parsed (sbx_spec_load only):
+                         what `create` keeps, so later commands read what
+                         was checked, never the bundle again */
+  size_t text_len;
 };
 
 /* Parse JSON text (LEN bytes) of a config.json found in BUNDLE (an absolute
@@ -257,6 +261,11 @@ int sbx_spec_parse (const char *json, size_t len, const char *bundle,
    records it made absolute.  Errors are prefixed with the file's path.  */
 int sbx_spec_load (const char *bundle, struct sbx_spec **out,
                    struct sbx_error *err);
+
+/* Read the config at PATH (a copy `create` kept) as if it were in BUNDLE,
+   an absolute directory.  */
+int sbx_spec_load_file (const char *path, const char *bundle,
+                        struct sbx_spec **out, struct sbx_error *err);
 
 void sbx_spec_free (struct sbx_spec *spec);
 

@@ -119,5 +119,6 @@ sbx_spec_free (struct sbx_spec *spec)
   free_hook_list (&spec->hooks.poststop);
   free_ext (&spec->ext);
   strv_free (&spec->fields);
+  free (spec->text);
   free (spec);
 }

@@ -29,6 +29,28 @@ absolute_bundle (const char *bundle, char **out, struct sbx_error *err)
   return *out ? 0 : sbx_fail (err, -ENOMEM, "out of memory");
 }
 
+static int
+load_file (const char *path, const char *dir, struct sbx_spec **out,
+           struct sbx_error *err)
+{
+  char *text = NULL;
+  size_t len = 0;
+  int r = sbx_read_regular_file (path, CONFIG_MAX_BYTES, &text, &len, err);
+  if (r == -ENOENT)
+    return sbx_fail (err, r, "%s: does not exist (check --bundle)", path);
+  if (r < 0)
+    return r;
+  r = sbx_spec_parse (text, len, dir, out, err);
+  if (r < 0)
+    {
+      free (text);
+      return sbx_error_prefix (err, "%s", path);
+    }
+  (*out)->text = text;
+  (*out)->text_len = len;
+  return 0;
+}
+
 int
 sbx_spec_load (const char *bundle, struct sbx_spec **out,
                struct sbx_error *err)
@@ -41,15 +63,13 @@ sbx_spec_load (const char *bundle, struct sbx_spec **out,
   cleanup_free char *path = sbx_path_join (dir, "config.json");
   if (path == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  cleanup_free char *text = NULL;
-  size_t len = 0;
-  r = sbx_read_regular_file (path, CONFIG_MAX_BYTES, &text, &len, err);
-  if (r == -ENOENT)
-    return sbx_fail (err, r, "%s: does not exist (check --bundle)", path);
-  if (r < 0)
-    return r;
-  r = sbx_spec_parse (text, len, dir, out, err);
-  if (r < 0)
-    return sbx_error_prefix (err, "%s", path);
-  return 0;
+  return load_file (path, dir, out, err);
+}
+
+int
+sbx_spec_load_file (const char *path, const char *bundle,
+                    struct sbx_spec **out, struct sbx_error *err)
+{
+  *out = NULL;
+  return load_file (path, bundle, out, err);
 }

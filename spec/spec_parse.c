@@ -327,8 +327,8 @@ sbx_spec_parse (const char *json, size_t len, const char *bundle,
     return r;
   r = sbx_spec_collect_fields (tree, &spec->fields);
   if (r < 0)
-    return sbx_fail (err, r, r == -ENOMEM ? "out of memory"
-                                          : "a key path is too long");
+    return sbx_fail (
+        err, r, r == -ENOMEM ? "out of memory" : "a key path is too long");
   *out = steal_pointer (&spec);
   return 0;
 }

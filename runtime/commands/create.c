@@ -242,7 +242,12 @@ record (const struct sbx_sandbox *sb, const struct create_options *o,
   size_t len;
   if (path == NULL || state_json (sb, c, lim, &text, &len) < 0)
     return sbx_fail (err, -ENOMEM, "cannot format the state");
-  int r = sbx_write_file_atomic (path, text, len, 0600, err);
+  cleanup_free char *kept = sbx_state_file (c, SBX_KEPT_CONFIG);
+  if (kept == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  int r = sbx_write_file_atomic (kept, sb->spec->text, sb->spec->text_len,
+                                 0600, err);
+  r = r ?: sbx_write_file_atomic (path, text, len, 0600, err);
   r = r ?: run_create_hooks (sb->spec, text, err);
   if (r == 0 && o->pid_file)
     {

@@ -146,7 +146,7 @@ load_process (const struct exec_options *o, char **argv,
               const struct sbx_container *c, struct exec_plan *p,
               struct sbx_error *err)
 {
-  int r = sbx_spec_load (c->bundle, &p->spec, err);
+  int r = sbx_state_load_spec (c, &p->spec, err);
   if (r < 0)
     return r;
   if (o->process_file == NULL)

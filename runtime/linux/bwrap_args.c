@@ -68,10 +68,24 @@ size_perms (const struct sbx_plan_mount *m, struct strv *argv)
   return 0;
 }
 
+/* A bind whose source is held open: bwrap mounts what the descriptor is,
+   whatever the path has become since.  */
 static int
-mount_args (const struct sbx_plan_mount *m, const struct sbx_bwrap_opts *opts,
-            struct strv *argv)
+held_bind_args (const struct sbx_plan_mount *m, int fd, struct strv *argv)
 {
+  const char *flag = m->op == SBX_PLAN_BIND_RO ? "--ro-bind-fd" : "--bind-fd";
+  if (strv_push (argv, flag) < 0 || strv_pushf (argv, "%d", fd) < 0
+      || strv_push (argv, m->dest) < 0)
+    return -ENOMEM;
+  return 0;
+}
+
+static int
+mount_args (const struct sbx_plan_mount *m, int fd,
+            const struct sbx_bwrap_opts *opts, struct strv *argv)
+{
+  if (fd >= 0 && (m->op == SBX_PLAN_BIND_RO || m->op == SBX_PLAN_BIND_RW))
+    return held_bind_args (m, fd, argv);
   switch (m->op)
     {
     case SBX_PLAN_BIND_RO:
@@ -166,7 +180,8 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
   if (r == 0)
     r = capability_args (host, opts, argv);
   for (size_t i = 0; r == 0 && i < plan->n_mounts; i++)
-    r = mount_args (&plan->mounts[i], opts, argv);
+    r = mount_args (&plan->mounts[i], fds->mounts ? fds->mounts[i] : -1, opts,
+                    argv);
   if (r == 0 && plan->cwd)
     r = strv_push (argv, "--chdir") < 0 ? -ENOMEM
                                         : strv_push (argv, plan->cwd);

@@ -63,6 +63,16 @@ run_runner (const char *const *args, char *out, size_t out_len)
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
 
+/* Whether the runner takes --bind-fd: its --help lists every option.  */
+static bool
+runner_has_bind_fd (const char *runner)
+{
+  char help[16384];
+  const char *args[] = { runner, "--help", NULL };
+  return run_runner (args, help, sizeof help) == 0
+         && strstr (help, "--bind-fd ") != NULL;
+}
+
 static void
 probe_runner (struct sbx_probe *p)
 {
@@ -87,6 +97,7 @@ probe_runner (struct sbx_probe *p)
                          "true",
                          NULL };
   f->private_proc_ok = run_runner (proc, NULL, 0) == 0;
+  f->runner_bind_fd = runner_has_bind_fd (p->runner_path);
 }
 
 /* What would change the probe's answer: the runner, the kernel, and who
@@ -119,13 +130,15 @@ load_cache (const char *path, const char *key, struct sbx_host_facts *f)
   if (nl == NULL || (size_t) (nl - text) != strlen (key)
       || strncmp (text, key, strlen (key)) != 0)
     return false;
-  int userns, proc;
-  if (sscanf (nl + 1, "%d.%d.%d %d %d", &f->runner_version[0],
-              &f->runner_version[1], &f->runner_version[2], &userns, &proc)
-      != 5)
+  int userns, proc, bind_fd;
+  if (sscanf (nl + 1, "%d.%d.%d %d %d %d", &f->runner_version[0],
+              &f->runner_version[1], &f->runner_version[2], &userns, &proc,
+              &bind_fd)
+      != 6)
     return false;
   f->userns_ok = userns;
   f->private_proc_ok = proc;
+  f->runner_bind_fd = bind_fd;
   return true;
 }
 
@@ -133,9 +146,10 @@ static void
 store_cache (const char *path, const char *key, const struct sbx_host_facts *f)
 {
   char text[8192];
-  int n = snprintf (text, sizeof text, "%s\n%d.%d.%d %d %d\n", key,
+  int n = snprintf (text, sizeof text, "%s\n%d.%d.%d %d %d %d\n", key,
                     f->runner_version[0], f->runner_version[1],
-                    f->runner_version[2], f->userns_ok, f->private_proc_ok);
+                    f->runner_version[2], f->userns_ok, f->private_proc_ok,
+                    f->runner_bind_fd);
   struct sbx_error ignored = { 0 };
   /* A cache that cannot be written only costs the next run a probe.  */
   if (n > 0 && (size_t) n < sizeof text)
@@ -219,8 +233,10 @@ sbx_probe_host (const char *runner, const char *cache_dir,
   probe_identity (out);
   if (out->facts.runner_named)
     {
-      /* Trusted as named: nothing is launched to test it.  */
+      /* Trusted as named: no sandbox is launched to test it; its --help
+         says which options it takes.  */
       out->facts.userns_ok = out->facts.private_proc_ok = true;
+      out->facts.runner_bind_fd = runner_has_bind_fd (out->runner_path);
       return 0;
     }
   char key[4096 + 256];

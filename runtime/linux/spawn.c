@@ -21,6 +21,7 @@
 #include "common/file_io.h"
 #include "runtime/fd_scrub.h"
 #include "runtime/linux/rlimits.h"
+#include "runtime/linux/bind_sources.h"
 #include "runtime/linux/runner_status.h"
 
 /* What failed in the child before exec, sent back on a CLOEXEC pipe.  */
@@ -79,7 +80,12 @@ struct fd_layout
 {
   int at[FD_COUNT];  /* the number the runner sees */
   int src[FD_COUNT]; /* the descriptor sbx holds */
-  int report;        /* the child's failure pipe, above all of them */
+  /* Held bind sources (bind_sources.h), one per plan mount, -1 where a
+     source is a path: the number the runner sees, and a copy sbx made
+     above the whole layout, so placing one never clobbers another.  */
+  int *mount_at, *mount_src;
+  size_t n_mounts;
+  int report; /* the child's failure pipe, above all of them */
 };
 
 static __attribute__ ((noreturn)) void
@@ -150,6 +156,9 @@ place_fds (const struct fd_layout *l, int *report_w)
   *report_w = rep;
   for (int i = 0; i < FD_COUNT; i++)
     if (src[i] >= 0 && dup2 (src[i], l->at[i]) < 0)
+      return -1;
+  for (size_t i = 0; i < l->n_mounts; i++)
+    if (l->mount_src[i] >= 0 && dup2 (l->mount_src[i], l->mount_at[i]) < 0)
       return -1;
   if (dup3 (rep, l->report, O_CLOEXEC) < 0)
     return -1;
@@ -277,12 +286,38 @@ start_child (struct child_args *a)
 /* Number the sources that are present: 3 upwards, after the preserved
    descriptors.  */
 static void
-layout_fds (const struct sbx_spawn_request *req, struct fd_layout *l)
+layout_fds (const struct sbx_spawn_request *req, const int *mount_fds,
+            struct fd_layout *l)
 {
   int next = 3 + (req->preserve_fds > 0 ? req->preserve_fds : 0);
   for (int i = 0; i < FD_COUNT; i++)
     l->at[i] = l->src[i] >= 0 ? next++ : -1;
+  for (size_t i = 0; i < l->n_mounts; i++)
+    l->mount_at[i] = mount_fds[i] >= 0 ? next++ : -1;
   l->report = next;
+}
+
+/* Copy every held bind source above the layout (see fd_layout).  */
+static int
+lift_mount_fds (const int *mount_fds, struct fd_layout *l)
+{
+  for (size_t i = 0; i < l->n_mounts; i++)
+    if (mount_fds[i] >= 0
+        && (l->mount_src[i]
+            = fcntl (mount_fds[i], F_DUPFD_CLOEXEC, l->report + 4))
+               < 0)
+      return -errno;
+  return 0;
+}
+
+static void
+free_mount_layout (struct fd_layout *l)
+{
+  for (size_t i = 0; l->mount_src && i < l->n_mounts; i++)
+    if (l->mount_src[i] >= 0)
+      close (l->mount_src[i]);
+  free (l->mount_src);
+  free (l->mount_at);
 }
 
 static int
@@ -334,12 +369,19 @@ open_pipe (int *ours, int *theirs, bool we_read)
 
 /* Make the pipes and name every source of the layout.  */
 static int
-open_pipes (const struct sbx_spawn_request *req, struct fd_layout *l,
-            struct spawn_pipes *p, int *report_w)
+open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
+            struct fd_layout *l, struct spawn_pipes *p, int *report_w)
 {
   for (int i = 0; i < FD_COUNT; i++)
-    l->src[i] = -1;
+    l->src[i] = l->at[i] = -1;
   *p = (struct spawn_pipes){ -1, -1, -1, -1 };
+  l->n_mounts = mount_fds ? req->plan->n_mounts : 0;
+  l->mount_at = calloc (l->n_mounts + 1, sizeof *l->mount_at);
+  l->mount_src = calloc (l->n_mounts + 1, sizeof *l->mount_src);
+  if (l->mount_at == NULL || l->mount_src == NULL)
+    return -ENOMEM;
+  for (size_t i = 0; i < l->n_mounts; i++)
+    l->mount_src[i] = -1;
   int r = open_pipe (&p->status_r, &l->src[FD_STATUS], true);
   if (has_fd (req->hold_fd))
     l->src[FD_BLOCK] = req->hold_fd;
@@ -353,8 +395,8 @@ open_pipes (const struct sbx_spawn_request *req, struct fd_layout *l,
     r = open_pipe (&p->userns_w, &l->src[FD_USERNS], false);
   if (r == 0)
     r = open_pipe (&p->report_r, report_w, true);
-  layout_fds (req, l);
-  return r;
+  layout_fds (req, mount_fds, l);
+  return r == 0 ? lift_mount_fds (mount_fds, l) : r;
 }
 
 static int
@@ -397,11 +439,21 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   struct fd_layout l;
   struct spawn_pipes p;
   int report_w = -1;
-  int r = open_pipes (req, &l, &p, &report_w);
+  /* Held now, at the last moment before bwrap mounts them: the plan is
+     final (create adds its terminal's /dev/pts to it).  */
+  int *mount_fds = NULL;
+  int r = req->host->runner_bind_fd
+              ? sbx_bind_sources_open (req->plan, &mount_fds, err)
+              : 0;
+  if (r < 0)
+    return r;
+  r = open_pipes (req, mount_fds, &l, &p, &report_w);
+  sbx_bind_sources_close (mount_fds, req->plan->n_mounts);
   cleanup_strv struct strv argv = { 0 };
-  struct sbx_bwrap_fds fds
-      = { l.at[FD_STATUS],  l.at[FD_INFO],        l.at[FD_BLOCK],
-          l.at[FD_SECCOMP], l.at[FD_SECCOMP_NET], l.at[FD_USERNS] };
+  struct sbx_bwrap_fds fds = {
+    l.at[FD_STATUS],      l.at[FD_INFO],   l.at[FD_BLOCK], l.at[FD_SECCOMP],
+    l.at[FD_SECCOMP_NET], l.at[FD_USERNS], l.mount_at,
+  };
   if (r < 0)
     sbx_fail_errno (err, r, "cannot create the runner's pipes");
   else
@@ -413,6 +465,7 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   if (r == 0 && pid < 0)
     r = sbx_fail_errno (err, -errno, "cannot start the runner");
   close_pipes (&l, report_w);
+  free_mount_layout (&l);
   if (r == 0)
     r = read_child_failure (p.report_r, req->host->runner_path, err);
   if (r == 0 && req->plan->uid_map)

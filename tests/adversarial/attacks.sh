@@ -15,6 +15,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../integration/lib.sh"
 : "${SBX_OCI:?set SBX_OCI to the sbx-oci binary}"
 : "${BUSYBOX:=/bin/busybox}"
+: "${SWAP_LOOP:?set SWAP_LOOP to tests/adversarial/swap_loop}"
 WORK=${SBX_ADV_WORK:-}
 N=0
 
@@ -27,12 +28,15 @@ sbx ()
   fi
 }
 
-# attempt BUNDLE: `run` it; OUT is stdout+stderr, RC the exit status.
+# attempt BUNDLE: `run` it; OUT is stdout+stderr, RC the exit status,
+# OUTCOME the outcome JSON.
 attempt ()
 {
   N=$((N + 1))
-  OUT=$(sbx run --bundle "$1" "adv-$N" 2>&1)
+  rm -f "$1/outcome.json"
+  OUT=$(sbx run --bundle "$1" --outcome "$1/outcome.json" "adv-$N" 2>&1)
   RC=$?
+  OUTCOME=$(cat "$1/outcome.json" 2>/dev/null)
 }
 
 # refused PHRASE NAME [STATUS]: the command was refused with STATUS (125,
@@ -236,6 +240,99 @@ case_hooks ()
   tap_ok "hooks: nothing ran on the host" test ! -e "$OUTSIDE/pwned"
 }
 
+# A config's own narrowing stays: a read-only layer over .git is not
+# undone by the pins that keep .git/config read-only.
+case_narrowing_kept ()
+{
+  mkdir -p "$WS/.git/objects"
+  agent_case narrow workspace-write "$(bind_to "$WS/.git" "$WS/.git" ro)" \
+    touch "$WS/.git/objects/pwned"
+  tap_ok "a read-only .git of the config's own: nothing written in it" \
+    test ! -e "$WS/.git/objects/pwned"
+}
+
+# Metadata where it really lives: a .git that is a file, the start-up
+# files of a home, a protected path that is a symbolic link.
+case_metadata ()
+{
+  local r="$WS/wt"
+  mkdir -p "$r"
+  echo "gitdir: $OUTSIDE/real.git" > "$r/.git"
+  echo original > "$r/.gitconfig"
+  SBX_WS=$r agent_case gitfile workspace-write "" sh -c \
+    "echo 'gitdir: $r/evil' > $r/.git; echo '[core] fsmonitor = x' > $r/.gitconfig"
+  tap_is "$(cat "$r/.git")" "gitdir: $OUTSIDE/real.git" \
+    "a .git file (worktree): its gitdir cannot be redirected"
+  tap_is "$(cat "$r/.gitconfig")" original \
+    "a home's .gitconfig is protected"
+  mkdir -p "$WS/lr/.git"
+  echo original > "$OUTSIDE/gitconfig"
+  ln -sfn "$OUTSIDE/gitconfig" "$WS/lr/.git/config"
+  SBX_WS=$WS/lr agent_case linked workspace-write "" true
+  tap_has "$OUTCOME" \
+    "is not protected: it is a symbolic link" \
+    "a symlinked .git/config is reported, never skipped silently"
+}
+
+# A hard-linked file reached through a writable bind's destination.
+case_alias_destination ()
+{
+  mkdir -p "$WS/src"
+  echo original > "$OUTSIDE/aliased"
+  ln -f "$OUTSIDE/aliased" "$WS/src/alias"
+  agent_case alias-dest workspace-write "$(bind_to "$WS/src" "$WS/o" rw)" \
+    sh -c "echo pwned > $WS/o/alias"
+  tap_is "$(cat "$OUTSIDE/aliased")" original \
+    "a hard link reached through a bind's destination stays read-only"
+  rm -f "$WS/src/alias"
+}
+
+# A nested writable root swapped for a symbolic link to the outside, in a
+# loop, while sandboxes are set up: what was checked must be what is
+# mounted (bind sources are held as descriptors).
+case_swap_race ()
+{
+  local i
+  mkdir -p "$WS/nest"
+  ln -sfn "$OUTSIDE" "$WS/swap"
+  "$SWAP_LOOP" "$WS/nest" "$WS/swap" 8 &
+  local swapper=$!
+  # The command writes ten times: the name is the link half the time.
+  for i in $(seq 1 30); do
+    agent_case race workspace-write "$(bind_to "$WS/nest" "$WS/nest" rw)" \
+      sh -c "for j in 0 1 2 3 4 5 6 7 8 9; do touch $WS/nest/race-$i-\$j; done 2>/dev/null; true"
+  done
+  wait "$swapper"
+  tap_ok "a nested root swapped for a symlink in a loop: nothing written outside" \
+    test -z "$(ls "$OUTSIDE" | grep race-)"
+  rm -rf "$WS/nest" "$WS/swap"
+}
+
+# A sandbox that can write its own bundle: it adds a poststop hook and
+# capabilities to config.json after `create`; the operator's `delete` and
+# `exec` must use what `create` checked, not the bundle again.
+case_bundle_rewrite ()
+{
+  local b="$WS/bundle" id
+  write_agent "$b" workspace-write "$WS" "" sh -c \
+    "sed -i 's|\"sbx\": {|\"hooks\": {\"poststop\": [{\"path\": \"/bin/sh\", \"args\": [\"sh\", \"-c\", \"touch $OUTSIDE/pwned\"]}]}, \"sbx\": {|' $b/config.json; sleep 30"
+  N=$((N + 1))
+  id="adv-$N"
+  sbx create --bundle "$b" "$id" > "$WORK/create.out" 2>&1
+  tap_is "$?" 0 "a bundle the sandbox can write: create works"
+  sbx start "$id" > /dev/null 2>&1
+  local i
+  for i in $(seq 1 50); do
+    grep -q poststop "$b/config.json" && break
+    sleep 0.1
+  done
+  tap_has "$(cat "$b/config.json")" poststop \
+    "a bundle the sandbox can write: the sandbox rewrote it"
+  sbx delete --force "$id" > /dev/null 2>&1
+  tap_ok "a bundle the sandbox can write: delete ran no hook it added" \
+    test ! -e "$OUTSIDE/pwned"
+}
+
 # The positive controls: the default agent run, and an approved widening.
 case_controls ()
 {
@@ -243,13 +340,22 @@ case_controls ()
   tap_is "$RC" 0 "control: the default agent run works under the ceiling"
   tap_is "$(cat "$WS/control" 2>/dev/null)" ok "control: its write reached the workspace"
   [ -n "${SBX_ADV_OLD:-}" ] && return 0
-  printf '{"workspaces": [%s], "approve": ["env:SBX_ADV_HOSTVAR"]}\n' \
-    "$(json_str "$WS")" > "$WORK/ceiling"
+  write_ceiling env:SBX_ADV_HOSTVAR
   SBX_ADV_HOSTVAR=approved-value SBX_EXTRA='"env": {"allow": ["SBX_ADV_HOSTVAR"]}' \
     agent_case approved workspace-write "" env
   tap_is "$RC" 0 "control: an approved widening runs"
   tap_has "$OUT" approved-value "control: the approved variable is passed"
-  printf '{"workspaces": [%s]}\n' "$(json_str "$WS")" > "$WORK/ceiling"
+  write_ceiling
+}
+
+# write_ceiling [APPROVE...]: the operator's ceiling: the workspace and the
+# two inner ones the metadata cases use, each approval JSON-quoted.
+write_ceiling ()
+{
+  local approve="" a
+  for a in "$@"; do approve="$approve${approve:+, }$(json_str "$a")"; done
+  printf '{"workspaces": [%s, %s, %s], "approve": [%s]}\n' "$(json_str "$WS")" \
+    "$(json_str "$WS/wt")" "$(json_str "$WS/lr")" "$approve" > "$WORK/ceiling"
 }
 
 bind_to ()
@@ -263,12 +369,12 @@ run_cases ()
   WS="$WORK/ws"
   OUTSIDE="$WORK/outside"
   HOME_DIR="$WORK/home"
-  mkdir -p "$WS/o" "$WS/k" "$WS/p" "$WS/sub" "$OUTSIDE" "$HOME_DIR/.ssh" \
-    "$WORK/state"
+  mkdir -p "$WS/o" "$WS/k" "$WS/p" "$WS/sub" "$WS/wt" "$WS/lr" "$OUTSIDE" \
+    "$HOME_DIR/.ssh" "$WORK/state"
   echo sbx-adv-secret > "$HOME_DIR/.ssh/id_ed25519"
   export HOME="$HOME_DIR"
   : > "$WORK/empty"
-  printf '{"workspaces": [%s]}\n' "$(json_str "$WS")" > "$WORK/ceiling"
+  write_ceiling
   case_controls
   case_workspace_root
   case_bind_sources
@@ -282,6 +388,11 @@ run_cases ()
   case_unknown_fields
   case_policy_first
   case_hooks
+  case_narrowing_kept
+  case_metadata
+  case_alias_destination
+  case_swap_race
+  case_bundle_rewrite
 }
 
 if [ -n "$WORK" ]; then
@@ -305,7 +416,7 @@ else
   setpriv --reuid=65534 --regid=65534 --clear-groups \
     env PATH=/usr/local/bin:/usr/bin:/bin SBX_ADV_WORK="$WORK/user" \
     TAP_LOG="$WORK/user.log" TAP_PREFIX="[uid 65534] " SBX_OCI="$SBX_OCI" \
-    BUSYBOX="$BUSYBOX" SBX_ADV_OLD="${SBX_ADV_OLD:-}" bash "$0"
+    BUSYBOX="$BUSYBOX" SWAP_LOOP="$SWAP_LOOP" SBX_ADV_OLD="${SBX_ADV_OLD:-}" bash "$0"
   status=$?
   cat "$WORK/user.log" >> "$TAP_LOG"
   tap_is "$status" 0 "[uid 65534] the cases ran to the end"
