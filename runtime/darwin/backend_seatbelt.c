@@ -74,12 +74,30 @@ check_supported (const struct sbx_spec *spec, const struct sbx_plan *plan,
                      "as the caller (uid %u, gid %u); set process.user to "
                      "those ids",
                      (unsigned) host->uid, (unsigned) host->gid);
-  if (plan->hostname)
+  if (plan->hostname && !plan->agent)
     return refuse (err, "hostname (no uts namespace)");
   for (int t = 0; t < SBX_NS_COUNT; t++)
     if (plan->join[t])
       return refuse (err, "linux.namespaces path (no namespaces to join)");
   return 0;
+}
+
+/* An agent config's hostname (`spec --agent` writes "sbx") names the
+   sandbox for the command's comfort; it confines nothing, and the command
+   can read the host's name through sysctl on macOS anyway.  Refusing it
+   would refuse the agent quick start on every Mac, and `spec` would have
+   to write different configs on Linux and macOS; so it is not set, and
+   the report says so.  A container config's hostname stays refused (and
+   so does the container itself, in sbpl.c).  */
+static int
+note_hostname (struct sbx_plan *plan)
+{
+  if (!plan->hostname || !plan->agent)
+    return 0;
+  return strv_pushf (&plan->enforcement.reasons,
+                     "hostname: '%s' is not set (macOS has no uts "
+                     "namespace); the command sees the host's name",
+                     plan->hostname);
 }
 
 struct seatbelt
@@ -101,6 +119,8 @@ prepare (const struct sbx_globals *g, const char *bundle, struct seatbelt *sb,
     r = sbx_check_approvals (g, sb->spec, sb->plan, err);
   if (r == 0)
     r = check_supported (sb->spec, sb->plan, &sb->facts, err);
+  if (r == 0 && note_hostname (sb->plan) < 0)
+    r = sbx_fail (err, -ENOMEM, "out of memory");
   return r;
 }
 

@@ -175,4 +175,29 @@ for cmd in run create exec; do
 done
 tap_ok "unavailable: the command did not run" test ! -e "$WS/ran"
 
+# 13. The agent quick start runs: `spec --agent` writes "hostname": "sbx",
+# which the seatbelt backend ignores in agent configs (no uts namespace) and
+# says so in the report; the command is told it runs under seatbelt.
+mkdir -p "$WORK/q"
+"$SB" spec --agent --workspace "$WS" --bundle "$WORK/q" 2> "$WORK/err"
+tap_is "$?" 0 "spec --agent writes a config"
+tap_has "$(cat "$WORK/q/config.json")" '"hostname": "sbx"' \
+  "the agent config names a hostname (the linux golden is unchanged)"
+python3 - "$WORK/q/config.json" "$(id -u)" "$(id -g)" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["process"]["args"] = ["sh", "-c", "env > seen-env"]
+c["process"]["user"] = {"uid": int(sys.argv[2]), "gid": int(sys.argv[3])}
+json.dump(c, open(sys.argv[1], "w"))
+PY
+rm -f "$WS/seen-env"
+sb run --bundle "$WORK/q" --outcome "$WORK/o.json" t13 2> "$WORK/err"
+tap_is "$?" 0 "the agent quick start runs under seatbelt"
+tap_has "$(outcome_field "$WORK/o.json" 'o["enforcement"]')" \
+  "hostname: 'sbx' is not set" "the report says the hostname is not set"
+tap_has "$(cat "$WS/seen-env" 2>/dev/null)" "SBX_OCI_SANDBOX=seatbelt" \
+  "the command is told it runs under seatbelt"
+tap_lacks "$(cat "$WS/seen-env" 2>/dev/null)" "SBX_OCI_SANDBOX=bwrap" \
+  "and not that it runs under bwrap"
+
 tap_plan
