@@ -127,7 +127,8 @@ prepare (const struct sbx_globals *g, const char *bundle, struct seatbelt *sb,
 static int
 dry_run (const struct seatbelt *sb, struct sbx_error *err)
 {
-  int r = sbx_seatbelt_dry_run (sb->plan, sb->facts.runner_path, err);
+  int r
+      = sbx_seatbelt_dry_run (sb->spec, sb->plan, sb->facts.runner_path, err);
   if (r < 0)
     return r;
   const struct sbx_enforcement *e = &sb->plan->enforcement;
@@ -142,7 +143,7 @@ run (const struct seatbelt *sb, const struct sbx_run_request *req,
      struct sbx_outcome *out, struct sbx_error *err)
 {
   cleanup_free char *profile = NULL;
-  int r = sbx_seatbelt_profile (sb->plan, &profile, err);
+  int r = sbx_seatbelt_profile (sb->spec, sb->plan, &profile, err);
   if (r < 0)
     return r;
   struct sbx_seatbelt_command cmd = {

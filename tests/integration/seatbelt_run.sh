@@ -40,7 +40,7 @@ tap_is "$?" 7 "exit status 7 passes through"
 tap_is "$(cat "$WS/out" 2>/dev/null)" hello "the command ran in process.cwd"
 tap_is "$(outcome_field "$WORK/o.json" 'o["outcome"], o["exitCode"], o["status"]')" \
   "('exited', 7, 7)" "outcome: exited with 7"
-tap_has "$(cat "$WORK/last-profile.sb" 2>/dev/null)" "(deny file-write*)" \
+tap_has "$(cat "$WORK/last-profile.sb" 2>/dev/null)" "(deny file-write* file-write-setugid file-write-mode)" \
   "sandbox-exec was given the plan's profile with -p"
 tap_has "$(cat "$WORK/last-profile.sb" 2>/dev/null)" "$WS\")) ; workspace: write" \
   "the profile grants the workspace"
