@@ -86,6 +86,11 @@ sbx_policy_check_approvals (const struct sbx_spec *spec,
   if (r == 0 && x->allow_user_namespaces)
     r = need (approved, "user-namespaces", "sbx.allowUserNamespaces",
               "user namespaces", err);
+  if (r == 0 && x->allow_launch_services)
+    r = need (approved, "launch-services", "sbx.allowLaunchServices",
+              "letting macOS's LaunchServices and AppleEvents start code "
+              "outside the sandbox",
+              err);
   if (r == 0 && spec->linux_.seccomp)
     r = need (approved, "seccomp", "linux.seccomp",
               "replacing the default seccomp filter", err);

@@ -42,6 +42,9 @@ struct sbx_sbpl_host
   long uid; /* the caller's uid, for tmux's /private/tmp/tmux-UID; -1 */
   /* sbx.hardenedDefaults: hide macOS's container-engine sockets.  */
   bool hardened;
+  /* sbx.allowLaunchServices (approved): no lsopen, appleevent-send and
+     daemon-lookup denies.  */
+  bool launch_services;
 };
 
 /* Write the profile for PLAN to a malloc'd string in *OUT.  Every path is

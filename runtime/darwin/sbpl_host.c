@@ -29,10 +29,18 @@ static const char *const write_devices[] = {
    daemons are denied as well, so a client that skips its own sandbox check
    cannot talk to them directly.  Which tools need launchservicesd to work
    at all only a Mac can tell (tests/macos/first-run.sh runs the /usr/bin
-   shims); the stricter reading is taken, with no opt-in yet.  */
+   shims); the stricter reading is taken.  sbx.allowLaunchServices, with
+   the operator's approval, lifts all three (a browser for a login flow).  */
 static void
 emit_launch_services (struct profile *pr)
 {
+  if (pr->host->launch_services)
+    {
+      fputs ("; launchservices and appleevents: allowed "
+             "(sbx.allowLaunchServices, approved)\n",
+             pr->f);
+      return;
+    }
   fputs ("; launchservices and appleevents: they start code outside the "
          "sandbox\n"
          "(deny lsopen)\n"
@@ -81,8 +89,9 @@ emit_user_dirs (struct profile *pr)
       int r = sbpl_quoted (pr, SIZE_MAX, dirs[i][0], &q);
       if (r < 0)
         return r;
-      fprintf (pr->f, "(allow file-read* " SBPL_WRITE " (subpath %s)) ; %s: "
-                      "write\n",
+      fprintf (pr->f,
+               "(allow file-read* " SBPL_WRITE " (subpath %s)) ; %s: "
+               "write\n",
                q, dirs[i][1]);
     }
   return 0;
@@ -132,19 +141,22 @@ hide_host_path (struct profile *pr, const char *path, bool dir,
       r = sbpl_quote_path (pr, SIZE_MAX, p, &q);
       if (r < 0)
         break;
-      fprintf (pr->f, "(deny file-read* " SBPL_WRITE " (%s %s)) ; %s: "
-                      "hidden\n",
+      fprintf (pr->f,
+               "(deny file-read* " SBPL_WRITE " (%s %s)) ; %s: "
+               "hidden\n",
                dir ? "subpath" : "literal", q, why);
-      fprintf (pr->f, "(allow file-read-metadata (literal %s)) ; %s: stat "
-                      "only\n",
+      fprintf (pr->f,
+               "(allow file-read-metadata (literal %s)) ; %s: stat "
+               "only\n",
                q, why);
       /* The peer sandbox names socket directories to the network
          operations with (subpath ...), Homebrew a socket with (literal
          ...); Chromium spells one socket (remote unix-socket
          (path-literal ...)).  */
       if (dir)
-        fprintf (pr->f, "(deny network-outbound (subpath %s)) ; %s: no "
-                        "connect\n",
+        fprintf (pr->f,
+                 "(deny network-outbound (subpath %s)) ; %s: no "
+                 "connect\n",
                  q, why);
       else
         fprintf (pr->f,

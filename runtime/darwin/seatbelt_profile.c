@@ -52,6 +52,7 @@ sbx_seatbelt_profile (const struct sbx_spec *spec, const struct sbx_plan *plan,
     .user_cache_dir = cache,
     .uid = (long) uid,
     .hardened = spec->ext.hardened_defaults,
+    .launch_services = spec->ext.allow_launch_services,
   };
   return sbx_sbpl_profile (plan, &host, out, err);
 }

@@ -200,4 +200,24 @@ tap_has "$(cat "$WS/seen-env" 2>/dev/null)" "SBX_OCI_SANDBOX=seatbelt" \
 tap_lacks "$(cat "$WS/seen-env" 2>/dev/null)" "SBX_OCI_SANDBOX=bwrap" \
   "and not that it runs under bwrap"
 
+# 14. LaunchServices and AppleEvents are denied unless the config asks for
+# them with "allowLaunchServices" and the operator approves.
+write_agent "$WORK/b" workspace-write "$WS" "" true
+DRY=$(sb run --dry-run --bundle "$WORK/b" 2> "$WORK/err")
+tap_has "$DRY" "(deny lsopen)" "by default the profile denies lsopen"
+tap_has "$DRY" "(deny appleevent-send)" "and appleevent-send"
+SBX_EXTRA='"allowLaunchServices": true'
+write_agent "$WORK/b" workspace-write "$WS" "" true
+unset SBX_EXTRA
+sb run --dry-run --bundle "$WORK/b" > /dev/null 2> "$WORK/err"
+tap_is "$?" 125 "allowLaunchServices without approval is refused"
+tap_has "$(cat "$WORK/err")" "pass --approve FILE with a line \"launch-services\"" \
+  "the refusal names the token to approve"
+echo launch-services > "$WORK/approve"
+DRY=$("$SB" --runner "$FAKE" --approve "$WORK/approve" run --dry-run \
+  --bundle "$WORK/b" 2> "$WORK/err")
+tap_is "$?" 0 "approved, allowLaunchServices is accepted"
+tap_lacks "$DRY" "(deny lsopen)" "approved, the profile lets open(1) through"
+tap_lacks "$DRY" "launchservicesd" "approved, launchservicesd is reachable"
+
 tap_plan

@@ -359,6 +359,14 @@ test_anchored_rules (void)
           "apple's per-user temp and cache directories are writable");
   /* 5. Codex and the peer start from (deny default): no lsopen, no
      appleevent-send.  */
+  struct sbx_sbpl_host opted = fake_host;
+  opted.launch_services = true;
+  char *lsopen = profile_of (build_read_only, &opted);
+  tap_ok (lsopen && !strstr (lsopen, "(deny lsopen)")
+              && !strstr (lsopen, "(deny appleevent-send)")
+              && !strstr (lsopen, "(deny mach-lookup"),
+          "sbx.allowLaunchServices (approved) lifts the three denies");
+  free (lsopen);
   tap_ok (strstr (danger, "(deny lsopen)\n(deny appleevent-send)\n")
               && strstr (danger, "(global-name \"com.apple.coreservices."
                                  "launchservicesd\")"),
