@@ -215,6 +215,9 @@ sbx_parse_ext (struct sbx_jctx *c, yajl_val obj, struct sbx_ext *ext)
   if (r >= 0)
     r = json_bool (c, obj, "allowUserNamespaces", 0,
                    &ext->allow_user_namespaces);
+  if (r >= 0)
+    r = json_bool (c, obj, "allowLaunchServices", 0,
+                   &ext->allow_launch_services);
   if (r < 0)
     return r;
   if (ext->mode == SBX_MODE_WORKSPACE_WRITE && ext->workspace == NULL)

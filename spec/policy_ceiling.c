@@ -88,6 +88,7 @@ static const struct field_rule field_rules[] = {
   { "sbx.requireEnforcement", NULL },
   { "sbx.limits*", NULL },
   { "sbx.allowUserNamespaces", NULL },
+  { "sbx.allowLaunchServices", NULL },
 };
 
 static int
@@ -350,6 +351,11 @@ check_switches (const struct sbx_spec *spec, const struct sbx_ceiling *c,
   if (r == 0 && x->allow_user_namespaces)
     r = need (c, "user-namespaces", "sbx.allowUserNamespaces",
               "user namespaces", err);
+  if (r == 0 && x->allow_launch_services)
+    r = need (c, "launch-services", "sbx.allowLaunchServices",
+              "letting macOS's LaunchServices and AppleEvents start code "
+              "outside the sandbox",
+              err);
   return r;
 }
 

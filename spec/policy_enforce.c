@@ -152,8 +152,12 @@ seatbelt_gaps (const struct sbx_host_facts *host, struct sbx_plan *plan)
     "termination: no pid namespace or cgroup holds the sandbox; it is ended "
     "through its process group plus the descendants a sample of the "
     "process table found, so a process that left both can outlive the run",
+    /* XNU refuses to exec setuid and setgid programs in a sandboxed
+       process (Homebrew's sandbox.rb lets the setuid /bin/ps out of its
+       sandbox for that reason); tests/macos/first-run.sh checks it.  */
     "privileges: no no_new_privs, seccomp filter or capability bounding on "
-    "macOS: setuid programs still gain privileges",
+    "macOS; the kernel refuses to run setuid and setgid programs under "
+    "a sandbox, so they fail instead of gaining privileges",
   };
   int r = 0;
   if (host->runner_named)

@@ -146,7 +146,8 @@ agent_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
     if (!sbx_env_name_is_secret (env.v[i], name_len (env.v[i])))
       r = strv_push (&plan->env, env.v[i]);
   if (r == 0)
-    r = strv_push (&plan->env, "SBX_OCI_SANDBOX=bwrap");
+    r = strv_push (&plan->env, host->seatbelt ? "SBX_OCI_SANDBOX=seatbelt"
+                                              : "SBX_OCI_SANDBOX=bwrap");
   if (r == 0)
     r = strv_pushf (&plan->env, "SBX_OCI_SANDBOX_MODE=%s",
                     sbx_mode_name (plan->mode));

@@ -71,6 +71,8 @@ struct sbx_ext
   uint64_t wall_clock_ms;      /* "limits": {"wallClockSeconds"}; 0 = none */
   uint32_t sample_interval_ms; /* "limits": {"sampleIntervalMs"} */
   bool allow_user_namespaces;  /* "allowUserNamespaces", default false */
+  bool allow_launch_services;  /* "allowLaunchServices" (macOS), default
+                                  false */
 };
 
 /* ---- OCI -----------------------------------------------------------------

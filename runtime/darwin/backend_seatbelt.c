@@ -75,12 +75,30 @@ check_supported (const struct sbx_spec *spec, const struct sbx_plan *plan,
                      "as the caller (uid %u, gid %u); set process.user to "
                      "those ids",
                      (unsigned) host->uid, (unsigned) host->gid);
-  if (plan->hostname)
+  if (plan->hostname && !plan->agent)
     return refuse (err, "hostname (no uts namespace)");
   for (int t = 0; t < SBX_NS_COUNT; t++)
     if (plan->join[t])
       return refuse (err, "linux.namespaces path (no namespaces to join)");
   return 0;
+}
+
+/* An agent config's hostname (`spec --agent` writes "sbx") names the
+   sandbox for the command's comfort; it confines nothing, and the command
+   can read the host's name through sysctl on macOS anyway.  Refusing it
+   would refuse the agent quick start on every Mac, and `spec` would have
+   to write different configs on Linux and macOS; so it is not set, and
+   the report says so.  A container config's hostname stays refused (and
+   so does the container itself, in sbpl.c).  */
+static int
+note_hostname (struct sbx_plan *plan)
+{
+  if (!plan->hostname || !plan->agent)
+    return 0;
+  return strv_pushf (&plan->enforcement.reasons,
+                     "hostname: '%s' is not set (macOS has no uts "
+                     "namespace); the command sees the host's name",
+                     plan->hostname);
 }
 
 struct seatbelt
@@ -106,13 +124,16 @@ prepare (const struct sbx_globals *g, const char *bundle, struct seatbelt *sb,
   sbx_ceiling_free (&ceiling);
   if (r == 0)
     r = check_supported (sb->spec, sb->plan, &sb->facts, err);
+  if (r == 0 && note_hostname (sb->plan) < 0)
+    r = sbx_fail (err, -ENOMEM, "out of memory");
   return r;
 }
 
 static int
 dry_run (const struct seatbelt *sb, struct sbx_error *err)
 {
-  int r = sbx_seatbelt_dry_run (sb->plan, sb->facts.runner_path, err);
+  int r
+      = sbx_seatbelt_dry_run (sb->spec, sb->plan, sb->facts.runner_path, err);
   if (r < 0)
     return r;
   const struct sbx_enforcement *e = &sb->plan->enforcement;
@@ -127,7 +148,7 @@ run (const struct seatbelt *sb, const struct sbx_run_request *req,
      struct sbx_outcome *out, struct sbx_error *err)
 {
   cleanup_free char *profile = NULL;
-  int r = sbx_seatbelt_profile (sb->plan, &profile, err);
+  int r = sbx_seatbelt_profile (sb->spec, sb->plan, &profile, err);
   if (r < 0)
     return r;
   struct sbx_seatbelt_command cmd = {

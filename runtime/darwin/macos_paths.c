@@ -7,8 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* macOS keeps these top-level names as symlinks into /private; a rule must
-   name the target.  Anything below them moves with them.  */
+/* macOS keeps /tmp, /var and /etc as symlinks into /private; a rule must
+   name the target.  /home is an automount below the data volume.  The
+   data volume's own spellings of the firmlinked directories
+   (/usr/share/firmlinks: /Users, /private, /Applications, /Library,
+   /Volumes, /opt, /usr/local, ...) name the same files as the root
+   spellings, which is what the kernel reports for a path through a
+   firmlink; whether Seatbelt ever sees the /System/Volumes/Data spelling
+   only a Mac can tell (tests/macos/first-run.sh checks a grant spelt so).
+   Anything below an entry moves with it; the first match wins.  */
 static const struct
 {
   const char *alias;
@@ -17,6 +24,15 @@ static const struct
   { "/tmp", "/private/tmp" },
   { "/var", "/private/var" },
   { "/etc", "/private/etc" },
+  { "/home", "/System/Volumes/Data/home" },
+  { "/System/Volumes/Data/Users", "/Users" },
+  { "/System/Volumes/Data/private", "/private" },
+  { "/System/Volumes/Data/Applications", "/Applications" },
+  { "/System/Volumes/Data/Library", "/Library" },
+  { "/System/Volumes/Data/Volumes", "/Volumes" },
+  { "/System/Volumes/Data/opt", "/opt" },
+  { "/System/Volumes/Data/usr/local", "/usr/local" },
+  { "/System/Volumes/Data/cores", "/cores" },
 };
 
 int

@@ -5,18 +5,23 @@
 
 #include "common/error.h"
 #include "spec/policy.h"
+#include "spec/spec.h"
 
 /* Where macOS keeps sandbox-exec; `--runner PATH` names another.  */
 #define SBX_SANDBOX_EXEC "/usr/bin/sandbox-exec"
 
-/* The profile for PLAN, paths resolved with realpath(3), in a malloc'd
- *OUT.  */
-int sbx_seatbelt_profile (const struct sbx_plan *plan, char **out,
+/* The profile for PLAN (resolved from SPEC), in a malloc'd *OUT: paths
+   resolved with realpath(3), the caller's home and uid, and Apple's
+   per-user temporary and cache directories as confstr(3) reports them
+   (none off macOS).  */
+int sbx_seatbelt_profile (const struct sbx_spec *spec,
+                          const struct sbx_plan *plan, char **out,
                           struct sbx_error *err);
 
 /* Print the profile and the sandbox-exec command line that would run it
    (SANDBOX_EXEC: the runner's path).  */
-int sbx_seatbelt_dry_run (const struct sbx_plan *plan,
+int sbx_seatbelt_dry_run (const struct sbx_spec *spec,
+                          const struct sbx_plan *plan,
                           const char *sandbox_exec, struct sbx_error *err);
 
 #endif

@@ -147,7 +147,7 @@ dry_run (struct sbx_sandbox *sb, bool seatbelt, const char *seccomp_dir,
     return sbx_fail (err, -EINVAL,
                      "--seccomp-dir: the seatbelt backend has no seccomp");
   if (seatbelt)
-    return sbx_seatbelt_dry_run (sb->plan, SBX_SANDBOX_EXEC, err);
+    return sbx_seatbelt_dry_run (sb->spec, sb->plan, SBX_SANDBOX_EXEC, err);
   struct sbx_bwrap_opts opts = run_opts (sb);
   struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
   struct exported x = { { -1, -1 }, { NULL, NULL } };

@@ -40,7 +40,7 @@ tap_is "$?" 7 "exit status 7 passes through"
 tap_is "$(cat "$WS/out" 2>/dev/null)" hello "the command ran in process.cwd"
 tap_is "$(outcome_field "$WORK/o.json" 'o["outcome"], o["exitCode"], o["status"]')" \
   "('exited', 7, 7)" "outcome: exited with 7"
-tap_has "$(cat "$WORK/last-profile.sb" 2>/dev/null)" "(deny file-write*)" \
+tap_has "$(cat "$WORK/last-profile.sb" 2>/dev/null)" "(deny file-write* file-write-setugid file-write-mode)" \
   "sandbox-exec was given the plan's profile with -p"
 tap_has "$(cat "$WORK/last-profile.sb" 2>/dev/null)" "$WS\")) ; workspace: write" \
   "the profile grants the workspace"
@@ -174,5 +174,52 @@ for cmd in run create exec; do
   tap_is "$out" "$WANT" "unavailable: $cmd's one-line refusal"
 done
 tap_ok "unavailable: the command did not run" test ! -e "$WS/ran"
+
+# 13. The agent quick start runs: `spec --agent` writes "hostname": "sbx",
+# which the seatbelt backend ignores in agent configs (no uts namespace) and
+# says so in the report; the command is told it runs under seatbelt.
+mkdir -p "$WORK/q"
+"$SB" spec --agent --workspace "$WS" --bundle "$WORK/q" 2> "$WORK/err"
+tap_is "$?" 0 "spec --agent writes a config"
+tap_has "$(cat "$WORK/q/config.json")" '"hostname": "sbx"' \
+  "the agent config names a hostname (the linux golden is unchanged)"
+python3 - "$WORK/q/config.json" "$(id -u)" "$(id -g)" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["process"]["args"] = ["sh", "-c", "env > seen-env"]
+c["process"]["user"] = {"uid": int(sys.argv[2]), "gid": int(sys.argv[3])}
+json.dump(c, open(sys.argv[1], "w"))
+PY
+rm -f "$WS/seen-env"
+sb run --bundle "$WORK/q" --outcome "$WORK/o.json" t13 2> "$WORK/err"
+tap_is "$?" 0 "the agent quick start runs under seatbelt"
+tap_has "$(outcome_field "$WORK/o.json" 'o["enforcement"]')" \
+  "hostname: 'sbx' is not set" "the report says the hostname is not set"
+tap_has "$(cat "$WS/seen-env" 2>/dev/null)" "SBX_OCI_SANDBOX=seatbelt" \
+  "the command is told it runs under seatbelt"
+tap_lacks "$(cat "$WS/seen-env" 2>/dev/null)" "SBX_OCI_SANDBOX=bwrap" \
+  "and not that it runs under bwrap"
+
+# 14. LaunchServices and AppleEvents are denied unless the config asks for
+# them with "allowLaunchServices"; under a ceiling the operator approves.
+write_agent "$WORK/b" workspace-write "$WS" "" true
+DRY=$(sb run --dry-run --bundle "$WORK/b" 2> "$WORK/err")
+tap_has "$DRY" "(deny lsopen)" "by default the profile denies lsopen"
+tap_has "$DRY" "(deny appleevent-send)" "and appleevent-send"
+SBX_EXTRA='"allowLaunchServices": true'
+write_agent "$WORK/b" workspace-write "$WS" "" true
+unset SBX_EXTRA
+printf '{"workspaces": [%s]}\n' "$(json_str "$WS")" > "$WORK/ceiling"
+"$SB" --runner "$FAKE" --ceiling "$WORK/ceiling" run --dry-run \
+  --bundle "$WORK/b" > /dev/null 2> "$WORK/err"
+tap_is "$?" 125 "under a ceiling, allowLaunchServices without approval is refused"
+tap_has "$(cat "$WORK/err")" "add \"launch-services\" to the ceiling's \"approve\"" \
+  "the refusal names the token to approve"
+echo launch-services > "$WORK/approve"
+DRY=$("$SB" --runner "$FAKE" --ceiling "$WORK/ceiling" --approve "$WORK/approve" \
+  run --dry-run --bundle "$WORK/b" 2> "$WORK/err")
+tap_is "$?" 0 "approved, allowLaunchServices is accepted"
+tap_lacks "$DRY" "(deny lsopen)" "approved, the profile lets open(1) through"
+tap_lacks "$DRY" "launchservicesd" "approved, launchservicesd is reachable"
 
 tap_plan

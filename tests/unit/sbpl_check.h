@@ -16,6 +16,7 @@ enum sx_kind
   SX_LIST,
   SX_SYMBOL,
   SX_STRING,
+  SX_REGEX, /* #"..." : the text between the quotes, undecoded */
 };
 
 struct sx
@@ -121,12 +122,31 @@ sx_read_string (struct sx_reader *rd)
   return s;
 }
 
+/* A regex literal #"...": the generator writes only fixed ones, with no
+   quote or backslash inside.  */
+static struct sx *
+sx_read_regex (struct sx_reader *rd)
+{
+  const char *start = rd->p + 2;
+  const char *end = strchr (start, '"');
+  if (end == NULL)
+    return sx_error (rd, "unterminated regex");
+  if (memchr (start, '\\', (size_t) (end - start)))
+    return sx_error (rd, "a backslash in a regex");
+  struct sx *x = sx_new (SX_REGEX);
+  x->text = strndup (start, (size_t) (end - start));
+  rd->p = end + 1;
+  return x;
+}
+
 static struct sx *
 sx_read (struct sx_reader *rd)
 {
   sx_skip_space (rd);
   if (*rd->p == '"')
     return sx_read_string (rd);
+  if (rd->p[0] == '#' && rd->p[1] == '"')
+    return sx_read_regex (rd);
   if (*rd->p == '(')
     {
       struct sx *list = sx_new (SX_LIST);
@@ -192,10 +212,30 @@ sx_in (const char *name, const char *const *names)
   return false;
 }
 
-/* Operations the generator may name; all real SBPL operations.  */
+/* Operations the generator may name; all real SBPL operations, each in a
+   profile that runs on Macs: file-write-setugid and file-write-mode in
+   Homebrew's sandbox.rb (outside file-write* since macOS 12.3,
+   Homebrew/brew#13404); file-ioctl in Codex's seatbelt base policy;
+   file-write-unlink in the peer agent sandbox's generator; mach-lookup in
+   all of them; lsopen and appleevent-send in the operation lists dumped
+   from the sandbox kext (the reverse-engineered reference) and in
+   Apple's own application.sb.  */
 static const char *const sbpl_operations[] = {
-  "default",  "file-read*",       "file-write*",     "file-read-metadata",
-  "network*", "network-outbound", "network-inbound", "network-bind",
+  "default",
+  "file-read*",
+  "file-write*",
+  "file-read-metadata",
+  "file-write-setugid",
+  "file-write-mode",
+  "file-write-unlink",
+  "file-ioctl",
+  "network*",
+  "network-outbound",
+  "network-inbound",
+  "network-bind",
+  "mach-lookup",
+  "lsopen",
+  "appleevent-send",
   NULL,
 };
 
@@ -249,6 +289,20 @@ sbpl_check_filter (struct sx_reader *rd, const struct sx *f)
   const char *name = f->kids[0]->text;
   if (!strcmp (name, "subpath") || !strcmp (name, "literal"))
     return sbpl_check_path_filter (rd, f);
+  /* (regex #"^...") as Homebrew and Codex write it for /dev/tty*.  */
+  if (!strcmp (name, "regex"))
+    {
+      if (f->n != 2 || f->kids[1]->kind != SX_REGEX
+          || f->kids[1]->text[0] != '^')
+        return sx_error (rd, "(regex) takes one #\"^...\" literal"), false;
+      return true;
+    }
+  if (!strcmp (name, "global-name"))
+    {
+      if (f->n != 2 || f->kids[1]->kind != SX_STRING)
+        return sx_error (rd, "(global-name) takes one string"), false;
+      return true;
+    }
   if (!strcmp (name, "remote") || !strcmp (name, "local"))
     return sbpl_check_address (rd, f);
   if (!strcmp (name, "require-all") || !strcmp (name, "require-any")
@@ -256,6 +310,11 @@ sbpl_check_filter (struct sx_reader *rd, const struct sx *f)
     {
       if (f->n < 2 || (!strcmp (name, "require-not") && f->n != 2))
         return sx_error (rd, "(%s) has the wrong number of filters", name),
+               false;
+      /* A require-all or require-any of one filter is that filter; no
+         profile that runs on Macs writes one, so none is risked.  */
+      if (strcmp (name, "require-not") != 0 && f->n == 2)
+        return sx_error (rd, "(%s) of one filter: write the filter", name),
                false;
       for (size_t i = 1; i < f->n; i++)
         if (!sbpl_check_filter (rd, f->kids[i]))

@@ -14,6 +14,7 @@
 #define FAKE_LINK "/Users/me/link"
 #define FAKE_LINK_TARGET "/Volumes/data/ws"
 #define FAKE_FORBIDDEN "/Users/me/forbidden"
+#define FAKE_DOCKER_TARGET "/Users/me/.docker/run/docker.sock"
 
 static const char *const fake_missing[] = {
   "/Users/me/link/.git/hooks",
@@ -34,6 +35,12 @@ fake_resolve (void *ctx, const char *path, char **out)
   if (strncmp (path, FAKE_FORBIDDEN, n) == 0
       && (path[n] == '\0' || path[n] == '/'))
     return -EACCES;
+  /* Docker Desktop's /var/run/docker.sock is a symlink into the home.  */
+  if (strcmp (path, "/var/run/docker.sock") == 0)
+    {
+      *out = strdup (FAKE_DOCKER_TARGET);
+      return *out ? 0 : -ENOMEM;
+    }
   n = strlen (FAKE_LINK);
   if (strncmp (path, FAKE_LINK, n) == 0 && (path[n] == '\0' || path[n] == '/'))
     {

@@ -83,6 +83,21 @@ tp_hardened (struct sbx_plan *p)
   tp_dest (p, SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, "/var/run/docker.sock");
 }
 
+/* What the resolver puts last (policy_seal_hidden): a read-only seal of
+   every hidden directory.  */
+static inline void
+tp_seal_hidden (struct sbx_plan *p)
+{
+  size_t n = p->n_mounts;
+  for (size_t i = 0; i < n; i++)
+    if (p->mounts[i].op == SBX_PLAN_HIDE_DIR)
+      {
+        char *dest = tp_strdup (p->mounts[i].dest);
+        tp_add (p, SBX_PLAN_REMOUNT_RO, p->mounts[i].why, NULL, dest);
+        free (dest);
+      }
+}
+
 static inline void
 tp_free (struct sbx_plan *p)
 {

@@ -59,6 +59,23 @@ test_lexical_and_aliases (void)
   expect_canonical (NULL, "/variable/x", "/variable/x");
   expect_canonical (NULL, "/private/tmp/x", "/private/tmp/x");
   expect_canonical (NULL, "/usr/tmp", "/usr/tmp");
+  /* /home is an automount below the data volume; the data volume's
+     spellings of firmlinked directories are the root's (issue 17, 10).  */
+  expect_canonical (NULL, "/home", "/System/Volumes/Data/home");
+  expect_canonical (NULL, "/home/me/ws", "/System/Volumes/Data/home/me/ws");
+  expect_canonical (NULL, "/homely", "/homely");
+  expect_canonical (NULL, "/System/Volumes/Data/Users/me/ws", "/Users/me/ws");
+  expect_canonical (NULL, "/System/Volumes/Data/private/tmp/x",
+                    "/private/tmp/x");
+  expect_canonical (NULL, "/System/Volumes/Data/usr/local/bin",
+                    "/usr/local/bin");
+  expect_canonical (NULL, "/System/Volumes/Data/opt/homebrew",
+                    "/opt/homebrew");
+  expect_canonical (NULL, "/System/Volumes/Data/Volumes/ext", "/Volumes/ext");
+  expect_canonical (NULL, "/System/Volumes/Data/home/me",
+                    "/System/Volumes/Data/home/me");
+  expect_canonical (NULL, "/System/Volumes/Data/Usersx",
+                    "/System/Volumes/Data/Usersx");
   expect_refused ("relative", "not absolute");
   expect_refused ("", "not absolute");
   expect_refused (NULL, "not absolute");

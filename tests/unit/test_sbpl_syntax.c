@@ -138,10 +138,18 @@ test_adversarial_paths (void)
               if (strcmp (found[s], paths[i]) == 0)
                 rules++;
           }
-        size_t want_rules = ops[k] == SBX_PLAN_HIDE_FILE ? 2 : 1;
-        /* The benign profile has two rules for its socket, the others
-           one for their entry.  */
-        size_t want_forms = ops[k] == SBX_PLAN_HIDE_FILE ? base : base - 1;
+        /* A grant or a read-only path is one rule; a hidden path two
+           (the deny, and its metadata readable), a hidden socket three
+           (and no connect), as the benign socket's.  A path with a parent
+           below "/" adds the one rule that keeps its ancestors in place
+           (the benign one has none); the path's own string is never in
+           it.  */
+        size_t want_rules = ops[k] == SBX_PLAN_HIDE_FILE  ? 3
+                            : ops[k] == SBX_PLAN_HIDE_DIR ? 2
+                                                          : 1;
+        bool guarded
+            = ops[k] != SBX_PLAN_BIND_RW && strchr (paths[i] + 1, '/') != NULL;
+        size_t want_forms = base - 3 + want_rules + (guarded ? 1 : 0);
         ok = ok && rules == want_rules && all->n == want_forms;
         if (!tap_ok (ok, "adversarial path %zu, op %d stays one string", i,
                      (int) ops[k]))
@@ -196,6 +204,20 @@ test_checker_rejects (void)
       "wrong number", "require-not with two filters");
   expect_rejected ("(version 1)(import \"bsd.sb\")", "not allow or deny",
                    "an unexpected top-level form");
+  /* Issue 17, 9: what every hardened profile carried before, with no
+     anchor in the profiles that run on Macs.  */
+  expect_rejected ("(version 1)(deny file-write* (require-all (subpath "
+                   "\"/Users/me/.ssh\")))",
+                   "of one filter", "a require-all of one filter");
+  expect_rejected ("(version 1)(allow file-write* (regex #\"/dev/tty\"))",
+                   "#\"^...\"", "an unanchored regex");
+  expect_rejected ("(version 1)(deny mach-lookup (global-name))",
+                   "takes one string", "a global-name without a name");
+  tap_ok (sbpl_check (&rd,
+                      "(version 1)(deny lsopen)(deny appleevent-send)\n"
+                      "(allow file-ioctl (regex #\"^/dev/ttys[0-9]+$\"))\n"
+                      "(deny file-write-unlink (literal \"/a\"))"),
+          "checker accepts the operations and filters issue 17 adds");
 }
 
 /* The header comment names sbx-oci and the mode, before (version 1).  */

@@ -54,6 +54,20 @@ main (void)
               "no bubblewrap version reasons");
       tap_ok (!has_reason (plan, "network: unix-domain"),
               "deny covers unix sockets: no unix-socket gap");
+      /* XNU refuses to exec a setuid or setgid program from a sandboxed
+         process; Homebrew's sandbox.rb has to let /bin/ps (setuid) out
+         of the sandbox with (with no-sandbox) for that reason.  */
+      tap_ok (has_reason (plan, "privileges: no no_new_privs, seccomp "
+                                "filter or capability bounding on macOS; "
+                                "the kernel refuses to run setuid"),
+              "reason: setuid programs are refused, not privileged");
+      bool claims_gain = false;
+      for (size_t i = 0; i < e->reasons.n; i++)
+        claims_gain
+            = claims_gain || strstr (e->reasons.v[i], "still gain privileges");
+      tap_ok (!claims_gain, "no claim that setuid programs gain privileges");
+      tap_streq (strv_env_value (plan->env.v, "SBX_OCI_SANDBOX"), "seatbelt",
+                 "SBX_OCI_SANDBOX names seatbelt");
     }
   sbx_plan_free (plan);
 
