@@ -82,6 +82,21 @@ sbx_read_file (const char *path, size_t max, char **out, size_t *len,
   return read_fd (fd, path, max, 0, out, len, err);
 }
 
+/* FD, open on PATH: a regular file, read whole.  */
+static int
+read_regular_fd (int fd, const char *path, size_t max, char **out, size_t *len,
+                 struct sbx_error *err)
+{
+  struct stat st;
+  if (fstat (fd, &st) < 0)
+    return sbx_fail_errno (err, -errno, "%s: cannot stat", path);
+  if (!S_ISREG (st.st_mode))
+    return sbx_fail (err, -EINVAL, "%s: not a regular file", path);
+  if ((uintmax_t) st.st_size > max)
+    return fail_too_big (path, max, err);
+  return read_fd (fd, path, max, (size_t) st.st_size, out, len, err);
+}
+
 int
 sbx_read_regular_file (const char *path, size_t max, char **out, size_t *len,
                        struct sbx_error *err)
@@ -92,14 +107,20 @@ sbx_read_regular_file (const char *path, size_t max, char **out, size_t *len,
       = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return open_failed (path, err);
-  struct stat st;
-  if (fstat (fd, &st) < 0)
-    return sbx_fail_errno (err, -errno, "%s: cannot stat", path);
-  if (!S_ISREG (st.st_mode))
-    return sbx_fail (err, -EINVAL, "%s: not a regular file", path);
-  if ((uintmax_t) st.st_size > max)
-    return fail_too_big (path, max, err);
-  return read_fd (fd, path, max, (size_t) st.st_size, out, len, err);
+  return read_regular_fd (fd, path, max, out, len, err);
+}
+
+int
+sbx_read_file_at (int dirfd, const char *name, const char *shown, size_t max,
+                  char **out, size_t *len, struct sbx_error *err)
+{
+  cleanup_close int fd = openat (
+      dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0 && errno == ELOOP)
+    return sbx_fail (err, -EINVAL, "%s: not a regular file", shown);
+  if (fd < 0)
+    return open_failed (shown, err);
+  return read_regular_fd (fd, shown, max, out, len, err);
 }
 
 static int

@@ -22,6 +22,12 @@ int sbx_read_file (const char *path, size_t max, char **out, size_t *len,
 int sbx_read_regular_file (const char *path, size_t max, char **out,
                            size_t *len, struct sbx_error *err);
 
+/* sbx_read_regular_file for NAME in the directory DIRFD, a symlink
+   refused as not a regular file (O_NOFOLLOW); errors name SHOWN.  */
+int sbx_read_file_at (int dirfd, const char *name, const char *shown,
+                      size_t max, char **out, size_t *len,
+                      struct sbx_error *err);
+
 /* Write DATA to PATH atomically: a temporary file in the same directory,
    fsync'd, then renamed over PATH.  Readers see the old or the new content,
    never a half-written file.  The temporary name is random and made with
