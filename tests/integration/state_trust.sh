@@ -3,7 +3,8 @@
 # user who runs sbx-oci (issue 13): a state root another user made or can
 # write is refused, everything under it is opened without following
 # symlinks, the probe cache is believed only when it is the caller's own,
-# and atomic writes cannot be redirected.  The attacks need two users: run as root, the attacker is
+# atomic writes cannot be redirected, and `run` checks its input before
+# anything runs.  The attacks need two users: run as root, the attacker is
 # uid 65534 and the victim root or a uid no one else uses; run as anyone
 # else, only the one-user cases run.  Prints TAP.
 set -u
@@ -183,6 +184,62 @@ case_root_rules () {
   tap_lacks_n "$out" "bubblewrap 99.0.0" "a probe cache writable by others is not believed"
 }
 
+# refused DESC NEEDLE ARG...: `run ARG...` fails saying NEEDLE (a glob)
+# and its command, which touches ws/ran, never runs.
+refused () {
+  local desc=$1 needle=$2
+  shift 2
+  rm -f "$B/ws/ran"
+  out=$($AS "$SBX" --root "$ROOTS/in-state" run --bundle "$B" "$@" 2>&1)
+  local rc=$?
+  # shellcheck disable=SC2254
+  case $out in
+    $needle) check "$desc" [ $rc -ne 0 ] ;;
+    *) not_ok "$desc" "got: $out" ;;
+  esac
+  check "$desc: nothing ran" [ ! -e "$B/ws/ran" ]
+}
+
+# `run` checks what it is given before anything runs.
+case_run_input () {
+  B=$ROOTS/in
+  agent_bundle "$B" "$(${AS:-env} id -u)" touch ran
+  local id
+  for id in "" "../../evil-$RUN" "a b"; do
+    refused "run refuses the id \"$id\"" "*invalid container id*" "$id"
+  done
+  refused "run refuses an extra argument, naming it" "*extra*" "x-$RUN" extra
+  refused "run refuses an --outcome whose directory is missing, naming it" \
+    "*$ROOTS/no-such-dir*" --outcome "$ROOTS/no-such-dir/out.json" "x-$RUN"
+  limit_bundle "$B" memory -5
+  refused "run refuses a negative memory limit, naming it" \
+    "*linux.resources.memory.limit*negative*" "x-$RUN"
+  limit_bundle "$B" pids -5
+  refused "run refuses a negative pids limit, naming it" \
+    "*linux.resources.pids.limit*negative*" "x-$RUN"
+  limit_bundle "$B" wall -5
+  refused "run refuses a negative wall clock limit, naming it" \
+    "*sbx.limits.wallClockSeconds*" "x-$RUN"
+  limit_bundle "$B" memory 4096
+  refused "a 4096-byte memory limit is said to be too small" \
+    "*linux.resources.memory.limit*too small*" "x-$RUN"
+}
+
+# limit_bundle BUNDLE FIELD VALUE: BUNDLE's config.json with that limit.
+limit_bundle () {
+  $PY - "$1/config.json" "$2" "$3" <<'PY'
+import json, sys
+path, field, value = sys.argv[1], sys.argv[2], int(sys.argv[3])
+c = json.load(open(path))
+c.pop("linux", None); c["sbx"].pop("limits", None)
+if field == "wall":
+    c["sbx"]["limits"] = {"wallClockSeconds": value}
+else:
+    c["linux"] = {"resources": {field: {"limit": value}}}
+json.dump(c, open(path, "w"))
+PY
+}
+
 # tap_lacks_n TEXT NEEDLE DESC, in this suite's numbering.
 tap_lacks_n () {
   case $1 in
@@ -196,6 +253,7 @@ one_user () {
   mkdir -p "$ROOTS"; chmod 755 "$ROOTS"
   [ -n "$AS" ] && chown 65534:65534 "$ROOTS"
   case_root_rules
+  case_run_input
 }
 
 if [ "$(id -u)" = 0 ]; then
