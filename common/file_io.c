@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h> /* getrandom on Linux, getentropy on macOS */
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -81,6 +82,21 @@ sbx_read_file (const char *path, size_t max, char **out, size_t *len,
   return read_fd (fd, path, max, 0, out, len, err);
 }
 
+/* FD, open on PATH: a regular file, read whole.  */
+static int
+read_regular_fd (int fd, const char *path, size_t max, char **out, size_t *len,
+                 struct sbx_error *err)
+{
+  struct stat st;
+  if (fstat (fd, &st) < 0)
+    return sbx_fail_errno (err, -errno, "%s: cannot stat", path);
+  if (!S_ISREG (st.st_mode))
+    return sbx_fail (err, -EINVAL, "%s: not a regular file", path);
+  if ((uintmax_t) st.st_size > max)
+    return fail_too_big (path, max, err);
+  return read_fd (fd, path, max, (size_t) st.st_size, out, len, err);
+}
+
 int
 sbx_read_regular_file (const char *path, size_t max, char **out, size_t *len,
                        struct sbx_error *err)
@@ -91,14 +107,20 @@ sbx_read_regular_file (const char *path, size_t max, char **out, size_t *len,
       = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return open_failed (path, err);
-  struct stat st;
-  if (fstat (fd, &st) < 0)
-    return sbx_fail_errno (err, -errno, "%s: cannot stat", path);
-  if (!S_ISREG (st.st_mode))
-    return sbx_fail (err, -EINVAL, "%s: not a regular file", path);
-  if ((uintmax_t) st.st_size > max)
-    return fail_too_big (path, max, err);
-  return read_fd (fd, path, max, (size_t) st.st_size, out, len, err);
+  return read_regular_fd (fd, path, max, out, len, err);
+}
+
+int
+sbx_read_file_at (int dirfd, const char *name, const char *shown, size_t max,
+                  char **out, size_t *len, struct sbx_error *err)
+{
+  cleanup_close int fd = openat (
+      dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0 && errno == ELOOP)
+    return sbx_fail (err, -EINVAL, "%s: not a regular file", shown);
+  if (fd < 0)
+    return open_failed (shown, err);
+  return read_regular_fd (fd, shown, max, out, len, err);
 }
 
 static int
@@ -117,29 +139,113 @@ write_all (int fd, const char *data, size_t len)
   return 0;
 }
 
-int
-sbx_write_file_atomic (const char *path, const void *data, size_t len,
-                       mode_t mode, struct sbx_error *err)
+/* SIZE random bytes: a temporary name that cannot be guessed, so that
+   no one who can write the directory can plant a symlink or a file of
+   that name beforehand.  */
+static int
+fill_random (unsigned char *buf, size_t size)
 {
-  cleanup_free char *tmp = NULL;
-  if (asprintf (&tmp, "%s.tmp.%d", path, (int) getpid ()) < 0)
-    return sbx_fail (err, -ENOMEM, "out of memory");
-  int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+#ifdef __linux__
+  while (size > 0)
+    {
+      ssize_t n = getrandom (buf, size, 0);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return -errno;
+      buf += n;
+      size -= (size_t) n;
+    }
+  return 0;
+#else
+  return getentropy (buf, size) < 0 ? -errno : 0;
+#endif
+}
+
+/* Create a fresh temporary file beside NAME in DIRFD, its name in TEMP.
+   O_EXCL|O_NOFOLLOW: whatever is at the name already (a symlink too) is
+   never opened, and a collision only means another draw.  */
+static int
+create_temp (int dirfd, const char *name, mode_t mode, char *temp, size_t size)
+{
+  for (int tries = 0; tries < 16; tries++)
+    {
+      unsigned char rnd[8];
+      int r = fill_random (rnd, sizeof rnd);
+      if (r < 0)
+        return r;
+      /* Short enough for NAME_MAX whatever NAME's length.  */
+      int n = snprintf (temp, size, ".%.200s.tmp.", name);
+      for (size_t i = 0; i < sizeof rnd; i++)
+        n += snprintf (temp + n, size - (size_t) n, "%02x", rnd[i]);
+      int fd = openat (dirfd, temp,
+                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                       mode);
+      if (fd >= 0 || errno != EEXIST)
+        return fd >= 0 ? fd : -errno;
+    }
+  return -EEXIST;
+}
+
+int
+sbx_write_file_atomic_at (int dirfd, const char *name, const char *shown,
+                          const void *data, size_t len, mode_t mode,
+                          struct sbx_error *err)
+{
+  char temp[256];
+  int fd = create_temp (dirfd, name, mode, temp, sizeof temp);
   if (fd < 0)
-    return sbx_fail_errno (err, -errno, "cannot write %s", path);
+    return sbx_fail_errno (err, fd, "cannot write %s", shown);
   int r = write_all (fd, data, len);
   if (r == 0 && fsync (fd) < 0)
     r = -errno;
   if (close (fd) < 0 && r == 0)
     r = -errno;
-  if (r == 0 && rename (tmp, path) < 0)
+  if (r == 0 && renameat (dirfd, temp, dirfd, name) < 0)
     r = -errno;
   if (r < 0)
     {
-      unlink (tmp);
-      return sbx_fail_errno (err, r, "write %s", path);
+      unlinkat (dirfd, temp, 0);
+      return sbx_fail_errno (err, r, "write %s", shown);
     }
   return 0;
+}
+
+/* The directory PATH is in, for the *at calls.  O_PATH where there is
+   one: writing a file in a directory needs no right to list it.  */
+static int
+open_parent (const char *path, const char **name)
+{
+#ifdef O_PATH
+  int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+#else
+  int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+#endif
+  const char *slash = strrchr (path, '/');
+  *name = slash ? slash + 1 : path;
+  if (slash == NULL)
+    return open (".", flags);
+  if (slash == path)
+    return open ("/", flags);
+  char *dir = strndup (path, (size_t) (slash - path));
+  if (dir == NULL)
+    return -1;
+  int fd = open (dir, flags);
+  free (dir);
+  return fd;
+}
+
+int
+sbx_write_file_atomic (const char *path, const void *data, size_t len,
+                       mode_t mode, struct sbx_error *err)
+{
+  const char *name;
+  cleanup_close int dirfd = open_parent (path, &name);
+  if (dirfd < 0)
+    return sbx_fail_errno (err, -errno, "cannot write %s", path);
+  if (name[0] == '\0')
+    return sbx_fail (err, -EISDIR, "cannot write %s: not a file name", path);
+  return sbx_write_file_atomic_at (dirfd, name, path, data, len, mode, err);
 }
 
 int

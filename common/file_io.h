@@ -22,11 +22,25 @@ int sbx_read_file (const char *path, size_t max, char **out, size_t *len,
 int sbx_read_regular_file (const char *path, size_t max, char **out,
                            size_t *len, struct sbx_error *err);
 
+/* sbx_read_regular_file for NAME in the directory DIRFD, a symlink
+   refused as not a regular file (O_NOFOLLOW); errors name SHOWN.  */
+int sbx_read_file_at (int dirfd, const char *name, const char *shown,
+                      size_t max, char **out, size_t *len,
+                      struct sbx_error *err);
+
 /* Write DATA to PATH atomically: a temporary file in the same directory,
    fsync'd, then renamed over PATH.  Readers see the old or the new content,
-   never a half-written file.  */
+   never a half-written file.  The temporary name is random and made with
+   O_EXCL|O_NOFOLLOW through the directory's fd: someone who can write the
+   directory cannot redirect the write by planting a symlink; PATH itself,
+   even a symlink, is replaced, never followed.  */
 int sbx_write_file_atomic (const char *path, const void *data, size_t len,
                            mode_t mode, struct sbx_error *err);
+
+/* The same for NAME in the directory DIRFD; errors name SHOWN.  */
+int sbx_write_file_atomic_at (int dirfd, const char *name, const char *shown,
+                              const void *data, size_t len, mode_t mode,
+                              struct sbx_error *err);
 
 /* Write TEXT to the kernel control file PATH (procfs, cgroupfs) in one
    write(2): such files act on each write, so a value split in two would

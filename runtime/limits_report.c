@@ -77,7 +77,10 @@ watcher_report (const struct sbx_container *c)
   cleanup_free char *text = NULL;
   size_t len;
   struct sbx_error ignored = { 0 };
-  if (path == NULL || sbx_read_file (path, 4096, &text, &len, &ignored) < 0)
+  if (path == NULL
+      || sbx_read_file_at (c->dir_fd, SBX_LIMITS_REPORT, path, 4096, &text,
+                           &len, &ignored)
+             < 0)
     return NULL;
   return yajl_tree_parse (text, NULL, 0);
 }

@@ -17,39 +17,25 @@
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
 #include "runtime/state_dir.h"
+#include "runtime/state_root.h"
 
 int
 sbx_state_root_ensure (const char *root, struct sbx_error *err)
 {
-  /* Every run comes here and the root is nearly always there already: its
-     parents are made only when it cannot be.  */
-  if (mkdir (root, 0700) == 0 || errno == EEXIST)
-    return 0;
-  if (errno != ENOENT)
-    return sbx_fail_errno (err, -errno, "--root: cannot create %s", root);
-  cleanup_free char *copy = strdup (root);
-  if (copy == NULL)
-    return sbx_fail (err, -ENOMEM, "out of memory");
-  for (char *p = copy + 1; *p; p++)
-    if (*p == '/')
-      {
-        *p = '\0';
-        if (mkdir (copy, 0755) < 0 && errno != EEXIST)
-          return sbx_fail_errno (err, -errno, "--root: cannot create %s",
-                                 copy);
-        *p = '/';
-      }
-  if (mkdir (copy, 0700) < 0 && errno != EEXIST)
-    return sbx_fail_errno (err, -errno, "--root: cannot create %s", copy);
-  return 0;
+  cleanup_close int fd = -1;
+  return sbx_state_root_open (root, true, &fd, err);
 }
 
-const char *
-sbx_usable_state_root (const struct sbx_globals *g)
+int
+sbx_usable_state_root (const struct sbx_globals *g, int *fd,
+                       struct sbx_error *err)
 {
-  const char *root = sbx_state_root (g);
-  struct sbx_error ignored = { 0 };
-  return sbx_state_root_ensure (root, &ignored) < 0 ? NULL : root;
+  *fd = -1;
+  int r = sbx_state_root_open (sbx_state_root (g), true, fd, err);
+  if (r == -EPERM || r == -ENOTDIR)
+    return r;
+  sbx_error_clear (err);
+  return 0;
 }
 
 /* The roots an agent may write: what the alias walk must cover.  Derived
@@ -154,7 +140,8 @@ network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
    the state root whose name is no container id: only the runner's private
    mount namespace ever has a mount there.  */
 static int
-mqueue_dir (struct sbx_sandbox *sb, const char *root, struct sbx_error *err)
+mqueue_dir (struct sbx_sandbox *sb, const char *root, int root_fd,
+            struct sbx_error *err)
 {
   const struct sbx_plan *plan = sb->plan;
   bool wanted = false;
@@ -162,16 +149,18 @@ mqueue_dir (struct sbx_sandbox *sb, const char *root, struct sbx_error *err)
     wanted |= plan->mounts[i].op == SBX_PLAN_MQUEUE;
   if (!wanted || plan->unshare[SBX_NS_IPC])
     return 0; /* bwrap mounts its own namespace's */
-  if (root == NULL)
+  if (root_fd < 0)
     return sbx_fail (err, -ENOENT,
                      "the state root is unusable, and the mqueue of the "
                      "IPC namespace the sandbox shares is mounted there");
   sb->mqueue_dir = sbx_path_join (root, SBX_MQUEUE_DIR_NAME);
   if (sb->mqueue_dir == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  if (mkdir (sb->mqueue_dir, 0700) < 0 && errno != EEXIST)
+  if (mkdirat (root_fd, SBX_MQUEUE_DIR_NAME, 0700) < 0 && errno != EEXIST)
     return sbx_fail_errno (err, -errno, "%s", sb->mqueue_dir);
-  return 0;
+  cleanup_close int fd = -1;
+  return sbx_state_subdir_open (root_fd, SBX_MQUEUE_DIR_NAME, sb->mqueue_dir,
+                                &fd, err);
 }
 
 static int
@@ -192,16 +181,16 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
 {
   memset (sb, 0, sizeof *sb);
   sb->seccomp_fd = sb->seccomp_net_fd = -1;
-  const char *root = NULL;
+  cleanup_close int root_fd = -1;
   struct sbx_ceiling ceiling;
   int r = sbx_ceiling_load (g, &ceiling, err);
   bool under = r > 0;
   if (r >= 0)
     r = sbx_spec_load (bundle, &sb->spec, err);
   if (r == 0)
-    root = sbx_usable_state_root (g);
+    r = sbx_usable_state_root (g, &root_fd, err);
   if (r == 0)
-    r = sbx_probe_host (g->runner, root, &sb->probe, err);
+    r = sbx_probe_host (g->runner, root_fd, &sb->probe, err);
   if (r == 0)
     r = walk_aliases (sb, err);
   if (r == 0)
@@ -219,7 +208,7 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
   if (r >= 0)
     r = check_command (sb, err);
   if (r >= 0)
-    r = mqueue_dir (sb, root, err);
+    r = mqueue_dir (sb, sbx_state_root (g), root_fd, err);
   return r < 0 ? r : 0;
 }
 

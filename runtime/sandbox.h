@@ -34,11 +34,15 @@ int sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
 
 void sbx_sandbox_release (struct sbx_sandbox *sb);
 
-/* The state root, made if it is not there, or NULL when it cannot be:
-   the host is then probed without a cache, slower, not wrong.  */
-const char *sbx_usable_state_root (const struct sbx_globals *g);
+/* The state root open in *FD, made if it is not there, or -1 when it
+   cannot be made: the host is then probed without a cache, slower, not
+   wrong.  One that is there but not the caller's own (or not a
+   directory) is refused: ERR names it and the fix.  */
+int sbx_usable_state_root (const struct sbx_globals *g, int *fd,
+                           struct sbx_error *err);
 
-/* mkdir -p of the state root, mode 0700.  */
+/* mkdir -p of the state root, mode 0700, and the check that it is the
+   caller's own (runtime/state_root.h).  */
 int sbx_state_root_ensure (const char *root, struct sbx_error *err);
 
 #endif

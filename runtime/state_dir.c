@@ -5,17 +5,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "runtime/state_root.h"
 
 /* A temporary directory older than this whose lock is free is what a
    command killed halfway left.  The age keeps racing creates from
@@ -23,12 +26,20 @@
    (which would only make them retry).  */
 #define STALE_SECONDS 60
 
-/* flock FD, open on PATH, with OP.  -ESTALE when the file is no longer
-   the one at PATH: its holder removed it before letting go, so holding it
-   protects nothing.  The lock itself is on the open file, so it stays
-   held when the directory is renamed.  */
+/* REL's lock file, relative to the root: "REL/lock", malloc'd.  */
+static char *
+lock_rel (const char *rel)
+{
+  char *p = NULL;
+  return asprintf (&p, "%s/" SBX_LOCK_FILE, rel) < 0 ? NULL : p;
+}
+
+/* flock FD, open on REL (relative to ROOT_FD), with OP.  -ESTALE when the
+   file is no longer the one at REL: its holder removed it before letting
+   go, so holding it protects nothing.  The lock itself is on the open
+   file, so it stays held when the directory is renamed.  */
 static int
-lock_verified (int fd, const char *path, int op)
+lock_verified (int fd, int root_fd, const char *rel, int op)
 {
   while (flock (fd, op) < 0)
     if (errno != EINTR)
@@ -36,74 +47,88 @@ lock_verified (int fd, const char *path, int op)
   struct stat held, now;
   if (fstat (fd, &held) < 0)
     return -errno;
-  if (stat (path, &now) < 0)
+  if (fstatat (root_fd, rel, &now, AT_SYMLINK_NOFOLLOW) < 0)
     return errno == ENOENT ? -ESTALE : -errno;
   if (held.st_ino != now.st_ino || held.st_dev != now.st_dev)
     return -ESTALE;
   return 0;
 }
 
-/* Lock the lock file of DFD, opened as DIR.  -ESTALE, with ERR unset, to
-   start over: DFD is no longer DIR (moved aside by its remover) or the
-   file locked is no longer DIR's.  */
+/* Whether DFD is still the directory ROOT_FD/ID.  */
 static int
-lock_in (int dfd, const char *dir, const char *path, int *lock_fd,
+still_there (int root_fd, const char *id, int dfd)
+{
+  struct stat at, now;
+  if (fstat (dfd, &at) < 0)
+    return -errno;
+  if (fstatat (root_fd, id, &now, AT_SYMLINK_NOFOLLOW) < 0)
+    return errno == ENOENT ? -ESTALE : -errno;
+  return at.st_ino == now.st_ino && at.st_dev == now.st_dev ? 0 : -ESTALE;
+}
+
+/* Lock the lock file of DFD, opened as ROOT/ID.  -ESTALE, with ERR unset,
+   to start over: DFD is no longer ROOT/ID (moved aside by its remover) or
+   the file locked is no longer its.  */
+static int
+lock_in (int root_fd, const char *id, int dfd, const char *dir, int *lock_fd,
          struct sbx_error *err)
 {
-  cleanup_close int fd = openat (dfd, SBX_LOCK_FILE, O_RDWR | O_CLOEXEC);
+  cleanup_free char *rel = lock_rel (id);
+  if (rel == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  cleanup_close int fd
+      = openat (dfd, SBX_LOCK_FILE, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
   bool made = false;
   if (fd < 0 && errno == ENOENT)
     {
       /* Only a directory an older sbx-oci died making before its lock
-         file has none while it is DIR: lock it as that did.  */
-      struct stat at, now;
-      if (fstat (dfd, &at) < 0 || stat (dir, &now) < 0)
-        return errno == ENOENT
-                   ? -ESTALE
-                   : sbx_fail_errno (err, -errno, "cannot open %s", dir);
-      if (at.st_ino != now.st_ino || at.st_dev != now.st_dev)
-        return -ESTALE;
-      fd = openat (dfd, SBX_LOCK_FILE, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
-                   0600);
+         file has none while it is ROOT/ID: lock it as that did.  */
+      int r = still_there (root_fd, id, dfd);
+      if (r < 0)
+        return r == -ESTALE ? r
+                            : sbx_fail_errno (err, r, "cannot open %s", dir);
+      fd = openat (dfd, SBX_LOCK_FILE,
+                   O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
       if (fd < 0 && errno == EEXIST)
         return -ESTALE;
       made = fd >= 0;
     }
   if (fd < 0)
-    return sbx_fail_errno (err, -errno, "cannot open %s", path);
-  int r = lock_verified (fd, path, LOCK_EX);
+    return sbx_fail_errno (err, -errno, "cannot open %s/" SBX_LOCK_FILE, dir);
+  int r = lock_verified (fd, root_fd, rel, LOCK_EX);
   struct stat a, b;
   /* Made in a directory moved aside meanwhile: do not leave it there to
      keep its remover's rmdir from failing.  */
   if (r == -ESTALE && made && fstat (fd, &a) == 0
-      && fstatat (dfd, SBX_LOCK_FILE, &b, 0) == 0 && a.st_ino == b.st_ino)
+      && fstatat (dfd, SBX_LOCK_FILE, &b, AT_SYMLINK_NOFOLLOW) == 0
+      && a.st_ino == b.st_ino)
     unlinkat (dfd, SBX_LOCK_FILE, 0);
   if (r < 0 && r != -ESTALE)
-    return sbx_fail_errno (err, r, "cannot lock %s", path);
+    return sbx_fail_errno (err, r, "cannot lock %s/" SBX_LOCK_FILE, dir);
   if (r == 0)
     *lock_fd = steal_fd (&fd);
   return r;
 }
 
 int
-sbx_state_dir_lock (const char *dir, const char *id, int *lock_fd,
-                    struct sbx_error *err)
+sbx_state_dir_lock (int root_fd, const char *dir, const char *id, int *dir_fd,
+                    int *lock_fd, struct sbx_error *err)
 {
-  cleanup_free char *path = NULL;
-  if (asprintf (&path, "%s/" SBX_LOCK_FILE, dir) < 0)
-    return sbx_fail (err, -ENOMEM, "out of memory");
   /* Each retry means the container was removed and made again while we
      waited for its lock: a bound, not a spin, but a bound all the same. */
   for (int tries = 0; tries < 100; tries++)
     {
       /* The directory is resolved once, so "it has no lock file" and
-         "it is DIR" are said of the same one.  */
-      cleanup_close int dfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      if (dfd < 0 && errno == ENOENT)
+         "it is ROOT/ID" are said of the same one.  */
+      cleanup_close int dfd = -1;
+      int r = sbx_state_subdir_open (root_fd, id, dir, &dfd, err);
+      if (r == -ENOENT)
         return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
-      if (dfd < 0)
-        return sbx_fail_errno (err, -errno, "cannot open %s", dir);
-      int r = lock_in (dfd, dir, path, lock_fd, err);
+      if (r < 0)
+        return r;
+      r = lock_in (root_fd, id, dfd, dir, lock_fd, err);
+      if (r == 0)
+        *dir_fd = steal_fd (&dfd);
       if (r != -ESTALE)
         return r;
     }
@@ -115,18 +140,20 @@ sbx_state_dir_lock (const char *dir, const char *id, int *lock_fd,
 
 /* The one directory a state directory holds: the devpts instance of a
    create with a terminal (runtime/create_console.c), still mounted when
-   that create was killed.  */
+   that create was killed.  Unmounted through DFD, whatever path the
+   state directory has by now.  */
 static void
-remove_subdir (int dfd, const char *dir, const char *name)
+remove_subdir (int dfd, const char *name)
 {
-  cleanup_free char *path = NULL;
-  if (asprintf (&path, "%s/%s", dir, name) >= 0)
+  char path[PATH_MAX];
+  if (snprintf (path, sizeof path, "/proc/self/fd/%d/%s", dfd, name)
+      < (int) sizeof path)
     umount2 (path, MNT_DETACH | UMOUNT_NOFOLLOW);
   unlinkat (dfd, name, AT_REMOVEDIR);
 }
 
 static int
-remove_entries (int dfd, const char *path)
+remove_entries (int dfd)
 {
   int copy = dup (dfd);
   DIR *d = copy < 0 ? NULL : fdopendir (copy);
@@ -142,18 +169,21 @@ remove_entries (int dfd, const char *path)
   while ((e = readdir (d)) != NULL)
     if (strcmp (e->d_name, ".") != 0 && strcmp (e->d_name, "..") != 0
         && unlinkat (dfd, e->d_name, 0) < 0 && errno == EISDIR)
-      remove_subdir (dfd, path, e->d_name);
+      remove_subdir (dfd, e->d_name);
   closedir (d);
   return 0;
 }
 
-/* Take PATH apart where it is; errors name SHOWN, the directory the
-   caller knows.  A second pass catches the lock file lock_in may have
-   made in it while it was being moved aside.  */
+/* Take ROOT_FD/NAME apart where it is; errors name SHOWN, the directory
+   the caller knows.  A symlink is not followed: only the directory the
+   name is gets emptied.  A second pass catches the lock file lock_in may
+   have made in it while it was being moved aside.  */
 static int
-remove_in_place (const char *path, const char *shown, struct sbx_error *err)
+remove_in_place (int root_fd, const char *name, const char *shown,
+                 struct sbx_error *err)
 {
-  cleanup_close int dfd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  cleanup_close int dfd = openat (
+      root_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (dfd < 0)
     return errno == ENOENT
                ? 0
@@ -161,9 +191,10 @@ remove_in_place (const char *path, const char *shown, struct sbx_error *err)
   int r = 0;
   for (int pass = 0; pass < 2; pass++)
     {
-      if ((r = remove_entries (dfd, path)) < 0)
+      if ((r = remove_entries (dfd)) < 0)
         return sbx_fail_errno (err, r, "cannot read %s", shown);
-      if ((r = rmdir (path) < 0 ? -errno : 0) != -ENOTEMPTY)
+      if ((r = unlinkat (root_fd, name, AT_REMOVEDIR) < 0 ? -errno : 0)
+          != -ENOTEMPTY)
         break;
     }
   if (r < 0 && r != -ENOENT)
@@ -171,70 +202,82 @@ remove_in_place (const char *path, const char *shown, struct sbx_error *err)
   return 0;
 }
 
-/* A fresh empty temporary directory next to DIR, malloc'd; NULL when it
-   cannot be made.  */
-static char *
-make_temp_dir (const char *dir)
+/* A fresh empty temporary directory in ROOT_FD, its name in NAME; -errno
+   when it cannot be made.  */
+static int
+make_temp_dir (int root_fd, char *name, size_t size)
 {
-  const char *slash = strrchr (dir, '/');
-  char *temp = NULL;
-  errno = EINVAL;
-  if (slash == NULL
-      || asprintf (&temp, "%.*s/" SBX_TEMP_DIR_PREFIX "XXXXXX",
-                   (int) (slash - dir), dir)
-             < 0)
-    return NULL;
-  if (mkdtemp (temp) == NULL)
+  for (int tries = 0; tries < 16; tries++)
     {
-      free (temp);
-      return NULL;
+      unsigned char rnd[4];
+      if (getrandom (rnd, sizeof rnd, 0) != sizeof rnd)
+        return errno ? -errno : -EIO;
+      snprintf (name, size, SBX_TEMP_DIR_PREFIX "%02x%02x%02x%02x", rnd[0],
+                rnd[1], rnd[2], rnd[3]);
+      if (mkdirat (root_fd, name, 0700) == 0)
+        return 0;
+      if (errno != EEXIST)
+        return -errno;
     }
-  return temp;
+  return -EEXIST;
 }
 
 int
-sbx_state_dir_remove (const char *dir, struct sbx_error *err)
+sbx_state_dir_remove (int root_fd, const char *dir, const char *id,
+                      struct sbx_error *err)
 {
   /* Renamed over an empty temporary directory first (rename() replaces
-     one): the id is free at once, and no reader ever finds DIR half
+     one): the id is free at once, and no reader ever finds ROOT/ID half
      removed, without its lock file.  A directory that cannot be moved
      (itself a mount point, say) is taken apart in place.  */
-  cleanup_free char *aside = make_temp_dir (dir);
-  if (aside && rename (dir, aside) < 0)
+  char aside[64];
+  bool moved = make_temp_dir (root_fd, aside, sizeof aside) == 0;
+  if (moved && renameat (root_fd, id, root_fd, aside) < 0)
     {
       int saved = errno;
-      rmdir (aside);
+      unlinkat (root_fd, aside, AT_REMOVEDIR);
       if (saved == ENOENT)
         return 0;
-      free (steal_pointer (&aside));
+      moved = false;
     }
-  return remove_in_place (aside ? aside : dir, dir, err);
+  return remove_in_place (root_fd, moved ? aside : id, dir, err);
 }
 
 static void
-sweep_one (const char *root, const char *name)
+sweep_one (int root_fd, const char *name)
 {
-  cleanup_free char *path = NULL, *lock = NULL;
-  if (asprintf (&path, "%s/%s", root, name) < 0
-      || asprintf (&lock, "%s/" SBX_LOCK_FILE, path) < 0)
+  cleanup_free char *rel = lock_rel (name);
+  if (rel == NULL)
     return;
-  cleanup_close int fd = open (lock, O_RDWR | O_CLOEXEC);
+  cleanup_close int dfd = openat (
+      root_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dfd < 0)
+    return;
+  cleanup_close int fd
+      = openat (dfd, SBX_LOCK_FILE, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
   /* No lock file: killed before it made one, or after its removal had
      unlinked it.  */
-  bool stale = fd < 0 ? errno == ENOENT
-                      : lock_verified (fd, lock, LOCK_EX | LOCK_NB) == 0;
+  bool stale = fd < 0
+                   ? errno == ENOENT
+                   : lock_verified (fd, root_fd, rel, LOCK_EX | LOCK_NB) == 0;
   struct sbx_error ignored = { 0 };
   if (stale)
-    remove_in_place (path, path, &ignored);
+    remove_in_place (root_fd, name, name, &ignored);
 }
 
 /* Best effort, as a leftover only takes space.  */
 static void
-sweep_stale (const char *root)
+sweep_stale (int root_fd)
 {
-  DIR *d = opendir (root);
+  int copy = dup (root_fd);
+  DIR *d = copy < 0 ? NULL : fdopendir (copy);
   if (d == NULL)
-    return;
+    {
+      if (copy >= 0)
+        close (copy);
+      return;
+    }
+  rewinddir (d);
   time_t now = time (NULL);
   struct dirent *e;
   while ((e = readdir (d)) != NULL)
@@ -243,48 +286,49 @@ sweep_stale (const char *root)
       if (strncmp (e->d_name, SBX_TEMP_DIR_PREFIX,
                    strlen (SBX_TEMP_DIR_PREFIX))
               == 0
-          && fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
+          && fstatat (root_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
           && S_ISDIR (st.st_mode) && now - st.st_mtime >= STALE_SECONDS)
-        sweep_one (root, e->d_name);
+        sweep_one (root_fd, e->d_name);
     }
   closedir (d);
 }
 
-/* Make and lock TEMP's lock file.  -ESTALE, with ERR unset, when a sweep
-   removed TEMP before it was locked.  DIR names it in errors: the
-   temporary name would mean nothing to the caller.  */
+/* Make and lock the lock file of TEMP, open as TFD.  -ESTALE, with ERR
+   unset, when a sweep removed TEMP before it was locked.  DIR names it in
+   errors: the temporary name would mean nothing to the caller.  */
 static int
-lock_new (const char *temp, const char *dir, int *lock_fd,
-          struct sbx_error *err)
+lock_new (int root_fd, const char *temp, int tfd, const char *dir,
+          int *lock_fd, struct sbx_error *err)
 {
-  cleanup_free char *lock = NULL;
-  if (asprintf (&lock, "%s/" SBX_LOCK_FILE, temp) < 0)
+  cleanup_free char *rel = lock_rel (temp);
+  if (rel == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
   cleanup_close int fd
-      = open (lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+      = openat (tfd, SBX_LOCK_FILE,
+                O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0 && errno == ENOENT)
     return -ESTALE;
   if (fd < 0)
     return sbx_fail_errno (err, -errno, "cannot create %s", dir);
-  int r = lock_verified (fd, lock, LOCK_EX);
+  int r = lock_verified (fd, root_fd, rel, LOCK_EX);
   if (r < 0 && r != -ESTALE)
     return sbx_fail_errno (err, r, "cannot lock %s/" SBX_LOCK_FILE, dir);
   *lock_fd = r == 0 ? steal_fd (&fd) : -1;
   return r;
 }
 
-/* Move the locked TEMP to DIR.  A plain rename() replaces an empty
+/* Move the locked TEMP to ID.  A plain rename() replaces an empty
    directory, which is why it is only the fallback where the file system
-   has no RENAME_NOREPLACE: DIR then exists only as a container's
+   has no RENAME_NOREPLACE: ROOT/ID then exists only as a container's
    directory, never empty as it holds its lock file from the first
    moment, or as an empty one an older sbx-oci died making.  */
 static int
-publish (const char *temp, const char *dir, const char *id,
+publish (int root_fd, const char *temp, const char *dir, const char *id,
          struct sbx_error *err)
 {
-  int r = renameat2 (AT_FDCWD, temp, AT_FDCWD, dir, RENAME_NOREPLACE);
+  int r = renameat2 (root_fd, temp, root_fd, id, RENAME_NOREPLACE);
   if (r < 0 && (errno == EINVAL || errno == ENOSYS))
-    r = rename (temp, dir);
+    r = renameat (root_fd, temp, root_fd, id);
   if (r < 0 && (errno == EEXIST || errno == ENOTEMPTY))
     return sbx_fail (err, -EEXIST, "container \"%s\" already exists", id);
   if (r < 0)
@@ -293,34 +337,41 @@ publish (const char *temp, const char *dir, const char *id,
 }
 
 static int
-claim_once (const char *dir, const char *id, int *lock_fd,
-            struct sbx_error *err)
+claim_once (int root_fd, const char *dir, const char *id, int *dir_fd,
+            int *lock_fd, struct sbx_error *err)
 {
-  cleanup_free char *temp = make_temp_dir (dir);
-  if (temp == NULL)
-    return errno == ENOMEM
-               ? sbx_fail (err, -ENOMEM, "out of memory")
-               : sbx_fail_errno (err, -errno, "cannot create %s", dir);
+  char temp[64];
+  int r = make_temp_dir (root_fd, temp, sizeof temp);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "cannot create %s", dir);
+  cleanup_close int tfd = openat (
+      root_fd, temp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   cleanup_close int fd = -1;
-  int r = lock_new (temp, dir, &fd, err);
+  r = tfd < 0 ? (errno == ENOENT
+                     ? -ESTALE
+                     : sbx_fail_errno (err, -errno, "cannot create %s", dir))
+              : lock_new (root_fd, temp, tfd, dir, &fd, err);
   if (r == 0)
-    r = publish (temp, dir, id, err);
+    r = publish (root_fd, temp, dir, id, err);
   if (r == 0)
-    *lock_fd = steal_fd (&fd);
+    {
+      *lock_fd = steal_fd (&fd);
+      *dir_fd = steal_fd (&tfd);
+    }
   struct sbx_error ignored = { 0 };
   if (r < 0)
-    remove_in_place (temp, temp, &ignored);
+    remove_in_place (root_fd, temp, temp, &ignored);
   return r;
 }
 
 int
-sbx_state_dir_claim (const char *root, const char *dir, const char *id,
+sbx_state_dir_claim (int root_fd, const char *dir, const char *id, int *dir_fd,
                      int *lock_fd, struct sbx_error *err)
 {
-  sweep_stale (root);
+  sweep_stale (root_fd);
   int r;
   for (int tries = 0; tries < 3; tries++)
-    if ((r = claim_once (dir, id, lock_fd, err)) != -ESTALE)
+    if ((r = claim_once (root_fd, dir, id, dir_fd, lock_fd, err)) != -ESTALE)
       return r;
   return sbx_fail (err, -EAGAIN,
                    "cannot create %s: its temporary directory kept being "

@@ -24,20 +24,27 @@
 #define SBX_PROBE_CACHE_NAME SBX_ROOT_OWN ("probe.cache")
 #define SBX_MQUEUE_DIR_NAME SBX_ROOT_OWN ("mqueue")
 
-/* Create DIR (ROOT/ID) with its lock file, held in *LOCK_FD.  -EEXIST
-   with `container "ID" already exists`.  */
-int sbx_state_dir_claim (const char *root, const char *dir, const char *id,
-                         int *lock_fd, struct sbx_error *err);
+/* Everything here is relative to ROOT_FD, the checked state root
+   (runtime/state_root.h), and follows no symlink; DIR, ROOT/ID, only
+   names the directory in errors.  */
 
-/* Lock DIR's lock file into *LOCK_FD, waiting for its holder.  Only the
-   file still at DIR/lock counts: one whose directory was removed while we
-   waited is dropped and the new one, if the id was claimed again, waited
-   for.  -ENOENT with `container "ID" does not exist`.  */
-int sbx_state_dir_lock (const char *dir, const char *id, int *lock_fd,
-                        struct sbx_error *err);
+/* Create ROOT/ID with its lock file, held in *LOCK_FD, the directory
+   open in *DIR_FD.  -EEXIST with `container "ID" already exists`.  */
+int sbx_state_dir_claim (int root_fd, const char *dir, const char *id,
+                         int *dir_fd, int *lock_fd, struct sbx_error *err);
 
-/* Remove DIR and everything in it, the devpts instance a create with a
-   terminal mounts there included.  The caller holds its lock.  */
-int sbx_state_dir_remove (const char *dir, struct sbx_error *err);
+/* Open ROOT/ID (checked as the root is: the caller's, not writable by
+   others, no symlink) into *DIR_FD and lock its lock file into *LOCK_FD,
+   waiting for its holder.  Only the file still at ROOT/ID/lock counts:
+   one whose directory was removed while we waited is dropped and the new
+   one, if the id was claimed again, waited for.  -ENOENT with `container
+   "ID" does not exist`.  */
+int sbx_state_dir_lock (int root_fd, const char *dir, const char *id,
+                        int *dir_fd, int *lock_fd, struct sbx_error *err);
+
+/* Remove ROOT/ID and everything in it, the devpts instance a create with
+   a terminal mounts there included.  The caller holds its lock.  */
+int sbx_state_dir_remove (int root_fd, const char *dir, const char *id,
+                          struct sbx_error *err);
 
 #endif

@@ -18,23 +18,9 @@
 #include "runtime/limits_report.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/state_dir.h"
+#include "runtime/state_root.h"
 
 #define STATE_MAX (4 << 20)
-
-int
-sbx_state_check_id (const char *id, struct sbx_error *err)
-{
-  size_t n = strlen (id);
-  if (n == 0 || n > 1024 || strcmp (id, ".") == 0 || strcmp (id, "..") == 0
-      || strspn (id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                     "0123456789_.-")
-             != n)
-    return sbx_fail (err, -EINVAL,
-                     "invalid container id \"%.64s\": use 1 to 1024 of "
-                     "A-Z a-z 0-9 _ . -",
-                     id);
-  return 0;
-}
 
 char *
 sbx_state_file (const struct sbx_container *c, const char *name)
@@ -51,11 +37,24 @@ sbx_state_load_spec (const struct sbx_container *c, struct sbx_spec **out,
 {
   *out = NULL;
   cleanup_free char *path = sbx_state_file (c, SBX_KEPT_CONFIG);
+  cleanup_free char *text = NULL;
+  size_t len = 0;
   if (path == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
   if (c->bundle == NULL)
     return sbx_fail (err, -ENOENT, "%s: no bundle recorded", c->id);
-  return sbx_spec_load_file (path, c->bundle, out, err);
+  int r = sbx_read_file_at (c->dir_fd, SBX_KEPT_CONFIG, path, 16u << 20, &text,
+                            &len, err);
+  if (r == 0 && (r = sbx_spec_parse (text, len, c->bundle, out, err)) < 0)
+    return sbx_error_prefix (err, "%s", path);
+  return r;
+}
+
+int
+sbx_state_openat (const struct sbx_container *c, const char *name, int flags,
+                  mode_t mode)
+{
+  return openat (c->dir_fd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
 }
 
 static int
@@ -63,7 +62,7 @@ init_container (const char *root, const char *id, struct sbx_container *c,
                 struct sbx_error *err)
 {
   memset (c, 0, sizeof *c);
-  c->lock_fd = -1;
+  c->lock_fd = c->root_fd = c->dir_fd = -1;
   int r = sbx_state_check_id (id, err);
   if (r < 0)
     return r;
@@ -81,9 +80,11 @@ sbx_state_claim (const char *root, const char *id, struct sbx_container *c,
                  struct sbx_error *err)
 {
   int r = init_container (root, id, c, err);
+  r = r ?: sbx_state_root_open (root, true, &c->root_fd, err);
   if (r < 0)
     return r;
-  return sbx_state_dir_claim (root, c->dir, id, &c->lock_fd, err);
+  return sbx_state_dir_claim (c->root_fd, c->dir, id, &c->dir_fd, &c->lock_fd,
+                              err);
 }
 
 static const char *
@@ -120,34 +121,45 @@ parse_state (struct sbx_container *c, const char *path, const char *text,
   return 0;
 }
 
+/* Open ROOT/ID, checked, into C's fds, locked when LOCK.  */
+static int
+open_dir (const char *root, const char *id, bool lock, struct sbx_container *c,
+          struct sbx_error *err)
+{
+  int r = sbx_state_root_open (root, false, &c->root_fd, err);
+  if (r == -ENOENT)
+    return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
+  if (r == 0 && lock)
+    return sbx_state_dir_lock (c->root_fd, c->dir, id, &c->dir_fd, &c->lock_fd,
+                               err);
+  if (r == 0)
+    r = sbx_state_subdir_open (c->root_fd, id, c->dir, &c->dir_fd, err);
+  if (r == -ENOENT)
+    return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
+  return r;
+}
+
 int
 sbx_state_open (const char *root, const char *id, bool lock,
                 struct sbx_container *c, struct sbx_error *err)
 {
   int r = init_container (root, id, c, err);
+  r = r ?: open_dir (root, id, lock, c, err);
   if (r < 0)
-    return r;
-  struct stat st;
-  /* Only a missing directory is a missing container: a root that is a
-     file or cannot be searched is named as what it is.  */
-  bool found = stat (c->dir, &st) == 0;
-  if (!found && errno != ENOENT)
-    return sbx_fail_errno (err, -errno, "cannot open %s", c->dir);
-  if (!found || !S_ISDIR (st.st_mode))
-    return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
-  if (lock && (r = sbx_state_dir_lock (c->dir, id, &c->lock_fd, err)) < 0)
     return r;
   cleanup_free char *path = sbx_state_file (c, SBX_STATE_FILE);
   cleanup_free char *text = NULL;
   size_t len;
   if (path == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  r = sbx_read_file (path, STATE_MAX, &text, &len, err);
+  r = sbx_read_file_at (c->dir_fd, SBX_STATE_FILE, path, STATE_MAX, &text,
+                        &len, err);
   if (r == -ENOENT)
     {
       /* Removed while we waited for the lock, or a create that died
          before writing its state.  */
-      if (stat (c->dir, &st) < 0)
+      struct stat st;
+      if (fstatat (c->root_fd, id, &st, AT_SYMLINK_NOFOLLOW) < 0)
         return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
       return sbx_fail (err, -EINVAL,
                        "%s: missing (create did not finish): delete --force "
@@ -164,12 +176,16 @@ sbx_state_close (struct sbx_container *c)
 {
   if (c->lock_fd >= 0)
     close (c->lock_fd);
+  if (c->dir_fd >= 0)
+    close (c->dir_fd);
+  if (c->root_fd >= 0)
+    close (c->root_fd);
   if (c->doc)
     yajl_tree_free (c->doc);
   free (c->id);
   free (c->dir);
   memset (c, 0, sizeof *c);
-  c->lock_fd = -1;
+  c->lock_fd = c->root_fd = c->dir_fd = -1;
 }
 
 /* The process state letter (field 3) and start time (field 22) of PID. */
@@ -249,8 +265,8 @@ sbx_state_status (const struct sbx_container *c)
 {
   if (!sbx_state_pid_alive (c))
     return SBX_STATUS_STOPPED;
-  cleanup_free char *mark = sbx_state_file (c, SBX_STARTED_MARK);
-  if (mark && access (mark, F_OK) < 0)
+  struct stat st;
+  if (fstatat (c->dir_fd, SBX_STARTED_MARK, &st, AT_SYMLINK_NOFOLLOW) < 0)
     return SBX_STATUS_CREATED;
   return SBX_STATUS_RUNNING;
 }
@@ -366,5 +382,8 @@ sbx_state_emit (yajl_gen g, const struct sbx_container *c)
 int
 sbx_state_remove (struct sbx_container *c, struct sbx_error *err)
 {
-  return sbx_state_dir_remove (c->dir, err);
+  if (c->root_fd < 0)
+    return sbx_fail (err, -EBADF,
+                     "cannot remove %s: its state root is not open", c->dir);
+  return sbx_state_dir_remove (c->root_fd, c->dir, c->id, err);
 }

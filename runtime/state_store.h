@@ -12,6 +12,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "common/error.h"
+#include "runtime/state_root.h"
 
 enum sbx_status
 {
@@ -23,7 +24,9 @@ enum sbx_status
 struct sbx_container
 {
   char *id;
-  char *dir;    /* ROOT/ID */
+  char *dir;    /* ROOT/ID, for messages and what needs a path */
+  int root_fd;  /* the checked state root (runtime/state_root.h), or -1 */
+  int dir_fd;   /* ROOT/ID, checked, opened without following, or -1 */
   int lock_fd;  /* -1 when not locked */
   yajl_val doc; /* state.json, NULL when unreadable */
   const char *bundle;
@@ -45,26 +48,32 @@ struct sbx_spec;
 int sbx_state_load_spec (const struct sbx_container *c, struct sbx_spec **out,
                          struct sbx_error *err);
 
-/* Non-empty, at most 1024 characters of [A-Za-z0-9_.-], not "." or "..". */
-int sbx_state_check_id (const char *id, struct sbx_error *err);
-
 /* Take ID: its directory appears already locked by us, or not at all (a
    second create fails with `container "ID" already exists`); see
-   runtime/state_dir.h.  */
+   runtime/state_dir.h.  ROOT is made if missing, and refused (-EPERM)
+   unless it is the caller's own (runtime/state_root.h).  */
 int sbx_state_claim (const char *root, const char *id, struct sbx_container *c,
                      struct sbx_error *err);
 
 /* Open an existing container; LOCK takes its lock first (one whose
    directory was removed while we waited does not count).  -ENOENT with
-   `container "ID" does not exist`.  A corrupt state.json fails with -EINVAL
-   naming the file, C stays usable (dir, lock) so delete --force can clean. */
+   `container "ID" does not exist`, also when ROOT is missing; a ROOT or
+   a directory of ID that is not the caller's own is refused (-EPERM).  A
+   corrupt state.json fails with -EINVAL naming the file, C stays usable
+   (dir, lock) so delete --force can clean.  */
 int sbx_state_open (const char *root, const char *id, bool lock,
                     struct sbx_container *c, struct sbx_error *err);
 
 void sbx_state_close (struct sbx_container *c);
 
-/* DIR/NAME, malloc'd (NULL when out of memory).  */
+/* DIR/NAME, malloc'd (NULL when out of memory): for messages, and what
+   must have a path (a mount point, another process's argument).  */
 char *sbx_state_file (const struct sbx_container *c, const char *name);
+
+/* openat of NAME in the container's directory, never through a symlink
+   (O_NOFOLLOW, O_CLOEXEC added): the release FIFO, the started mark.  */
+int sbx_state_openat (const struct sbx_container *c, const char *name,
+                      int flags, mode_t mode);
 
 /* The start time of PID (field 22 of /proc/PID/stat), 0 when it is gone. */
 unsigned long long sbx_pid_start_time (pid_t pid);

@@ -1,7 +1,9 @@
 /* The "linux" section: namespaces, id mappings, masked paths, seccomp,
    resources.  Seccomp action and operator names are checked where the
    filter is compiled, not here.  */
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "spec/parse_json.h"
 #include "spec/parse_sections.h"
@@ -116,21 +118,48 @@ parse_seccomp (struct sbx_jctx *c, yajl_val linux_obj, struct sbx_linux *lx)
   return 0;
 }
 
+/* Below this a sandbox cannot start: the runner is killed for memory (or
+   cannot exec) before the command runs, and all the caller would see is
+   a runner that died without a word.  Measured as root on a cgroup v1
+   host: 768 KiB kills the runner, 1 MiB starts `true` and `sh -c`; the
+   margin is for cgroup v2, which charges kernel memory too, and for a
+   dynamically linked runner.  */
+#define MIN_MEMORY_LIMIT (4ULL << 20)
+
 /* One "limit" inside resources.KEY; other resources are not enforced by
-   sbx and are ignored like unknown keys.  */
+   sbx and are ignored like unknown keys.  OCI reads -1 (and 0) as "no
+   limit"; any other negative number is a mistake, not a wish for none. */
 static int
 parse_limit (struct sbx_jctx *c, yajl_val resources, const char *key,
              bool *has, int64_t *limit)
 {
-  yajl_val obj;
-  size_t mark;
+  yajl_val obj, v;
+  size_t mark, limit_mark;
   int r = json_object (c, resources, key, 0, &obj, &mark);
   if (r <= 0)
     return r;
-  r = json_i64 (c, obj, "limit", 0, INT64_MIN, INT64_MAX, limit);
+  r = json_field (c, obj, "limit", 0, &v, &limit_mark);
+  if (r <= 0)
+    {
+      jpath_pop (c, mark);
+      return r;
+    }
+  r = jv_i64 (c, v, INT64_MIN, INT64_MAX, limit);
   if (r < 0)
     return r;
-  *has = r > 0;
+  if (*limit < -1)
+    return jfail (c,
+                  "%" PRId64 " is negative: give -1 or leave it out for no "
+                  "limit",
+                  *limit);
+  if (strcmp (key, "memory") == 0 && *limit > 0
+      && (uint64_t) *limit < MIN_MEMORY_LIMIT)
+    return jfail (c,
+                  "%" PRId64 " bytes is too small for the sandbox to start "
+                  "(at least %llu MiB)",
+                  *limit, MIN_MEMORY_LIMIT >> 20);
+  *has = true;
+  jpath_pop (c, limit_mark);
   jpath_pop (c, mark);
   return 0;
 }

@@ -262,7 +262,9 @@ sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
     }
   else
     {
-      r = sbx_probe_host (g->runner, sbx_usable_state_root (g), &host, err);
+      cleanup_close int root_fd = -1;
+      r = sbx_usable_state_root (g, &root_fd, err);
+      r = r ?: sbx_probe_host (g->runner, root_fd, &host, err);
       if (r < 0)
         return r;
     }

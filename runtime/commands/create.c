@@ -239,15 +239,16 @@ record (const struct sbx_sandbox *sb, const struct create_options *o,
 {
   cleanup_free char *text = NULL;
   cleanup_free char *path = sbx_state_file (c, SBX_STATE_FILE);
-  size_t len;
-  if (path == NULL || state_json (sb, c, lim, &text, &len) < 0)
-    return sbx_fail (err, -ENOMEM, "cannot format the state");
   cleanup_free char *kept = sbx_state_file (c, SBX_KEPT_CONFIG);
-  if (kept == NULL)
-    return sbx_fail (err, -ENOMEM, "out of memory");
-  int r = sbx_write_file_atomic (kept, sb->spec->text, sb->spec->text_len,
-                                 0600, err);
-  r = r ?: sbx_write_file_atomic (path, text, len, 0600, err);
+  size_t len;
+  if (path == NULL || kept == NULL || state_json (sb, c, lim, &text, &len) < 0)
+    return sbx_fail (err, -ENOMEM, "cannot format the state");
+  int r = sbx_write_file_atomic_at (c->dir_fd, SBX_KEPT_CONFIG, kept,
+                                    sb->spec->text, sb->spec->text_len, 0600,
+                                    err);
+  r = r
+          ?: sbx_write_file_atomic_at (c->dir_fd, SBX_STATE_FILE, path, text,
+                                       len, 0600, err);
   r = r ?: run_create_hooks (sb->spec, text, err);
   if (r == 0 && o->pid_file)
     {
@@ -266,9 +267,9 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
   cleanup_free char *fifo_path = sbx_state_file (c, SBX_RELEASE_FIFO);
   if (fifo_path == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  if (mkfifo (fifo_path, 0600) < 0)
+  if (mkfifoat (c->dir_fd, SBX_RELEASE_FIFO, 0600) < 0)
     return sbx_fail_errno (err, -errno, "cannot create %s", fifo_path);
-  cleanup_close int fifo = open (fifo_path, O_RDWR | O_CLOEXEC);
+  cleanup_close int fifo = sbx_state_openat (c, SBX_RELEASE_FIFO, O_RDWR, 0);
   if (fifo < 0)
     return sbx_fail_errno (err, -errno, "cannot open %s", fifo_path);
   struct sbx_create_console con = { .slave = -1, .saved = { -1, -1, -1 } };

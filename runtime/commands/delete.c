@@ -5,6 +5,7 @@
    (the cgroups module removes only the directories it made).  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,9 +71,9 @@ holds_file (const char *pid, const struct stat *want)
 static void
 end_fifo_holders (const struct sbx_container *c)
 {
-  cleanup_free char *fifo = sbx_state_file (c, SBX_RELEASE_FIFO);
   struct stat want;
-  if (fifo == NULL || stat (fifo, &want) < 0)
+  if (fstatat (c->dir_fd, SBX_RELEASE_FIFO, &want, AT_SYMLINK_NOFOLLOW) < 0
+      || !S_ISFIFO (want.st_mode))
     return;
   DIR *d = opendir ("/proc");
   struct dirent *e;

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/json_gen.h"
 #include "runtime/cli.h"
+#include "runtime/state_root.h"
 #include "runtime/state_store.h"
 
 enum list_format
@@ -28,11 +30,17 @@ cmp_str (const void *a, const void *b)
 static int
 collect_ids (const char *root, struct strv *ids, struct sbx_error *err)
 {
-  DIR *d = opendir (root);
+  int fd = -1;
+  int r = sbx_state_root_open (root, false, &fd, err);
+  if (r < 0)
+    return r == -ENOENT ? 0 : r;
+  DIR *d = fdopendir (fd);
   if (d == NULL)
-    return errno == ENOENT
-               ? 0
-               : sbx_fail_errno (err, -errno, "cannot read %s", root);
+    {
+      r = sbx_fail_errno (err, -errno, "cannot read %s", root);
+      close (fd);
+      return r;
+    }
   struct dirent *e;
   struct sbx_error ignored = { 0 };
   while ((e = readdir (d)) != NULL)

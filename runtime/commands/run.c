@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "common/json_gen.h"
 #include "runtime/backend.h"
 #include "runtime/cli.h"
+#include "runtime/state_root.h"
 
 struct run_options
 {
@@ -136,7 +138,38 @@ parse_run_options (int argc, char **argv, struct run_options *o,
     return sbx_fail (err, -EINVAL, "run: a container id is required");
   if (o->req.seccomp_dir && !o->req.dry_run)
     return sbx_fail (err, -EINVAL, "run --seccomp-dir: only with --dry-run");
+  if (optind + 1 < argc)
+    return sbx_fail (err, -EINVAL,
+                     "run: unexpected argument \"%.64s\" after the container "
+                     "id: options go before it",
+                     argv[optind + 1]);
+  /* The id names the run's cgroup and its messages, as create's names a
+     state directory: the same rule, so that neither is a path.  */
+  if (optind < argc && sbx_state_check_id (argv[optind], err) < 0)
+    return err->code;
   o->req.id = optind < argc ? argv[optind] : "run";
+  return 0;
+}
+
+/* The outcome's directory, checked before the sandbox runs: a verdict
+   that cannot be written is found out now, not after the command ran.  */
+static int
+check_outcome_dir (const char *path, struct sbx_error *err)
+{
+  const char *slash = strrchr (path, '/');
+  if (strcmp (path, "-") == 0 || slash == path)
+    return 0;
+  cleanup_free char *dir
+      = slash ? strndup (path, (size_t) (slash - path)) : strdup (".");
+  struct stat st;
+  if (dir == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  if (stat (dir, &st) < 0)
+    return sbx_fail_errno (err, -errno, "--outcome %s: cannot use %s", path,
+                           dir);
+  if (!S_ISDIR (st.st_mode))
+    return sbx_fail (err, -ENOTDIR, "--outcome %s: %s is not a directory",
+                     path, dir);
   return 0;
 }
 
@@ -146,6 +179,8 @@ sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
 {
   struct run_options o = { .req = { .bundle = "." } };
   int r = parse_run_options (argc, argv, &o, err);
+  if (r == 0 && o.outcome_path && !o.req.dry_run)
+    r = check_outcome_dir (o.outcome_path, err);
   if (r < 0)
     return r;
   struct sbx_run_result res = { 0 };

@@ -19,11 +19,13 @@ release (struct sbx_container *c, struct sbx_error *err)
   if (fifo == NULL || mark == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
   /* Non-blocking: with no reader left the open fails instead of hanging. */
-  cleanup_close int fd = open (fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  cleanup_close int fd
+      = sbx_state_openat (c, SBX_RELEASE_FIFO, O_WRONLY | O_NONBLOCK, 0);
   if (fd < 0)
     return sbx_fail_errno (err, -errno, "cannot open %s", fifo);
   /* Marked first: a sandbox seen running is never reported as created. */
-  cleanup_close int m = open (mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  cleanup_close int m
+      = sbx_state_openat (c, SBX_STARTED_MARK, O_WRONLY | O_CREAT, 0600);
   if (m < 0)
     return sbx_fail_errno (err, -errno, "cannot create %s", mark);
   ssize_t n;
@@ -33,7 +35,7 @@ release (struct sbx_container *c, struct sbx_error *err)
   if (n != 1)
     {
       int saved = errno;
-      unlink (mark);
+      unlinkat (c->dir_fd, SBX_STARTED_MARK, 0);
       return sbx_fail_errno (err, -saved, "cannot release the sandbox");
     }
   return 0;

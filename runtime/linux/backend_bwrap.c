@@ -22,6 +22,7 @@
 #include "runtime/linux/spawn.h"
 #include "runtime/sandbox.h"
 #include "runtime/shell_quote.h"
+#include "runtime/state_root.h"
 
 /* What the runner does before it execs bwrap, which the command line
    alone would not reproduce.  */
@@ -255,7 +256,11 @@ sbx_backend_print_runner (const struct sbx_globals *g)
 {
   struct sbx_probe probe;
   struct sbx_error err = { 0 };
-  if (sbx_probe_host (g->runner, sbx_state_root (g), &probe, &err) < 0)
+  /* Only a root already there and the caller's own serves as the cache. */
+  cleanup_close int root_fd = -1;
+  sbx_state_root_open (sbx_state_root (g), false, &root_fd, &err);
+  sbx_error_clear (&err);
+  if (sbx_probe_host (g->runner, root_fd, &probe, &err) < 0)
     printf ("runner: none (%s)\n", err.msg);
   else
     {

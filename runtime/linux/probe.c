@@ -15,6 +15,7 @@
 #include "common/file_io.h"
 #include "runtime/host_paths.h"
 #include "runtime/state_dir.h"
+#include "runtime/state_root.h"
 
 extern char **environ;
 
@@ -119,12 +120,38 @@ cache_key (const char *runner, const struct sbx_host_facts *f, char *key,
   return 0;
 }
 
+/* The cache's text, when it is the caller's own regular file (a symlink
+   is not followed): its answer turns mitigations on or off, so a file
+   someone else could have written is not believed, only probed over.  */
 static bool
-load_cache (const char *path, const char *key, struct sbx_host_facts *f)
+read_cache (int dirfd, char *text, size_t size)
 {
-  cleanup_free char *text = NULL;
+  cleanup_close int fd
+      = openat (dirfd, SBX_PROBE_CACHE_NAME,
+                O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  struct stat st;
   struct sbx_error ignored = { 0 };
-  if (sbx_read_file (path, 8192, &text, NULL, &ignored) < 0)
+  if (fd < 0 || fstat (fd, &st) < 0
+      || sbx_state_trust_check ("probe cache", SBX_PROBE_CACHE_NAME, &st,
+                                S_IFREG, geteuid (), &ignored)
+             < 0)
+    return false;
+  size_t n = 0;
+  ssize_t got;
+  while (n + 1 < size && (got = read (fd, text + n, size - n - 1)) != 0)
+    if (got < 0 && errno != EINTR)
+      return false;
+    else if (got > 0)
+      n += (size_t) got;
+  text[n] = '\0';
+  return true;
+}
+
+static bool
+load_cache (int dirfd, const char *key, struct sbx_host_facts *f)
+{
+  char text[8192];
+  if (!read_cache (dirfd, text, sizeof text))
     return false;
   char *nl = strchr (text, '\n');
   if (nl == NULL || (size_t) (nl - text) != strlen (key)
@@ -143,7 +170,7 @@ load_cache (const char *path, const char *key, struct sbx_host_facts *f)
 }
 
 static void
-store_cache (const char *path, const char *key, const struct sbx_host_facts *f)
+store_cache (int dirfd, const char *key, const struct sbx_host_facts *f)
 {
   char text[8192];
   int n = snprintf (text, sizeof text, "%s\n%d.%d.%d %d %d %d\n", key,
@@ -153,7 +180,9 @@ store_cache (const char *path, const char *key, const struct sbx_host_facts *f)
   struct sbx_error ignored = { 0 };
   /* A cache that cannot be written only costs the next run a probe.  */
   if (n > 0 && (size_t) n < sizeof text)
-    sbx_write_file_atomic (path, text, (size_t) n, 0644, &ignored);
+    sbx_write_file_atomic_at (dirfd, SBX_PROBE_CACHE_NAME,
+                              SBX_PROBE_CACHE_NAME, text, (size_t) n, 0644,
+                              &ignored);
 }
 
 static int
@@ -223,8 +252,8 @@ probe_identity (struct sbx_probe *p)
 }
 
 int
-sbx_probe_host (const char *runner, const char *cache_dir,
-                struct sbx_probe *out, struct sbx_error *err)
+sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
+                struct sbx_error *err)
 {
   memset (out, 0, sizeof *out);
   int r = find_runner (runner, out, err);
@@ -240,14 +269,13 @@ sbx_probe_host (const char *runner, const char *cache_dir,
       return 0;
     }
   char key[4096 + 256];
-  cleanup_free char *path = NULL;
-  if (cache_dir
-      && cache_key (out->runner_path, &out->facts, key, sizeof key) == 0
-      && asprintf (&path, "%s/" SBX_PROBE_CACHE_NAME, cache_dir) >= 0
-      && load_cache (path, key, &out->facts))
+  bool keyed
+      = cache_fd >= 0
+        && cache_key (out->runner_path, &out->facts, key, sizeof key) == 0;
+  if (keyed && load_cache (cache_fd, key, &out->facts))
     return 0;
   probe_runner (out);
-  if (path)
-    store_cache (path, key, &out->facts);
+  if (keyed)
+    store_cache (cache_fd, key, &out->facts);
   return 0;
 }

@@ -18,9 +18,11 @@ struct sbx_probe
 /* RUNNER: a path named by the operator (--runner or SBX_OCI_RUNNER), or
    NULL to look for bwrap in the usual absolute places (PATH may be unset:
    podman calls `kill` and `delete` with an empty environment).
-   CACHE_DIR: where to keep the cache, or NULL for no cache.  */
-int sbx_probe_host (const char *runner, const char *cache_dir,
-                    struct sbx_probe *out, struct sbx_error *err);
+   CACHE_FD: the checked state root (runtime/state_root.h) that keeps the
+   cache, or -1 for no cache; a cache file that is not the caller's own
+   regular file is not believed.  */
+int sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
+                    struct sbx_error *err);
 
 /* The probe's is_root for this process: euid 0 in the initial user
    namespace (a uid 0 elsewhere holds no capability of the host's).  */

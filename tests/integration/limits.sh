@@ -61,11 +61,18 @@ print("" if v is None else v)' "$1" "$2" 2>/dev/null
 # as WHO CMD...: run as root or as nobody.
 as () { local who=$1; shift; if [ "$who" = root ]; then "$@"; else "${NOBODY[@]}" "$@"; fi; }
 
+# state_root WHO DIR: DIR/state, WHO's own (a state root must be its
+# user's and writable by no one else).
+state_root () {
+  mkdir -p "$2/state"; chmod 700 "$2/state"
+  [ "$1" = root ] || chown 65534:65534 "$2/state"
+}
+
 # run_case WHO NAME: run the bundle in $WORK/NAME, outcome in .../out.json.
 run_case () {
   local who=$1 d=$WORK/$2
   # The outcome is written atomically (a temp file beside it).
-  mkdir -p "$d/state"; chmod 777 "$d/state" "$d"
+  state_root "$who" "$d"; chmod 777 "$d"
   local t0=$(date +%s%N)
   as "$who" "$SBX_OCI" --root "$d/state" run --bundle "$d" --outcome "$d/out.json" "$2-$RUN" \
     > "$d/stdout" 2> "$d/stderr"
@@ -133,7 +140,7 @@ straggler () {
   local d=$WORK/$name
   bundle "$d" 64 0 30 sh -c \
     "(setsid sh -c 'while :; do echo x >> $d/ws/f; $tag; done' &) ; sleep 60"
-  mkdir -p "$d/state"; chmod 777 "$d/state"
+  state_root "$who" "$d"
   # A simple command in the background: $! is sbx-oci itself (setpriv
   # execs it).
   if [ "$who" = root ]; then

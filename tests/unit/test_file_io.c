@@ -122,6 +122,52 @@ test_reads_procfs (void)
   unlink (path);
 }
 
+/* The temporary name of old was PATH.tmp.PID: a symlink planted there by
+   someone who can write the directory redirected the write.  */
+static void
+test_atomic_not_redirected (void)
+{
+  char path[256], planted[300], victim[256];
+  put_file (victim, sizeof victim, "victim", "sentinel", 8);
+  path_in_dir (path, sizeof path, "out.json");
+  snprintf (planted, sizeof planted, "%s.tmp.%d", path, (int) getpid ());
+  if (!tap_ok (symlink (victim, planted) == 0, "a symlink at PATH.tmp.PID"))
+    return;
+  struct sbx_error err = { 0 };
+  int r = sbx_write_file_atomic (path, "{}", 2, 0600, &err);
+  char *text = NULL;
+  sbx_read_file (victim, 4096, &text, NULL, &err);
+  tap_ok (r == 0, "the atomic write succeeds (%s)", err.msg);
+  tap_streq (text, "sentinel", "  the symlink's target is untouched");
+  free (text);
+  text = NULL;
+  sbx_read_file (path, 4096, &text, NULL, &err);
+  tap_streq (text, "{}", "  the file is written where it was asked");
+  free (text);
+  unlink (planted);
+
+  /* A symlink at PATH itself is replaced, not followed.  */
+  unlink (path);
+  tap_ok (symlink (victim, path) == 0, "a symlink at PATH");
+  r = sbx_write_file_atomic (path, "new", 3, 0600, &err);
+  text = NULL;
+  sbx_read_file (victim, 4096, &text, NULL, &err);
+  struct stat st;
+  tap_ok (r == 0 && lstat (path, &st) == 0 && S_ISREG (st.st_mode),
+          "  is replaced by the file");
+  tap_streq (text, "sentinel", "  its target is untouched");
+  free (text);
+  unlink (path);
+  unlink (victim);
+
+  char missing[300];
+  snprintf (missing, sizeof missing, "%s/no-such-dir/out.json", dir);
+  sbx_error_clear (&err);
+  r = sbx_write_file_atomic (missing, "x", 1, 0600, &err);
+  tap_ok (r == -ENOENT && strstr (err.msg, missing) != NULL,
+          "a missing directory fails naming the path: %s", err.msg);
+}
+
 int
 main (void)
 {
@@ -131,6 +177,7 @@ main (void)
   test_regular_refuses_fifo ();
   test_regular_reads ();
   test_reads_procfs ();
+  test_atomic_not_redirected ();
   char path[256];
   path_in_dir (path, sizeof path, "knob");
   unlink (path);

@@ -245,6 +245,15 @@ static const struct error_case error_cases[] = {
     "linux.resources.memory: expected an object" },
   { LINUX ("'resources':{'memory':{'limit':1.5}}"),
     "linux.resources.memory.limit: expected an integer" },
+  { LINUX ("'resources':{'memory':{'limit':-5}}"),
+    "linux.resources.memory.limit: -5 is negative: give -1 or leave it out "
+    "for no limit" },
+  { LINUX ("'resources':{'pids':{'limit':-2}}"),
+    "linux.resources.pids.limit: -2 is negative: give -1 or leave it out "
+    "for no limit" },
+  { LINUX ("'resources':{'memory':{'limit':4096}}"),
+    "linux.resources.memory.limit: 4096 bytes is too small for the sandbox "
+    "to start (at least 4 MiB)" },
   { LINUX ("'resources':{'pids':{'limit':9223372036854775808}}"),
     "linux.resources.pids.limit: out of range (expected -9223372036854775808 "
     "to 9223372036854775807)" },

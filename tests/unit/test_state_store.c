@@ -18,6 +18,7 @@
 #include "common/clock.h"
 #include "common/file_io.h"
 #include "runtime/state_dir.h"
+#include "runtime/state_root.h"
 #include "runtime/state_store.h"
 #include "tap.h"
 
@@ -123,11 +124,107 @@ test_root_is_file (const char *root)
   sbx_write_file_atomic (file, "", 0, 0600, &err);
   struct sbx_container c;
   int r = sbx_state_open (file, "one", false, &c, &err);
-  tap_ok (r == -ENOTDIR && strstr (err.msg, "cannot open ")
-              && strstr (err.msg, "/plain/one"),
+  tap_ok (r == -ENOTDIR && strstr (err.msg, "/plain is not a directory"),
           "a root that is a file: %s", err.msg);
   sbx_state_close (&c);
   unlink (file);
+}
+
+/* The rule itself: the caller's own, of the right type, not writable by
+   group or others; each refusal one line naming the path and the fix. */
+static void
+test_trust_rule (void)
+{
+  struct stat st = { .st_mode = S_IFDIR | 0700, .st_uid = 1000 };
+  struct sbx_error err = { 0 };
+  tap_ok (sbx_state_trust_check ("state root", "/r", &st, S_IFDIR, 1000, &err)
+              == 0,
+          "a 0700 directory of the caller's is trusted");
+  st.st_mode = S_IFDIR | 0755;
+  tap_ok (sbx_state_trust_check ("state root", "/r", &st, S_IFDIR, 1000, &err)
+              == 0,
+          "0755 too: others may read, not write");
+  tap_ok (sbx_state_trust_check ("state root", "/r", &st, S_IFDIR, 1001, &err)
+                  == -EPERM
+              && strcmp (err.msg,
+                         "state root /r is owned by uid 1000, not by uid 1001 "
+                         "who runs sbx-oci: remove it, or name one of your "
+                         "own with --root")
+                     == 0,
+          "another user's: %s", err.msg);
+  sbx_error_clear (&err);
+  st.st_mode = S_IFDIR | 01777;
+  tap_ok (sbx_state_trust_check ("state root", "/r", &st, S_IFDIR, 1000, &err)
+                  == -EPERM
+              && strstr (err.msg, "/r is writable by group or others "
+                                  "(mode 1777): chmod go-w it"),
+          "world-writable, sticky or not: %s", err.msg);
+  sbx_error_clear (&err);
+  st.st_mode = S_IFDIR | 0770;
+  tap_ok (sbx_state_trust_check ("state root", "/r", &st, S_IFDIR, 1000, &err)
+              == -EPERM,
+          "group-writable");
+  sbx_error_clear (&err);
+  st.st_mode = S_IFREG | 0600;
+  tap_ok (sbx_state_trust_check ("state root", "/r", &st, S_IFDIR, 1000, &err)
+                  == -EPERM
+              && strstr (err.msg, "is not a directory"),
+          "a file where a directory should be: %s", err.msg);
+  sbx_error_clear (&err);
+  st.st_mode = S_IFREG | 0666;
+  tap_ok (sbx_state_trust_check ("probe cache", "c", &st, S_IFREG, 1000, &err)
+              == -EPERM,
+          "a file writable by others");
+}
+
+/* A state root or a container's directory that is not the caller's own
+   is refused before anything in it is read; a symlink is not followed. */
+static void
+test_untrusted (const char *root)
+{
+  char path[512], target[512];
+  struct sbx_container c;
+  struct sbx_error err = { 0 };
+  snprintf (path, sizeof path, "%s/open", root);
+  mkdir (path, 0700);
+  chmod (path, 0777);
+  int r = sbx_state_open (path, "one", false, &c, &err);
+  tap_ok (r == -EPERM && strstr (err.msg, "writable by group or others"),
+          "a world-writable root is refused: %s", err.msg);
+  sbx_state_close (&c);
+  sbx_error_clear (&err);
+  r = sbx_state_claim (path, "one", &c, &err);
+  tap_ok (r == -EPERM, "  and nothing is claimed in it");
+  sbx_state_close (&c);
+  rmdir (path);
+
+  snprintf (target, sizeof target, "%s/elsewhere", root);
+  mkdir (target, 0700);
+  snprintf (path, sizeof path, "%s/elsewhere/precious", root);
+  sbx_write_file_atomic (path, "x", 1, 0600, &err);
+  snprintf (path, sizeof path, "%s/link", root);
+  symlink (target, path);
+  sbx_error_clear (&err);
+  r = sbx_state_open (root, "link", true, &c, &err);
+  tap_ok (r == -EPERM && strstr (err.msg, "/link is a symlink"),
+          "a container entry that is a symlink is refused: %s", err.msg);
+  sbx_state_close (&c);
+  snprintf (path, sizeof path, "%s/elsewhere/precious", root);
+  tap_ok (access (path, F_OK) == 0, "  and its target is left alone");
+  unlink (path);
+  rmdir (target);
+  snprintf (path, sizeof path, "%s/link", root);
+  unlink (path);
+
+  snprintf (path, sizeof path, "%s/wide", root);
+  mkdir (path, 0700);
+  chmod (path, 0757);
+  sbx_error_clear (&err);
+  r = sbx_state_open (root, "wide", false, &c, &err);
+  tap_ok (r == -EPERM && strstr (err.msg, "state directory "),
+          "a container directory writable by others is refused: %s", err.msg);
+  sbx_state_close (&c);
+  rmdir (path);
 }
 
 /* What delete --force does, as fast as it can: open with the lock, and
@@ -334,6 +431,8 @@ main (void)
   test_ids ();
   test_store (root);
   test_root_is_file (root);
+  test_trust_rule ();
+  test_untrusted (root);
   test_temp_dirs (root);
   test_no_lock_file (root);
   test_claim_vs_delete (root);

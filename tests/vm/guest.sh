@@ -37,7 +37,10 @@ field () { grep -o "\"$2\":\"*[^,\"}]*" "$1" | head -1 | sed 's/.*:"*//'; }
 # bundle DIR PIDS MEMORY_MB WALL_S ARGS...
 bundle () {
   local d=$1 pids=$2 mem=$3 wall=$4 res="" args="" limits=""; shift 4
-  mkdir -p "$d/ws" "$d/state"; chmod 777 "$d" "$d/ws" "$d/state"
+  mkdir -p "$d/ws" "$d/state"; chmod 777 "$d" "$d/ws"
+  # A state root must be its user's own and writable by no one else.
+  chmod 700 "$d/state"
+  case $d in *-nobody) chown 65534:65534 "$d/state" ;; esac
   for a; do args="$args${args:+,}\"$a\""; done
   [ "$pids" -gt 0 ] && res="\"pids\":{\"limit\":$pids}"
   [ "$mem" -gt 0 ] && res="$res${res:+,}\"memory\":{\"limit\":$((mem * 1048576))}"
