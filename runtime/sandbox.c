@@ -97,6 +97,7 @@ walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
              < 0)
     return sbx_fail (err, -ENOMEM, "out of memory");
   sb->probe.facts.alias_files = &a->paths;
+  sb->probe.facts.git_meta = &a->git_meta;
   sb->probe.facts.alias_gap = sb->alias_gap;
   return 0;
 }

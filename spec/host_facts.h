@@ -43,6 +43,10 @@ struct sbx_host_facts
      alias_walk.c), re-bound read-only by the plan.  NULL: no walk.  */
   const struct strv *alias_files;
   const char *alias_gap; /* the walk was incomplete: why, else NULL */
+  /* Git metadata inside the writable roots beyond each root's own .git
+     (nested repositories, submodules' git directories), found by the same
+     walk: protected like the root's own.  NULL: no walk.  */
+  const struct strv *git_meta;
   /* The caller's hard resource limits, indexed by RLIMIT_*: what an
      untrusted config may not exceed.  NULL: unknown (any is refused).  */
   const uint64_t *rlimit_hard;

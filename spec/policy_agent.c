@@ -259,9 +259,9 @@ protect_git_file (const struct sbx_host_facts *host, const char *root,
     return -ENOMEM;
   return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
                    "%s is a file (a worktree or submodule): it is kept "
-                   "read-only, but the config and hooks of the repository "
-                   "it names are protected only where that repository is "
-                   "outside every writable root",
+                   "read-only; the git directory it names is protected "
+                   "only where the walk of the writable roots finds it "
+                   "(.git/modules, .git/worktrees, a nested .git)",
                    git);
 }
 
@@ -313,6 +313,55 @@ protect_in_root (const struct sbx_spec *spec,
   return r;
 }
 
+/* The writable root (an identity bind) that PATH lies strictly below: the
+   innermost, where pins start.  */
+static const char *
+granted_root_of (const struct sbx_plan *plan, const char *path)
+{
+  const char *best = NULL;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (m->op == SBX_PLAN_BIND_RW && m->why != SBX_WHY_PROTECTED && m->source
+          && strcmp (m->source, m->dest) == 0 && strcmp (m->source, path) != 0
+          && sbx_path_is_under (path, m->source)
+          && (best == NULL || sbx_path_is_under (m->source, best)))
+        best = m->source;
+    }
+  return best;
+}
+
+/* Nested repositories and submodules' git directories, as the alias walk
+   found them: a .git file is kept read-only, a git directory's config and
+   hooks too, as for each root's own.  */
+static int
+protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  static const char *const inside[] = { "config", "hooks" };
+  int r = 0;
+  for (size_t i = 0; r == 0 && host->git_meta && i < host->git_meta->n; i++)
+    {
+      const char *p = host->git_meta->v[i];
+      const char *root = granted_root_of (plan, p);
+      if (root == NULL)
+        continue; /* not writable: nothing to protect */
+      const char *rel = p + strlen (root) + (strcmp (root, "/") != 0);
+      if (host_path_kind (host, p) != SBX_PATH_DIR)
+        {
+          r = protect_one (host, root, rel, plan);
+          continue;
+        }
+      for (size_t k = 0; r == 0 && k < 2; k++)
+        {
+          cleanup_free char *sub = NULL;
+          r = asprintf (&sub, "%s/%s", rel, inside[k]) < 0
+                  ? -ENOMEM
+                  : protect_one (host, root, sub, plan);
+        }
+    }
+  return r;
+}
+
 static int
 protect_metadata (const struct sbx_spec *spec,
                   const struct sbx_host_facts *host, struct sbx_plan *plan)
@@ -323,6 +372,8 @@ protect_metadata (const struct sbx_spec *spec,
   r = protect_in_root (spec, host, spec->ext.workspace, plan);
   for (size_t i = 0; r == 0 && i < spec->ext.writable_roots.n; i++)
     r = protect_in_root (spec, host, spec->ext.writable_roots.v[i], plan);
+  if (r == 0)
+    r = protect_git_meta (host, plan);
   return r;
 }
 

@@ -214,6 +214,31 @@ visit_maybe_file (struct walk *w, int dfd, const char *name, uint32_t depth)
   return 0;
 }
 
+/* The text from START to END ends with SUFFIX.  */
+static bool
+ends_with (const char *start, const char *end, const char *suffix)
+{
+  size_t n = strlen (suffix);
+  return (size_t) (end - start) >= n && strncmp (end - n, suffix, n) == 0;
+}
+
+/* The entry at hand is git metadata other than the root's own .git (see
+   sbx_alias_result.git_meta): a ".git" below the root's own entries, or a
+   git directory right inside a ".git/.../modules" or ".git/worktrees".  */
+static int
+note_git_meta (struct walk *w, const struct dirent64 *d, uint32_t depth)
+{
+  bool nested = depth >= 2 && strcmp (d->d_name, ".git") == 0;
+  size_t n = strlen (d->d_name);
+  const char *parent_end = w->path + w->len - n - 1;
+  bool inner = d->d_type == DT_DIR && strstr (w->path, "/.git/") != NULL
+               && (ends_with (w->path, parent_end, "/modules")
+                   || ends_with (w->path, parent_end, "/worktrees"));
+  if ((nested || inner) && strv_push (&w->out->git_meta, w->path) < 0)
+    return sbx_fail (w->err, -ENOMEM, "alias walk: out of memory");
+  return 0;
+}
+
 /* One entry of the directory DFD, at DEPTH below the root.  */
 static int
 visit_entry (struct walk *w, int dfd, const struct dirent64 *d, uint32_t depth)
@@ -227,7 +252,7 @@ visit_entry (struct walk *w, int dfd, const struct dirent64 *d, uint32_t depth)
       w->stopped = true;
       r = note_path (w, &w->entries_at);
     }
-  else
+  else if ((r = note_git_meta (w, d, depth)) == 0)
     {
       w->out->visited++;
       if (d->d_type == DT_DIR)
@@ -430,6 +455,7 @@ void
 sbx_alias_result_free (struct sbx_alias_result *r)
 {
   strv_free (&r->paths);
+  strv_free (&r->git_meta);
   free (r->reason);
   *r = (struct sbx_alias_result){ 0 };
 }

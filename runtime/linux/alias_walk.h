@@ -26,6 +26,12 @@ struct sbx_alias_result
   /* Absolute paths (each under the root string it was found through) of
      regular files with st_nlink > 1: sorted, without duplicates.  */
   struct strv paths;
+  /* Git metadata the walk passed that is not a root's own .git: nested
+     repositories' ".git" (a directory, or a worktree's or submodule's
+     file) and the git directories of submodules (".git/modules/NAME")
+     and of linked worktrees (".git/worktrees/NAME"),
+     whose config and hooks run code on the host's next git command.  */
+  struct strv git_meta;
   /* Directory entries examined, over all roots; never more than
      max_entries.  */
   uint64_t visited;

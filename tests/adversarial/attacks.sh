@@ -333,6 +333,27 @@ case_bundle_rewrite ()
     test ! -e "$OUTSIDE/pwned"
 }
 
+# Repositories inside the workspace that are not its own: a nested one, a
+# submodule's git directory, a nested checkout's .git file.
+case_nested_repositories ()
+{
+  mkdir -p "$WS/nested/.git/hooks" "$WS/.git/modules/m/hooks" "$WS/sm"
+  echo original > "$WS/nested/.git/config"
+  echo original > "$WS/.git/modules/m/config"
+  echo "gitdir: ../.git/modules/m" > "$WS/sm/.git"
+  agent_case nested workspace-write "" sh -c \
+    "echo x > $WS/nested/.git/config; echo x > $WS/.git/modules/m/config; \
+     echo x > $WS/nested/.git/hooks/pre-commit; echo 'gitdir: /x' > $WS/sm/.git"
+  tap_is "$(cat "$WS/nested/.git/config")" original \
+    "a nested repository's .git/config is protected"
+  tap_ok "a nested repository's hooks are protected" \
+    test ! -e "$WS/nested/.git/hooks/pre-commit"
+  tap_is "$(cat "$WS/.git/modules/m/config")" original \
+    "a submodule's git directory's config is protected"
+  tap_is "$(cat "$WS/sm/.git")" "gitdir: ../.git/modules/m" \
+    "a nested checkout's .git file is protected"
+}
+
 # The positive controls: the default agent run, and an approved widening.
 case_controls ()
 {
@@ -393,6 +414,7 @@ run_cases ()
   case_alias_destination
   case_swap_race
   case_bundle_rewrite
+  case_nested_repositories
 }
 
 if [ -n "$WORK" ]; then
