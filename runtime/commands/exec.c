@@ -25,6 +25,7 @@
 #include "runtime/fd_scrub.h"
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/console.h"
+#include "runtime/linux/ns_join.h"
 #include "runtime/linux/probe.h"
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
@@ -52,13 +53,10 @@ struct exec_plan
   struct strv caps;             /* kept when running as uid 0 */
   struct sock_fprog filter;     /* .len 0: none */
   struct sock_fprog filter_net; /* network "deny"; .len 0: none */
-  int ns_fds[7];
+  struct sbx_ns_join ns;
   int tty_slave;    /* -1: no terminal */
   int preserve_fds; /* the caller's 3 .. 3+N-1 pass in */
 };
-
-static const char *const ns_names[]
-    = { "user", "cgroup", "ipc", "uts", "net", "pid", "mnt" };
 
 static int
 parse_exec_options (int argc, char **argv, struct exec_options *o,
@@ -183,37 +181,14 @@ load_process (const struct exec_options *o, char **argv,
 }
 
 static int
-same_ns (pid_t pid, const char *name)
-{
-  char a[64], b[64];
-  struct stat sa, sb;
-  snprintf (a, sizeof a, "/proc/self/ns/%s", name);
-  snprintf (b, sizeof b, "/proc/%d/ns/%s", (int) pid, name);
-  if (stat (a, &sa) < 0 || stat (b, &sb) < 0)
-    return -1;
-  return sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
-}
-
-static int
 open_namespaces (const struct sbx_container *c, struct exec_plan *p,
                  struct sbx_error *err)
 {
-  for (size_t i = 0; i < 7; i++)
-    {
-      char path[64];
-      snprintf (path, sizeof path, "/proc/%d/ns/%s", (int) c->pid,
-                ns_names[i]);
-      int same = same_ns (c->pid, ns_names[i]);
-      if (same == 1 || (same < 0 && i == 1))
-        continue; /* shared with us (or no cgroup namespaces here) */
-      p->ns_fds[i] = open (path, O_RDONLY | O_CLOEXEC);
-      if (p->ns_fds[i] < 0)
-        return sbx_fail_errno (err, -errno, "cannot open %s", path);
-    }
+  int r = sbx_ns_join_open (c->pid, &p->ns, err);
   /* The pid was checked before the opens: check it again after.  */
-  if (!sbx_state_pid_alive (c))
+  if (r == 0 && !sbx_state_pid_alive (c))
     return sbx_fail (err, -ESRCH, "container not running");
-  return 0;
+  return r;
 }
 
 /* A pseudo-terminal of the sandbox's own devpts (so the process sees
@@ -366,16 +341,11 @@ static __attribute__ ((noreturn)) void
 enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
        int report_w, int pid_w)
 {
-  /* Unprivileged, the sandbox's user namespace is what grants the right to
-     join the others: it goes first.  Root holds that right already, and
-     must use it before entering the user namespace, because some of the
-     others (a network namespace podman made) belong to the host's.  */
-  bool user_last = geteuid () == 0;
-  for (size_t k = 0; k < 7; k++)
+  int r = sbx_ns_join_enter (&p->ns);
+  if (r < 0)
     {
-      size_t i = user_last ? (k + 1) % 7 : k; /* ns_names[0] is "user" */
-      if (p->ns_fds[i] >= 0 && setns (p->ns_fds[i], 0) < 0)
-        fail_step (report_w, STEP_SETNS);
+      errno = -r;
+      fail_step (report_w, STEP_SETNS);
     }
   pid_t pid = fork ();
   if (pid < 0)
@@ -517,8 +487,7 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
               struct sbx_error *err)
 {
   struct exec_options o = { 0 };
-  struct exec_plan p
-      = { .ns_fds = { -1, -1, -1, -1, -1, -1, -1 }, .tty_slave = -1 };
+  struct exec_plan p = { .tty_slave = -1 };
   struct strv notes = { 0 }, env = { 0 };
   struct sbx_container c = { .lock_fd = -1 };
   int r = parse_exec_options (argc, argv, &o, err);
@@ -545,9 +514,7 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
       char *empty[] = { NULL };
       r = launch (&p, &o, env.v ? env.v : empty, err);
     }
-  for (size_t i = 0; i < 7; i++)
-    if (p.ns_fds[i] >= 0)
-      close (p.ns_fds[i]);
+  sbx_ns_join_close (&p.ns);
   if (p.tty_slave >= 0)
     close (p.tty_slave);
   free (p.filter.filter);

@@ -1,0 +1,124 @@
+#!/bin/bash
+# `exec` against a hostile sandbox and for an unprivileged caller, into an
+# agent sandbox and into a busybox container alike:
+#  - exec joins exactly the sandbox's namespaces, also unprivileged (the
+#    sandbox has a second, nested user namespace then), and stays confined.
+# Run as root, the suite runs twice: as root, then as uid 65534 (setpriv).
+# Prints TAP.
+set -u
+SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+HERE=$(cd "$(dirname "$0")" && pwd)
+BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
+WORK=$(mktemp -d /tmp/sbx-xharden.XXXXXX)
+chmod 755 "$WORK"
+. "$(dirname "$0")/suite_lib.sh"
+
+sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
+pid_of () { sbx state "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])'; }
+
+# container_bundle DIR ARG...: a busybox container (the rootfs writable,
+# its user uid 0) running ARG...
+container_bundle () {
+  local dir=$1
+  shift
+  busybox_bundle "$dir" sh sleep true cat rm ln readlink grep touch || return 1
+  python3 - "$dir/config.json" "$@" <<'PY'
+import json, sys
+path, args = sys.argv[1], sys.argv[2:]
+c = json.load(open(path))
+c["process"]["args"] = args
+c["root"]["readonly"] = False
+json.dump(c, open(path, "w"))
+PY
+  chmod -R a+rX "$dir"
+  [ -n "$AS" ] && chown -R 65534:65534 "$dir"
+  return 0
+}
+
+# agent_bundle DIR WORKSPACE ARG...: an agent sandbox (workspace-write,
+# network "deny") running ARG... as the mode's user.
+agent_bundle () {
+  local dir=$1 ws=$2 uid=0
+  shift 2
+  [ -n "$AS" ] && uid=65534
+  mkdir -p "$dir" "$ws"
+  python3 - "$dir/config.json" "$ws" "$uid" "$@" <<'PY'
+import json, sys
+path, ws, uid, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+json.dump({"ociVersion": "1.2.0",
+           "root": {"path": "/", "readonly": True},
+           "process": {"args": args, "cwd": ws,
+                       "user": {"uid": uid, "gid": uid}},
+           "sbx": {"mode": "workspace-write", "workspace": ws,
+                   "network": "deny"}}, open(path, "w"))
+PY
+  chmod -R a+rX "$dir"
+  [ -n "$AS" ] && chown -R 65534:65534 "$dir" "$ws"
+  return 0
+}
+
+start_sandbox () { # BUNDLE ID
+  sbx create --bundle "$1" "$2" > /dev/null && sbx start "$2"
+}
+
+# The exec'd process's namespaces, seen from inside, against the
+# sandbox's first process's, seen from the host.
+same_namespaces () { # ID
+  local pid ns want got
+  pid=$(pid_of "$1")
+  [ -n "$pid" ] || return 1
+  for ns in user mnt pid net ipc uts cgroup; do
+    want=$(readlink "/proc/$pid/ns/$ns") || return 1
+    got=$(sbx exec "$1" readlink "/proc/self/ns/$ns") || return 1
+    [ "$got" = "$want" ] || { echo "# $ns: $got, want $want"; return 1; }
+  done
+}
+
+seccomp_filters () { grep '^Seccomp_filters:' | tr -dc 0-9; }
+
+case_joins () {
+  local cid=jc-$RUN aid=ja-$RUN ws=$B/ja-ws pid out rc
+  container_bundle "$B/jc" sleep 60
+  agent_bundle "$B/ja" "$ws" sleep 60
+  if ! start_sandbox "$B/jc" "$cid" || ! start_sandbox "$B/ja" "$aid"; then
+    not_ok "exec: the sandboxes start"
+    return
+  fi
+  for id in "$cid" "$aid"; do
+    kind=container
+    [ "$id" = "$aid" ] && kind=agent
+    out=$(sbx exec "$id" true 2>&1)
+    check "$kind: exec runs ($out)" [ $? -eq 0 ]
+    check "$kind: exec joins exactly the sandbox's namespaces" same_namespaces "$id"
+    pid=$(pid_of "$id")
+    got=$(sbx exec "$id" cat /proc/self/status | seccomp_filters)
+    want=$(seccomp_filters < "/proc/$pid/status")
+    check "$kind: exec takes the sandbox's seccomp programs ($got of $want)" \
+      eval '[ -n "$want" ] && [ "$got" = "$want" ]'
+    check "$kind: exec sets no_new_privs" \
+      eval 'sbx exec "$id" cat /proc/self/status | grep -q "^NoNewPrivs:[[:space:]]*1"'
+  done
+  check "agent: its filters are there (2: the agent's and network deny's)" \
+    [ "$(seccomp_filters < "/proc/$(pid_of "$aid")/status")" = 2 ]
+  out=$(sbx exec "$aid" sh -c "echo in > $ws/in.txt && touch /etc/sbx-xh-$RUN" 2>&1)
+  check "agent: exec writes in the workspace" [ "$(cat "$ws/in.txt" 2>/dev/null)" = in ]
+  check "agent: exec cannot write outside it ($out)" \
+    eval '[ ! -e /etc/sbx-xh-$RUN ] && grep -q "Read-only file system" <<<"$out"'
+  # network "deny"'s filter refuses an inet socket, namespace or not
+  out=$(sbx exec "$aid" python3 -c 'import socket; socket.socket()' 2>&1)
+  rc=$?
+  check "agent: exec cannot make an inet socket ($(tail -1 <<<"$out"))" \
+    eval '[ $rc -ne 0 ] && grep -q "Address family not supported" <<<"$out"'
+  sbx delete --force "$cid"
+  sbx delete --force "$aid"
+}
+
+suite () {
+  B=$WORK/$MODE
+  mkdir -p "$B"
+  chmod 777 "$B"
+  case_joins
+}
+
+run_as_root_and_user suite
+finish
