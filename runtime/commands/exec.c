@@ -192,15 +192,22 @@ open_namespaces (const struct sbx_container *c, struct exec_plan *p,
 }
 
 /* A pseudo-terminal of the sandbox's own devpts (so the process sees
-   /dev/pts/N), its master sent to the caller as runc sends it.  */
+   /dev/pts/N), its master sent to the caller as runc sends it.  The
+   sandbox owns its /dev/ptmx: it is looked up inside the sandbox's root,
+   never followed out of it.  */
 static int
 open_terminal (const struct sbx_container *c, const char *socket_path,
                int *slave, struct sbx_error *err)
 {
   char path[64];
-  snprintf (path, sizeof path, "/proc/%d/root/dev/ptmx", (int) c->pid);
+  snprintf (path, sizeof path, "/proc/%d/root", (int) c->pid);
+  cleanup_close int root = open (path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root < 0)
+    return sbx_fail_errno (err, -errno, "cannot open %s", path);
+  if (!sbx_state_pid_alive (c)) /* the root opened is the sandbox's */
+    return sbx_fail (err, -ESRCH, "container not running");
   cleanup_close int master = -1;
-  int r = sbx_console_open (path, &master, slave, err);
+  int r = sbx_console_open_in_root (root, "/dev/ptmx", &master, slave, err);
   return r ?: sbx_console_send (socket_path, master, err);
 }
 

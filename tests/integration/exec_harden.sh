@@ -1,6 +1,8 @@
 #!/bin/bash
 # `exec` against a hostile sandbox and for an unprivileged caller, into an
 # agent sandbox and into a busybox container alike:
+#  - `exec --tty` when the sandbox has made /dev/ptmx a symlink to a host
+#    path: the host file must not be opened;
 #  - exec joins exactly the sandbox's namespaces, also unprivileged (the
 #    sandbox has a second, nested user namespace then), and stays confined.
 # Run as root, the suite runs twice: as root, then as uid 65534 (setpriv).
@@ -61,6 +63,45 @@ start_sandbox () { # BUNDLE ID
   sbx create --bundle "$1" "$2" > /dev/null && sbx start "$2"
 }
 
+# A symlink the sandbox makes at /dev/ptmx to a host FIFO: a process
+# blocked opening the FIFO for writing is let go by any open for reading,
+# so an exec --tty that follows the link is seen.
+case_tty_symlink () {
+  local id=tty-$RUN sentinel=/tmp/sbx-ptmx-sentinel-$RUN out
+  container_bundle "$B/tty" sleep 60
+  if ! start_sandbox "$B/tty" "$id"; then
+    not_ok "exec --tty: the sandbox starts"
+    return
+  fi
+  out=$(timeout 30 $AS /usr/bin/python3 "$HERE/exec_tty.py" "$B/tty.sock" -- \
+    env -i "$SBX" --root "$ROOT" exec --tty --console-socket "$B/tty.sock" \
+    "$id" sh -c 'tty; readlink /proc/self/fd/0' 2>&1)
+  check "exec --tty gives the process a terminal of the sandbox's devpts ($(echo $out))" \
+    grep -qx '/dev/pts/[0-9]*' <<<"$out"
+  rm -f "$B/tty.sock"
+
+  mkfifo -m 666 "$sentinel"
+  rm -f "$B/opened"
+  timeout 20 sh -c 'exec 3> "$0"; echo opened > "$1"' "$sentinel" "$B/opened" &
+  local holder=$!
+  sbx exec "$id" sh -c "rm /dev/ptmx && ln -s $sentinel /dev/ptmx"
+  check "the sandbox replaced its /dev/ptmx with a symlink to $sentinel" \
+    [ "$(sbx exec "$id" readlink /dev/ptmx)" = "$sentinel" ]
+  out=$(timeout 30 $AS /usr/bin/python3 "$HERE/exec_tty.py" "$B/tty.sock" -- \
+    env -i "$SBX" --root "$ROOT" exec --tty --console-socket "$B/tty.sock" \
+    "$id" true 2>&1)
+  local rc=$?
+  sleep 0.3
+  check "exec --tty did not open the host file the sandbox's /dev/ptmx points to" \
+    [ ! -e "$B/opened" ]
+  check "exec --tty is refused, naming the terminal ($(echo $out))" \
+    eval '[ $rc -ne 0 ] && grep -q "dev/ptmx" <<<"$out"'
+  kill "$holder" 2>/dev/null
+  wait "$holder" 2>/dev/null
+  rm -f "$sentinel" "$B/tty.sock"
+  sbx delete --force "$id"
+}
+
 # The exec'd process's namespaces, seen from inside, against the
 # sandbox's first process's, seen from the host.
 same_namespaces () { # ID
@@ -118,6 +159,7 @@ suite () {
   mkdir -p "$B"
   chmod 777 "$B"
   case_joins
+  case_tty_symlink
 }
 
 run_as_root_and_user suite
