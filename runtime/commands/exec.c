@@ -29,6 +29,7 @@
 #include "runtime/linux/probe.h"
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
+#include "runtime/linux/sealed_self.h"
 #include "spec/policy.h"
 #include "runtime/state_store.h"
 #include "spec/spec.h"
@@ -337,6 +338,11 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
       || (p->filter_net.len
           && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p->filter_net) < 0))
     fail_step (report_w, STEP_SECCOMP);
+  /* Changing the user above made the process dumpable again when
+     fs.suid_dumpable is 1: undo that before the sandbox's files are
+     searched for the command.  */
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+    fail_step (report_w, STEP_CAPS);
   environ = envp; /* execvp searches the process's own PATH */
   execvp (pr->args.v[0], pr->args.v);
   fail_step (report_w, STEP_EXEC);
@@ -348,6 +354,13 @@ static __attribute__ ((noreturn)) void
 enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
        int report_w, int pid_w)
 {
+  /* Before any namespace is entered: a non-dumpable process's /proc/PID
+     files are out of reach of the sandbox's processes (they would need
+     CAP_SYS_PTRACE in the host's user namespace), /proc/PID/exe above
+     all.  Its fork inherits this, and only the exec of the command makes
+     a process dumpable again.  */
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+    fail_step (report_w, STEP_SETNS);
   int r = sbx_ns_join_enter (&p->ns);
   if (r < 0)
     {
@@ -497,7 +510,10 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
   struct exec_plan p = { .tty_slave = -1 };
   struct strv notes = { 0 }, env = { 0 };
   struct sbx_container c = { .lock_fd = -1 };
-  int r = parse_exec_options (argc, argv, &o, err);
+  /* First of all: from here on, nothing of the host's sbx-oci file is
+     reachable from this process or its children (sealed_self.h).  */
+  int r = sbx_run_from_sealed_copy (err);
+  r = r ?: parse_exec_options (argc, argv, &o, err);
   p.preserve_fds = o.preserve_fds;
   r = r
           ?: sbx_state_open (sbx_state_root (g), argv[o.first_arg], false, &c,

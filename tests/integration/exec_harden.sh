@@ -1,6 +1,11 @@
 #!/bin/bash
 # `exec` against a hostile sandbox and for an unprivileged caller, into an
 # agent sandbox and into a busybox container alike:
+#  - the CVE-2019-5736 attack: a process of the sandbox takes hold of the
+#    sbx-oci that execs into it (/proc/PID/exe of the joining process, or
+#    `exec ID /proc/self/exe`) and overwrites it once it is no longer
+#    running.  The sbx-oci under attack is a copy in a temp dir, so a
+#    successful attack never damages the build;
 #  - `exec --tty` when the sandbox has made /dev/ptmx a symlink to a host
 #    path: the host file must not be opened;
 #  - exec joins exactly the sandbox's namespaces, also unprivileged (the
@@ -9,6 +14,7 @@
 # Prints TAP.
 set -u
 SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+WATCHER=${EXE_OVERWRITE:?set EXE_OVERWRITE to tests/integration/exe_overwrite}
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
 WORK=$(mktemp -d /tmp/sbx-xharden.XXXXXX)
@@ -16,6 +22,10 @@ chmod 755 "$WORK"
 . "$(dirname "$0")/suite_lib.sh"
 
 sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
+# The sbx-oci under attack (fresh_copy): a copy, owned by the mode's user
+# as a rootless install would be.
+sbx_copy () { $AS env -i "$COPY" --root "$ROOT" "$@"; }
+
 pid_of () { sbx state "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])'; }
 
 # container_bundle DIR ARG...: a busybox container (the rootfs writable,
@@ -24,6 +34,7 @@ container_bundle () {
   local dir=$1
   shift
   busybox_bundle "$dir" sh sleep true cat rm ln readlink grep touch || return 1
+  cp "$WATCHER" "$dir/rootfs/bin/exe_overwrite"
   python3 - "$dir/config.json" "$@" <<'PY'
 import json, sys
 path, args = sys.argv[1], sys.argv[2:]
@@ -61,6 +72,71 @@ PY
 
 start_sandbox () { # BUNDLE ID
   sbx create --bundle "$1" "$2" > /dev/null && sbx start "$2"
+}
+
+# fresh_copy KIND: COPY, a copy of sbx-oci of KIND's own, and its
+# "device inode" in ST.
+fresh_copy () {
+  COPY=$B/copy-$1/sbx-oci
+  mkdir -p "$B/copy-$1"
+  cp "$SBX" "$COPY"
+  chmod 755 "$B/copy-$1" "$COPY"
+  [ -n "$AS" ] && chown -R 65534:65534 "$B/copy-$1"
+  ST=$(stat -c '%d %i' "$COPY")
+}
+
+# attack KIND ID DIR INNER: the CVE-2019-5736 attack against COPY from the
+# sandbox ID, whose first process is exe_overwrite watching DIR (INNER
+# inside the sandbox).  First an exec of /proc/self/exe, held by its
+# --log FIFO until the watcher has looked at it; then execs of `true`, the
+# watcher trying to catch each before it execs.
+attack () {
+  local kind=$1 id=$2 dir=$3 inner=$4
+  $AS mkfifo -m 666 "$dir/log.fifo"
+  timeout 20 env -i $AS "$COPY" --root "$ROOT" exec "$id" /proc/self/exe \
+    --log "$inner/log.fifo" x > /dev/null 2>&1
+  for _ in $(seq 3); do
+    grep -q OVERWRITTEN "$dir/result" 2>/dev/null && break
+    sbx_copy exec "$id" true
+    sbx_copy exec --detach "$id" true
+  done
+  $AS touch "$dir/stop"
+  for _ in $(seq 100); do
+    grep -q 'OVERWRITTEN\|done' "$dir/result" 2>/dev/null && break
+    sleep 0.1
+  done
+  check "$kind: the sandbox's process saw the exec'd /proc/self/exe (else the attack proved nothing)" \
+    grep -q 'released the writer' "$dir/result"
+  if cmp -s "$COPY" "$SBX"; then
+    ok "$kind: the sandbox could not overwrite the sbx-oci that exec'd into it"
+    sed 's/^/# /' "$dir/result"
+  else
+    not_ok "$kind: the sandbox could not overwrite the sbx-oci that exec'd into it" \
+      "$(cat "$dir/result")"
+  fi
+  sbx delete --force "$id"
+}
+
+case_exe_overwrite () {
+  fresh_copy container
+  container_bundle "$B/cx" /bin/exe_overwrite $ST /tmp/attack
+  mkdir -p "$B/cx/rootfs/tmp/attack"
+  [ -n "$AS" ] && chown 65534:65534 "$B/cx/rootfs/tmp/attack"
+  if start_sandbox "$B/cx" "cx-$RUN"; then
+    attack container "cx-$RUN" "$B/cx/rootfs/tmp/attack" /tmp/attack
+  else
+    not_ok "container: the attack's sandbox starts"
+  fi
+
+  fresh_copy agent
+  mkdir -p "$B/ax-ws/bin" "$B/ax-ws/attack"
+  cp "$WATCHER" "$B/ax-ws/bin/exe_overwrite"
+  agent_bundle "$B/ax" "$B/ax-ws" "$B/ax-ws/bin/exe_overwrite" $ST "$B/ax-ws/attack"
+  if start_sandbox "$B/ax" "ax-$RUN"; then
+    attack agent "ax-$RUN" "$B/ax-ws/attack" "$B/ax-ws/attack"
+  else
+    not_ok "agent: the attack's sandbox starts"
+  fi
 }
 
 # A symlink the sandbox makes at /dev/ptmx to a host FIFO: a process
@@ -105,14 +181,15 @@ case_tty_symlink () {
 # The exec'd process's namespaces, seen from inside, against the
 # sandbox's first process's, seen from the host.
 same_namespaces () { # ID
-  local pid ns want got
+  local pid ns want="" got
   pid=$(pid_of "$1")
   [ -n "$pid" ] || return 1
   for ns in user mnt pid net ipc uts cgroup; do
-    want=$(readlink "/proc/$pid/ns/$ns") || return 1
-    got=$(sbx exec "$1" readlink "/proc/self/ns/$ns") || return 1
-    [ "$got" = "$want" ] || { echo "# $ns: $got, want $want"; return 1; }
+    want="$want$(readlink "/proc/$pid/ns/$ns") " || return 1
   done
+  got=$(sbx exec "$1" sh -c \
+    'for ns in user mnt pid net ipc uts cgroup; do printf "%s " "$(readlink /proc/self/ns/$ns)"; done')
+  [ "$got" = "$want" ] || { echo "# got:  $got"; echo "# want: $want"; return 1; }
 }
 
 seccomp_filters () { grep '^Seccomp_filters:' | tr -dc 0-9; }
@@ -160,6 +237,7 @@ suite () {
   chmod 777 "$B"
   case_joins
   case_tty_symlink
+  case_exe_overwrite
 }
 
 run_as_root_and_user suite
