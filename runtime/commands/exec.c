@@ -25,9 +25,11 @@
 #include "runtime/fd_scrub.h"
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/console.h"
+#include "runtime/linux/ns_join.h"
 #include "runtime/linux/probe.h"
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
+#include "runtime/linux/sealed_self.h"
 #include "spec/policy.h"
 #include "runtime/state_store.h"
 #include "spec/spec.h"
@@ -52,13 +54,10 @@ struct exec_plan
   struct strv caps;             /* kept when running as uid 0 */
   struct sock_fprog filter;     /* .len 0: none */
   struct sock_fprog filter_net; /* network "deny"; .len 0: none */
-  int ns_fds[7];
+  struct sbx_ns_join ns;
   int tty_slave;    /* -1: no terminal */
   int preserve_fds; /* the caller's 3 .. 3+N-1 pass in */
 };
-
-static const char *const ns_names[]
-    = { "user", "cgroup", "ipc", "uts", "net", "pid", "mnt" };
 
 static int
 parse_exec_options (int argc, char **argv, struct exec_options *o,
@@ -183,49 +182,33 @@ load_process (const struct exec_options *o, char **argv,
 }
 
 static int
-same_ns (pid_t pid, const char *name)
-{
-  char a[64], b[64];
-  struct stat sa, sb;
-  snprintf (a, sizeof a, "/proc/self/ns/%s", name);
-  snprintf (b, sizeof b, "/proc/%d/ns/%s", (int) pid, name);
-  if (stat (a, &sa) < 0 || stat (b, &sb) < 0)
-    return -1;
-  return sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
-}
-
-static int
 open_namespaces (const struct sbx_container *c, struct exec_plan *p,
                  struct sbx_error *err)
 {
-  for (size_t i = 0; i < 7; i++)
-    {
-      char path[64];
-      snprintf (path, sizeof path, "/proc/%d/ns/%s", (int) c->pid,
-                ns_names[i]);
-      int same = same_ns (c->pid, ns_names[i]);
-      if (same == 1 || (same < 0 && i == 1))
-        continue; /* shared with us (or no cgroup namespaces here) */
-      p->ns_fds[i] = open (path, O_RDONLY | O_CLOEXEC);
-      if (p->ns_fds[i] < 0)
-        return sbx_fail_errno (err, -errno, "cannot open %s", path);
-    }
+  int r = sbx_ns_join_open (c->pid, &p->ns, err);
   /* The pid was checked before the opens: check it again after.  */
-  if (!sbx_state_pid_alive (c))
+  if (r == 0 && !sbx_state_pid_alive (c))
     return sbx_fail (err, -ESRCH, "container not running");
-  return 0;
+  return r;
 }
 
 /* A pseudo-terminal of the sandbox's own devpts (so the process sees
-   /dev/pts/N), its master sent to the caller as runc sends it.  */
+   /dev/pts/N), its master sent to the caller as runc sends it.  The
+   sandbox owns its /dev/ptmx: it is looked up inside the sandbox's root,
+   never followed out of it.  */
 static int
 open_terminal (const struct sbx_container *c, const char *socket_path,
                int *slave, struct sbx_error *err)
 {
   char path[64];
-  snprintf (path, sizeof path, "/proc/%d/root/dev/ptmx", (int) c->pid);
+  snprintf (path, sizeof path, "/proc/%d/root", (int) c->pid);
+  cleanup_close int root = open (path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root < 0)
+    return sbx_fail_errno (err, -errno, "cannot open %s", path);
+  if (!sbx_state_pid_alive (c)) /* the root opened is the sandbox's */
+    return sbx_fail (err, -ESRCH, "container not running");
   cleanup_close int master = -1;
-  int r = sbx_console_open (path, &master, slave, err);
+  int r = sbx_console_open_in_root (root, "/dev/ptmx", &master, slave, err);
   return r ?: sbx_console_send (socket_path, master, err);
 }
 
@@ -355,6 +338,11 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
       || (p->filter_net.len
           && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p->filter_net) < 0))
     fail_step (report_w, STEP_SECCOMP);
+  /* Changing the user above made the process dumpable again when
+     fs.suid_dumpable is 1: undo that before the sandbox's files are
+     searched for the command.  */
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+    fail_step (report_w, STEP_CAPS);
   environ = envp; /* execvp searches the process's own PATH */
   execvp (pr->args.v[0], pr->args.v);
   fail_step (report_w, STEP_EXEC);
@@ -366,16 +354,18 @@ static __attribute__ ((noreturn)) void
 enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
        int report_w, int pid_w)
 {
-  /* Unprivileged, the sandbox's user namespace is what grants the right to
-     join the others: it goes first.  Root holds that right already, and
-     must use it before entering the user namespace, because some of the
-     others (a network namespace podman made) belong to the host's.  */
-  bool user_last = geteuid () == 0;
-  for (size_t k = 0; k < 7; k++)
+  /* Before any namespace is entered: a non-dumpable process's /proc/PID
+     files are out of reach of the sandbox's processes (they would need
+     CAP_SYS_PTRACE in the host's user namespace), /proc/PID/exe above
+     all.  Its fork inherits this, and only the exec of the command makes
+     a process dumpable again.  */
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+    fail_step (report_w, STEP_SETNS);
+  int r = sbx_ns_join_enter (&p->ns);
+  if (r < 0)
     {
-      size_t i = user_last ? (k + 1) % 7 : k; /* ns_names[0] is "user" */
-      if (p->ns_fds[i] >= 0 && setns (p->ns_fds[i], 0) < 0)
-        fail_step (report_w, STEP_SETNS);
+      errno = -r;
+      fail_step (report_w, STEP_SETNS);
     }
   pid_t pid = fork ();
   if (pid < 0)
@@ -517,11 +507,13 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
               struct sbx_error *err)
 {
   struct exec_options o = { 0 };
-  struct exec_plan p
-      = { .ns_fds = { -1, -1, -1, -1, -1, -1, -1 }, .tty_slave = -1 };
+  struct exec_plan p = { .tty_slave = -1 };
   struct strv notes = { 0 }, env = { 0 };
   struct sbx_container c = { .lock_fd = -1 };
-  int r = parse_exec_options (argc, argv, &o, err);
+  /* First of all: from here on, nothing of the host's sbx-oci file is
+     reachable from this process or its children (sealed_self.h).  */
+  int r = sbx_run_from_sealed_copy (err);
+  r = r ?: parse_exec_options (argc, argv, &o, err);
   p.preserve_fds = o.preserve_fds;
   r = r
           ?: sbx_state_open (sbx_state_root (g), argv[o.first_arg], false, &c,
@@ -545,9 +537,7 @@ sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
       char *empty[] = { NULL };
       r = launch (&p, &o, env.v ? env.v : empty, err);
     }
-  for (size_t i = 0; i < 7; i++)
-    if (p.ns_fds[i] >= 0)
-      close (p.ns_fds[i]);
+  sbx_ns_join_close (&p.ns);
   if (p.tty_slave >= 0)
     close (p.tty_slave);
   free (p.filter.filter);

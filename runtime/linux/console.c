@@ -3,27 +3,71 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
 
-int
-sbx_console_open (const char *ptmx, int *master_fd, int *slave_fd,
-                  struct sbx_error *err)
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+/* The pair whose master MASTER (owned) is; errors name WHERE.  */
+static int
+pair_of (int master_fd, const char *where, int *master_out, int *slave_fd,
+         struct sbx_error *err)
 {
-  cleanup_close int master = open (ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  cleanup_close int master = master_fd;
   int unlock = 0, slave = -1;
   if (master < 0 || ioctl (master, TIOCSPTLCK, &unlock) < 0
       || (slave = ioctl (master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC))
              < 0)
-    return sbx_fail_errno (err, -errno, "cannot open a terminal at %s", ptmx);
-  *master_fd = steal_fd (&master);
+    return sbx_fail_errno (err, -errno, "cannot open a terminal at %s", where);
+  *master_out = steal_fd (&master);
   *slave_fd = slave;
   return 0;
+}
+
+int
+sbx_console_open (const char *ptmx, int *master_fd, int *slave_fd,
+                  struct sbx_error *err)
+{
+  return pair_of (open (ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC), ptmx, master_fd,
+                  slave_fd, err);
+}
+
+int
+sbx_console_open_in_root (int rootfd, const char *ptmx, int *master_fd,
+                          int *slave_fd, struct sbx_error *err)
+{
+  struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+                          .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+  cleanup_close int node
+      = (int) syscall (SYS_openat2, rootfd, ptmx, &how, sizeof how);
+  struct stat st;
+  if (node < 0 || fstat (node, &st) < 0)
+    return sbx_fail_errno (
+        err, -errno, "cannot open a terminal: %s in the container", ptmx);
+  /* Checked before it is opened for real: opening some other device the
+     sandbox put there could have effects of its own.  */
+  if (!S_ISCHR (st.st_mode) || major (st.st_rdev) != 5
+      || minor (st.st_rdev) != 2)
+    return sbx_fail (err, -EPERM,
+                     "cannot open a terminal: %s in the container is not the "
+                     "pseudo-terminal multiplexer (5:2)",
+                     ptmx);
+  char self[64];
+  snprintf (self, sizeof self, "/proc/self/fd/%d", node);
+  return pair_of (open (self, O_RDWR | O_NOCTTY | O_CLOEXEC), ptmx, master_fd,
+                  slave_fd, err);
 }
 
 /* One message: the payload runc sends, with FD attached as SCM_RIGHTS.  */

@@ -20,6 +20,14 @@
 int sbx_console_open (const char *ptmx, int *master_fd, int *slave_fd,
                       struct sbx_error *err);
 
+/* The same from the sandbox whose root directory ROOTFD is: PTMX (such as
+   "dev/ptmx") is resolved inside that root (openat2 RESOLVE_IN_ROOT,
+   no magic links), so a symlink the sandbox made there cannot lead the
+   caller, who may be the host's root, to a host file; and it is opened
+   only if it is the pseudo-terminal multiplexer (char device 5:2).  */
+int sbx_console_open_in_root (int rootfd, const char *ptmx, int *master_fd,
+                              int *slave_fd, struct sbx_error *err);
+
 /* Connect to the AF_UNIX stream socket at SOCKET_PATH and send MASTER_FD
    with SCM_RIGHTS.  The caller keeps its MASTER_FD and should close it once
    sent, so the receiver holds the only copy.  Errors name SOCKET_PATH.  */
