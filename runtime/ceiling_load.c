@@ -51,20 +51,17 @@ sbx_ceiling_load (const struct sbx_globals *g, struct sbx_ceiling *out,
                   struct sbx_error *err)
 {
   memset (out, 0, sizeof *out);
-  if (g->ceiling == NULL)
-    return g->approve ? sbx_fail (err, -EINVAL,
-                                  "--approve: approvals widen a ceiling; "
-                                  "name it with --ceiling FILE (without "
-                                  "one, config.json is trusted as the "
-                                  "operator's own)")
-                      : 0;
   cleanup_free char *text = NULL;
   size_t len = 0;
-  int r = read_text ("--ceiling", g->ceiling, &text, &len, err);
-  if (r == 0 && (r = sbx_ceiling_parse (text, len, out, err)) < 0)
-    return sbx_error_prefix (err, "%s", g->ceiling);
-  if (r == 0)
-    r = resolve_workspaces (out, g->ceiling, err);
+  int r = 0;
+  if (g->ceiling)
+    {
+      r = read_text ("--ceiling", g->ceiling, &text, &len, err);
+      if (r == 0 && (r = sbx_ceiling_parse (text, len, out, err)) < 0)
+        return sbx_error_prefix (err, "%s", g->ceiling);
+      if (r == 0)
+        r = resolve_workspaces (out, g->ceiling, err);
+    }
   if (r == 0 && g->approve)
     {
       cleanup_free char *tokens = NULL;
@@ -77,5 +74,5 @@ sbx_ceiling_load (const struct sbx_globals *g, struct sbx_ceiling *out,
       sbx_ceiling_free (out);
       return r;
     }
-  return 1;
+  return g->ceiling != NULL;
 }

@@ -11,8 +11,9 @@
    config is the operator's own, as with runc) when it did not.  Each
    workspace is resolved on the host: it must exist, be a directory, and
    is recorded with its symbolic links resolved, so what the config is
-   compared against is what will be mounted.  --approve without --ceiling
-   is refused: approvals only mean something under a ceiling.  */
+   compared against is what will be mounted.  The --approve tokens land in
+   OUT->approvals either way: without a ceiling they still say what of the
+   operator's own world a sandbox may see ("env:NAME", "socket:PATH").  */
 int sbx_ceiling_load (const struct sbx_globals *g, struct sbx_ceiling *out,
                       struct sbx_error *err);
 
