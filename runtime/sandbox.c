@@ -109,7 +109,8 @@ static int
 compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
 {
   const struct sbx_spec *spec = sb->spec;
-  if (spec->linux_.seccomp)
+  enum sbx_filter_choice main = sb->plan->filters.main;
+  if (main == SBX_FILTERS_CONFIG)
     {
       int r = sbx_seccomp_notes (spec->linux_.seccomp,
                                  &sb->plan->enforcement.reasons);
@@ -117,18 +118,16 @@ compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
         return sbx_fail (err, r, "out of memory");
       return sb->seccomp_fd = sbx_seccomp_compile (spec->linux_.seccomp, err);
     }
-  /* Agents get the default filter unless their config brings its own.  */
-  if (!sb->plan->agent)
+  if (main == SBX_FILTERS_NONE)
     return 0;
-  return sb->seccomp_fd = sbx_builtin_filter_fd (
-             sbx_agent_filter (spec->ext.allow_user_namespaces), err);
+  return sb->seccomp_fd = sbx_builtin_filter_fd (sbx_agent_filter (main), err);
 }
 
 /* Network "deny" also refuses IP sockets outright.  */
 static int
 network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
 {
-  if (sb->plan->network != SBX_NET_DENY)
+  if (!sb->plan->filters.net_deny)
     return 0;
   return sb->seccomp_net_fd = sbx_builtin_filter_fd (SBX_FILTER_NET_DENY, err);
 }

@@ -208,6 +208,21 @@ resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
   plan->sample_interval_ms = spec->ext.sample_interval_ms;
 }
 
+struct sbx_filters
+sbx_policy_filters (const struct sbx_spec *spec)
+{
+  struct sbx_filters f = { SBX_FILTERS_NONE, false };
+  if (spec->linux_.seccomp)
+    f.main = SBX_FILTERS_CONFIG;
+  /* Agents get the default filter unless their config brings its own.  */
+  else if (sbx_spec_is_agent (spec))
+    f.main = spec->ext.allow_user_namespaces ? SBX_FILTERS_AGENT_USERNS
+                                             : SBX_FILTERS_AGENT;
+  /* "deny" is only ever the config's explicit word (resolve_namespaces) */
+  f.net_deny = spec->ext.network == SBX_NET_DENY;
+  return f;
+}
+
 int
 sbx_policy_resolve (const struct sbx_spec *spec,
                     const struct sbx_host_facts *host,
@@ -223,6 +238,7 @@ sbx_policy_resolve (const struct sbx_spec *spec,
     return sbx_fail (err, -ENOMEM, "out of memory");
   plan->agent = sbx_spec_is_agent (spec);
   plan->under_ceiling = ceiling != NULL;
+  plan->filters = sbx_policy_filters (spec);
   plan->mode = spec->ext.mode;
   if (plan->agent && plan->mode == SBX_MODE_UNSET)
     plan->mode = spec->root_readonly ? SBX_MODE_READ_ONLY

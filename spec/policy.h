@@ -61,6 +61,21 @@ struct sbx_enforcement
   bool no_new_privs;    /* setuid and file capabilities grant nothing */
 };
 
+/* The seccomp programs a sandbox's processes run under.  */
+enum sbx_filter_choice
+{
+  SBX_FILTERS_NONE,
+  SBX_FILTERS_CONFIG,       /* linux.seccomp */
+  SBX_FILTERS_AGENT,        /* the agent default: user namespaces refused */
+  SBX_FILTERS_AGENT_USERNS, /* the agent default, sbx.allowUserNamespaces */
+};
+
+struct sbx_filters
+{
+  enum sbx_filter_choice main;
+  bool net_deny; /* network "deny"'s program on top */
+};
+
 struct sbx_plan
 {
   bool agent;
@@ -95,6 +110,7 @@ struct sbx_plan
   int64_t pids_limit;     /* -1 = none */
   uint64_t wall_clock_ms; /* 0 = none */
   uint32_t sample_interval_ms;
+  struct sbx_filters filters;
   struct sbx_enforcement enforcement;
 };
 
@@ -110,6 +126,11 @@ int sbx_policy_resolve (const struct sbx_spec *spec,
                         struct sbx_plan **out, struct sbx_error *err);
 
 void sbx_plan_free (struct sbx_plan *plan);
+
+/* Which programs SPEC's processes run under: decided here only, for the
+   sandbox (plan.filters) and for `exec` into it (from the config `create`
+   kept), so the two can never differ.  */
+struct sbx_filters sbx_policy_filters (const struct sbx_spec *spec);
 
 /* Whether bubblewrap VERSION predates 0.12.0, which fixes
    GHSA-pxhw-h44j-8pfx (CVE-2026-87766).  An unknown version (zeros) does. */

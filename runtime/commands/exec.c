@@ -250,14 +250,14 @@ static int
 load_filters (const struct sbx_spec *spec, struct exec_plan *p,
               struct sbx_error *err)
 {
+  struct sbx_filters f = sbx_policy_filters (spec);
   int r = 0;
-  if (spec->linux_.seccomp)
+  if (f.main == SBX_FILTERS_CONFIG)
     r = read_program (sbx_seccomp_compile (spec->linux_.seccomp, err),
                       &p->filter, err);
-  else if (sbx_spec_is_agent (spec))
-    r = copy_builtin (sbx_agent_filter (spec->ext.allow_user_namespaces),
-                      &p->filter, err);
-  if (r == 0 && spec->ext.network == SBX_NET_DENY)
+  else if (f.main != SBX_FILTERS_NONE)
+    r = copy_builtin (sbx_agent_filter (f.main), &p->filter, err);
+  if (r == 0 && f.net_deny)
     r = copy_builtin (SBX_FILTER_NET_DENY, &p->filter_net, err);
   return r;
 }

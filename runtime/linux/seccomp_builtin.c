@@ -5,9 +5,10 @@
 #include <unistd.h>
 
 enum sbx_builtin_filter
-sbx_agent_filter (bool allow_user_namespaces)
+sbx_agent_filter (enum sbx_filter_choice choice)
 {
-  return allow_user_namespaces ? SBX_FILTER_AGENT_USERNS : SBX_FILTER_AGENT;
+  return choice == SBX_FILTERS_AGENT_USERNS ? SBX_FILTER_AGENT_USERNS
+                                            : SBX_FILTER_AGENT;
 }
 
 int

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
+#include "spec/policy.h"
 
 enum sbx_builtin_filter
 {
@@ -39,8 +40,9 @@ int sbx_builtin_filter_define (enum sbx_builtin_filter which,
                                struct sbx_seccomp **out,
                                struct sbx_error *err);
 
-/* The agent default filter for ALLOW_USER_NAMESPACES.  */
-enum sbx_builtin_filter sbx_agent_filter (bool allow_user_namespaces);
+/* The built-in program of an agent default CHOICE (SBX_FILTERS_AGENT or
+   SBX_FILTERS_AGENT_USERNS).  */
+enum sbx_builtin_filter sbx_agent_filter (enum sbx_filter_choice choice);
 
 /* A pipe holding filter WHICH whole, its write end already closed: what
    bwrap's --add-seccomp-fd reads.  Returns the read end (O_CLOEXEC) or a

@@ -361,9 +361,44 @@ test_supplementary_groups (void)
   sbx_plan_free (plan);
 }
 
+/* One decision for the sandbox and for exec into it: which seccomp
+   programs run (sbx_policy_filters, recorded in the plan).  */
+static void
+test_filters (void)
+{
+  static const struct
+  {
+    const char *json, *what;
+    enum sbx_filter_choice main;
+    bool net_deny;
+  } cases[] = {
+    { AGENT_JSON ("", "\"network\": \"deny\""), "an agent, network deny",
+      SBX_FILTERS_AGENT, true },
+    { AGENT_JSON ("", "\"network\": \"loopback\", "
+                      "\"allowUserNamespaces\": true"),
+      "an agent allowing user namespaces", SBX_FILTERS_AGENT_USERNS, false },
+    { "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+      "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}}",
+      "a container without a filter", SBX_FILTERS_NONE, false },
+    { "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+      "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, "
+      "\"linux\": {\"seccomp\": {\"defaultAction\": \"SCMP_ACT_ALLOW\"}}}",
+      "a container with its own filter", SBX_FILTERS_CONFIG, false },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    {
+      struct sbx_plan *plan = resolve (cases[i].json, cases[i].what);
+      tap_ok (plan && plan->filters.main == cases[i].main
+                  && plan->filters.net_deny == cases[i].net_deny,
+              "%s: the plan's filters", cases[i].what);
+      sbx_plan_free (plan);
+    }
+}
+
 int
 main (void)
 {
+  test_filters ();
   test_supplementary_groups ();
   test_sysctl ();
   test_mount_values_quoted ();

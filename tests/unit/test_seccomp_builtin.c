@@ -37,8 +37,9 @@ test_builtin_filters (void)
         close (fd);
       sbx_seccomp_free (sc);
     }
-  tap_ok (sbx_agent_filter (false) == SBX_FILTER_AGENT
-              && sbx_agent_filter (true) == SBX_FILTER_AGENT_USERNS,
+  tap_ok (sbx_agent_filter (SBX_FILTERS_AGENT) == SBX_FILTER_AGENT
+              && sbx_agent_filter (SBX_FILTERS_AGENT_USERNS)
+                     == SBX_FILTER_AGENT_USERNS,
           "the agent filter follows allowUserNamespaces");
   /* What the runner reads: the whole program, then the end.  */
   struct sbx_error err = { 0 };
