@@ -1,0 +1,151 @@
+#!/bin/bash
+# The seccomp side doors of agent sandboxes, tried from inside real ones
+# (TAP): every way to make a socket (socket, socketpair, socketcall,
+# io_uring), file handles, and the positive controls that must keep
+# working.  NET_PROBE (net_probe.c) makes the attempts.  Run as root, the
+# cases run as root and again as uid 65534, as run.sh does.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+: "${SBX_OCI:?set SBX_OCI to the sbx-oci binary}"
+: "${NET_PROBE:?set NET_PROBE to tests/integration/net_probe}"
+WORK=${SBX_IT_WORK:-}
+N=0
+APPROVE=
+
+# probe ARG...: run net_probe ARG... in a fresh agent sandbox (the
+# network mode from SBX_NETWORK, default deny); OUT is its output.
+probe ()
+{
+  N=$((N + 1))
+  local b="$WORK/b$N"
+  write_agent "$b" workspace-write "$WS" "" "$NET_PROBE" "$@"
+  OUT=$("$SBX_OCI" --root "$WORK/state" ${APPROVE:+--approve "$APPROVE"} \
+    run --bundle "$b" "nf-$N" 2>&1)
+  RC=$?
+}
+
+# refused CASE WHY / works CASE WHY: the line net_probe printed for CASE.
+refused ()
+{
+  case $OUT in
+    *"$1: refused "*) tap_result ok "$2" ;;
+    *"$1: unavailable"*) tap_skip "$2" "not available on this kernel" ;;
+    *)
+      tap_result "not ok" "$2"
+      printf '%s\n' "$OUT" | sed 's/^/#   /'
+      ;;
+  esac
+}
+
+works ()
+{
+  tap_has "$OUT" "$1: ok" "$2"
+}
+
+# Network deny: an allow-list of one address family, AF_UNIX.
+case_deny ()
+{
+  probe socket:unix socket:inet socket:inet6 socket:packet socket:netlink \
+    socket:vsock socket:alg socketpair:unix socketpair:inet socketcall:inet \
+    socketcall:unix uring-socket unix-server
+  tap_is "$RC" 0 "deny: the probe ran"
+  works socket:unix "deny: AF_UNIX sockets can be made"
+  works socketpair:unix "deny: an AF_UNIX socketpair can be made"
+  works unix-server "deny: a unix server and client in the workspace talk"
+  local f
+  for f in inet inet6 packet netlink vsock alg; do
+    refused "socket:$f" "deny: socket(AF_${f^^}) is refused"
+  done
+  refused socketpair:inet "deny: socketpair(AF_INET) is refused"
+  refused socketcall:inet "deny: 32-bit socketcall(SYS_SOCKET) is refused"
+  refused uring-socket "deny: io_uring cannot make an AF_INET socket"
+}
+
+# The default agent filter, whatever the network mode.
+case_agent_default ()
+{
+  SBX_NETWORK=loopback probe inet-loopback unix-server socket:vsock \
+    socket:alg uring-socket name-to-handle open-by-handle socket:netlink
+  tap_is "$RC" 0 "loopback: the probe ran"
+  works inet-loopback "loopback: TCP over the sandbox's own loopback works"
+  works unix-server "loopback: a unix server and client in the workspace talk"
+  works socket:netlink "loopback: netlink stays (ip, getifaddrs)"
+  refused socket:vsock "agent filter: socket(AF_VSOCK) is refused"
+  refused socket:alg "agent filter: socket(AF_ALG) is refused"
+  refused uring-socket "agent filter: io_uring is refused"
+  refused name-to-handle "agent filter: name_to_handle_at is refused"
+  refused open-by-handle "agent filter: open_by_handle_at is refused"
+}
+
+# A config's own filter replaces the agent default, but network deny's is
+# stacked on top of it: io_uring and IP sockets stay closed.
+case_own_filter ()
+{
+  printf '%s\n' seccomp > "$WORK/approve"
+  APPROVE="$WORK/approve" \
+    probe_own socket:inet socket:netlink uring-socket socket:unix
+  tap_is "$RC" 0 "own filter + deny: the probe ran"
+  works socket:unix "own filter + deny: AF_UNIX sockets can be made"
+  refused socket:inet "own filter + deny: socket(AF_INET) is refused"
+  refused socket:netlink "own filter + deny: socket(AF_NETLINK) is refused"
+  refused uring-socket "own filter + deny: io_uring is refused"
+}
+
+# probe_own ARG...: probe with a config filter that allows everything.
+probe_own ()
+{
+  N=$((N + 1))
+  local b="$WORK/b$N"
+  SBX_EXTRA= write_agent "$b" workspace-write "$WS" "" "$NET_PROBE" "$@"
+  python3 - "$b/config.json" <<'EOF'
+import json, sys
+p = sys.argv[1]
+c = json.load(open(p))
+c.setdefault("linux", {})["seccomp"] = {"defaultAction": "SCMP_ACT_ALLOW",
+    "syscalls": [{"names": ["getppid"], "action": "SCMP_ACT_ERRNO"}]}
+json.dump(c, open(p, "w"))
+EOF
+  OUT=$("$SBX_OCI" --root "$WORK/state" --approve "$APPROVE" \
+    run --bundle "$b" "nf-$N" 2>&1)
+  RC=$?
+}
+
+run_cases ()
+{
+  WS="$WORK/ws"
+  mkdir -p "$WS" "$WORK/state"
+  case_deny
+  case_agent_default
+  case_own_filter
+}
+
+if [ -n "$WORK" ]; then
+  run_cases
+  exit 0
+fi
+
+WORK=$(mktemp -d /tmp/sbx-nf.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+export TAP_LOG="$WORK/tap.log"
+chmod 755 "$WORK"
+if [ "$(id -u)" -ne 0 ]; then
+  TAP_PREFIX="[uid $(id -u)] " run_cases
+else
+  mkdir "$WORK/root" "$WORK/user"
+  (WORK="$WORK/root" TAP_PREFIX="[root] " run_cases; exit 0)
+  tap_is "$?" 0 "[root] the cases ran to the end"
+  chown 65534:65534 "$WORK/user"
+  touch "$WORK/user.log"
+  chown 65534:65534 "$WORK/user.log"
+  setpriv --reuid=65534 --regid=65534 --clear-groups \
+    env PATH=/usr/local/bin:/usr/bin:/bin SBX_IT_WORK="$WORK/user" \
+    TAP_LOG="$WORK/user.log" TAP_PREFIX="[uid 65534] " SBX_OCI="$SBX_OCI" \
+    NET_PROBE="$NET_PROBE" HOME="$WORK/user" bash "$HERE/net_filters.sh"
+  status=$?
+  cat "$WORK/user.log" >> "$TAP_LOG"
+  tap_is "$status" 0 "[uid 65534] the cases ran to the end"
+fi
+tap_plan
