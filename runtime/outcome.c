@@ -129,6 +129,21 @@ limits_json (yajl_gen g, const struct sbx_outcome *o)
   return r < 0 ? r : sbx_json_close (g, false);
 }
 
+/* What the agent's environment lost: credential-shaped names left out,
+   names whose URL password was removed.  */
+static int
+environment_json (yajl_gen g, const struct sbx_plan *plan)
+{
+  int r = sbx_json_key (g, "environment");
+  if (r == 0)
+    r = sbx_json_open (g, false);
+  if (r == 0)
+    r = sbx_json_key_strv (g, "dropped", &plan->env_dropped);
+  if (r == 0)
+    r = sbx_json_key_strv (g, "redacted", &plan->env_redacted);
+  return r < 0 ? r : sbx_json_close (g, false);
+}
+
 int
 sbx_outcome_json (yajl_gen g, const struct sbx_outcome *o,
                   const struct sbx_plan *plan)
@@ -155,5 +170,7 @@ sbx_outcome_json (yajl_gen g, const struct sbx_outcome *o,
     r = sbx_json_key (g, "enforcement");
   if (r == 0 && plan)
     r = sbx_enforcement_json (g, plan);
+  if (r == 0 && plan && plan->agent)
+    r = environment_json (g, plan);
   return r < 0 ? r : sbx_json_close (g, false);
 }

@@ -174,6 +174,41 @@ mqueue_dir (struct sbx_sandbox *sb, const char *root, struct sbx_error *err)
   return 0;
 }
 
+/* NAMES as "A, B, C" into BUF (cut short, with "...", when it is full).  */
+static void
+join_names (const struct strv *names, char *buf, size_t size)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < names->n && used < size; i++)
+    {
+      int n = snprintf (buf + used, size - used, "%s%s", i ? ", " : "",
+                        names->v[i]);
+      used += n > 0 ? (size_t) n : 0;
+    }
+  if (used >= size && size > 4)
+    strcpy (buf + size - 4, "...");
+}
+
+/* One line on stderr naming what the agent's environment lost, so that a
+   name dropped on purpose is never a silent surprise.  */
+static void
+report_env_dropped (const struct sbx_globals *g, const struct sbx_plan *plan)
+{
+  if (plan->env_dropped.n == 0 && plan->env_redacted.n == 0)
+    return;
+  char dropped[512], redacted[512];
+  join_names (&plan->env_dropped, dropped, sizeof dropped);
+  join_names (&plan->env_redacted, redacted, sizeof redacted);
+  sbx_log_warning (g,
+                   "environment: %s%s%s%s%s (pass a name on purpose with a "
+                   "line \"env:NAME\" in --approve FILE)",
+                   dropped[0] ? "credential-shaped names not passed: " : "",
+                   dropped, dropped[0] && redacted[0] ? "; " : "",
+                   redacted[0] ? "URL passwords removed from: " : "",
+                   redacted);
+}
+
 static int
 check_command (struct sbx_sandbox *sb, struct sbx_error *err)
 {
@@ -200,10 +235,16 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
     r = sbx_probe_host (g->runner, root, &sb->probe, err);
   if (r == 0)
     r = walk_aliases (sb, err);
+  /* Read first: an approval can let a credential-shaped name through.  */
+  if (r == 0)
+    r = sbx_read_approvals (g, &sb->approved, err);
+  sb->probe.facts.approved = &sb->approved;
   if (r == 0)
     r = sbx_policy_resolve (sb->spec, &sb->probe.facts, &sb->plan, err);
   if (r == 0)
-    r = sbx_check_approvals (g, sb->spec, sb->plan, err);
+    r = sbx_policy_check_approvals (sb->spec, sb->plan, &sb->approved, err);
+  if (r == 0)
+    report_env_dropped (g, sb->plan);
   if (r == 0)
     r = sbx_caps_plan (&sb->spec->process.capabilities,
                        sb->probe.facts.is_root, &sb->cap_keep,
@@ -227,6 +268,7 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
   if (sb->seccomp_net_fd >= 0)
     close (sb->seccomp_net_fd);
   strv_free (&sb->cap_keep);
+  strv_free (&sb->approved);
   sbx_alias_result_free (&sb->aliases);
   free (sb->alias_gap);
   free (sb->mqueue_dir);

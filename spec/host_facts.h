@@ -34,6 +34,9 @@ struct sbx_host_facts
   bool userns_ok;       /* an unprivileged user namespace can be created */
   bool private_proc_ok; /* a fresh /proc mounts inside the sandbox */
   char *const *environ; /* the caller's environment */
+  /* The operator's --approve tokens, or NULL: "env:NAME" lets a
+     credential-shaped NAME through (spec/policy_env.c).  */
+  const struct strv *approved;
   /* Hard-link aliases found in the writable roots (runtime/linux/
      alias_walk.c), re-bound read-only by the plan.  NULL: no walk.  */
   const struct strv *alias_files;

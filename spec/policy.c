@@ -275,6 +275,8 @@ sbx_plan_free (struct sbx_plan *plan)
   free (plan->cwd);
   strv_free (&plan->argv);
   strv_free (&plan->env);
+  strv_free (&plan->env_dropped);
+  strv_free (&plan->env_redacted);
   strv_free (&plan->enforcement.reasons);
   free (plan);
 }

@@ -1,8 +1,9 @@
 #!/bin/bash
-# The seccomp side doors of agent sandboxes, tried from inside real ones
-# (TAP): every way to make a socket (socket, socketpair, socketcall,
-# io_uring), file handles, and the positive controls that must keep
-# working.  NET_PROBE (net_probe.c) makes the attempts.  Run as root, the
+# Filters that must hold in agent sandboxes, tried from inside real ones
+# (TAP): the seccomp side doors (every way to make a socket: socket,
+# socketpair, socketcall, io_uring; file handles) with the positive
+# controls that must keep working, and credentials in the environment.
+# NET_PROBE (net_probe.c) makes the socket attempts.  Run as root, the
 # cases run as root and again as uid 65534, as run.sh does.
 set -u
 
@@ -113,6 +114,34 @@ EOF
   RC=$?
 }
 
+# Credential-shaped names are dropped and said so, URL passwords removed;
+# the operator passes one on purpose with "env:NAME".
+case_environment ()
+{
+  local b="$WORK/env" out
+  SBX_EXTRA='"env": {"mode": "inherit"}' write_agent "$b" read-only "$WS" "" \
+    sh -c 'echo "pg=$PGPASSWORD tok=$MYTOKEN url=$DATABASE_URL"'
+  out=$(PGPASSWORD=sbx-pg MYTOKEN=sbx-tok KUBECONFIG=/k \
+    DATABASE_URL=postgres://app:sbx-pw@db/x "$SBX_OCI" --root "$WORK/state" \
+    run --bundle "$b" --outcome "$b/outcome.json" env-1 2>&1)
+  tap_has "$out" "pg= tok= url=postgres://app@db/x" \
+    "env: PGPASSWORD and MYTOKEN dropped, DATABASE_URL's password removed"
+  tap_lacks "$out" sbx-pw "env: the URL's password stays out"
+  tap_has "$out" "credential-shaped names not passed: " \
+    "env: one line on stderr says what was dropped"
+  tap_is "$(python3 -c 'import json, sys
+e = json.load(open(sys.argv[1]))["environment"]
+print(sorted(e["dropped"]), e["redacted"])' "$b/outcome.json" 2>&1)" \
+    "['KUBECONFIG', 'MYTOKEN', 'PGPASSWORD'] ['DATABASE_URL']" \
+    "env: the outcome lists the dropped and redacted names"
+  printf '%s\n' env:PGPASSWORD env:DATABASE_URL > "$WORK/approve-env"
+  out=$(PGPASSWORD=sbx-pg MYTOKEN=sbx-tok \
+    DATABASE_URL=postgres://app:sbx-pw@db/x "$SBX_OCI" --root "$WORK/state" \
+    --approve "$WORK/approve-env" run --bundle "$b" env-2 2>&1)
+  tap_has "$out" "pg=sbx-pg tok= url=postgres://app:sbx-pw@db/x" \
+    "env: env:NAME approvals pass exactly those names"
+}
+
 run_cases ()
 {
   WS="$WORK/ws"
@@ -120,6 +149,7 @@ run_cases ()
   case_deny
   case_agent_default
   case_own_filter
+  case_environment
 }
 
 if [ -n "$WORK" ]; then
@@ -143,7 +173,7 @@ else
   setpriv --reuid=65534 --regid=65534 --clear-groups \
     env PATH=/usr/local/bin:/usr/bin:/bin SBX_IT_WORK="$WORK/user" \
     TAP_LOG="$WORK/user.log" TAP_PREFIX="[uid 65534] " SBX_OCI="$SBX_OCI" \
-    NET_PROBE="$NET_PROBE" HOME="$WORK/user" bash "$HERE/net_filters.sh"
+    NET_PROBE="$NET_PROBE" HOME="$WORK/user" bash "$HERE/filters.sh"
   status=$?
   cat "$WORK/user.log" >> "$TAP_LOG"
   tap_is "$status" 0 "[uid 65534] the cases ran to the end"
