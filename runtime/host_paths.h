@@ -15,6 +15,10 @@ enum sbx_path_kind sbx_host_path_kind (const char *path, void *ctx);
    live in static storage until the next call.  */
 const char *sbx_host_home (uid_t uid);
 
+/* UID's own home, from its account entry whatever $HOME says, or NULL;
+   static storage as above.  */
+const char *sbx_account_home (uid_t uid);
+
 #ifndef __APPLE__
 /* The home of UID's first entry in the passwd file PASSWD, NULL when it
    has none or it does not fit PATH_MAX: what sbx_host_home reads from

@@ -21,7 +21,10 @@ static const char *const default_protected[] = {
   ".zprofile",   ".zlogin",     NULL,
 };
 
-/* Credential stores below $HOME, hidden (unreadable) by hardened defaults. */
+/* Credential stores below $HOME (and the account's own home when $HOME
+   is elsewhere), hidden (unreadable) by hardened defaults: keys and
+   tokens, files that hold passwords, histories that hold what was typed,
+   browser profiles that hold sessions.  */
 static const char *const credential_stores[] = {
   ".ssh",
   ".aws",
@@ -35,21 +38,76 @@ static const char *const credential_stores[] = {
   ".git-credentials",
   ".pypirc",
   ".config/gh",
+  ".cargo/credentials.toml",
+  ".cargo/credentials",
+  ".pgpass",
+  ".my.cnf",
+  ".mylogin.cnf",
+  ".vault-token",
+  ".terraform.d/credentials.tfrc.json",
+  ".terraformrc",
+  ".m2/settings.xml",
+  ".gradle/gradle.properties",
+  ".gem/credentials",
+  ".config/containers/auth.json",
+  ".config/rclone",
+  ".s3cfg",
+  ".boto",
+  ".local/share/keyrings",
+  ".password-store",
+  ".bash_history",
+  ".zsh_history",
+  ".local/share/fish/fish_history",
+  ".python_history",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
+  ".mozilla",
+  ".config/google-chrome",
+  ".config/chromium",
+  ".config/BraveSoftware",
   NULL,
 };
 
-/* Host daemon sockets, and the caller's own below /run/user/UID.  */
+/* Host daemon sockets (a directory: everything in it), and the caller's
+   own below /run/user/UID and $XDG_RUNTIME_DIR.  */
 static const char *const daemon_sockets[] = {
   "/run/docker.sock",
   "/run/podman/podman.sock",
   "/run/containerd/containerd.sock",
+  "/run/containerd/containerd.sock.ttrpc",
   "/run/dbus/system_bus_socket",
+  "/run/systemd/private",
+  "/run/snapd.socket",
+  "/run/snapd-snap.socket",
+  "/run/libvirt",
+  "/run/crio/crio.sock",
+  "/run/buildkit/buildkitd.sock",
+  "/var/snap/lxd/common/lxd/unix.socket",
+  "/var/lib/lxd/unix.socket",
   NULL,
 };
+/* gnupg: gpg-agent (and its ssh socket), keyring: gnome-keyring's
+   control and ssh sockets, gcr: its ssh agent, systemd: the user
+   manager's private bus (`systemd-run --user` runs anything outside the
+   sandbox), bus and dbus-1: the session bus, p11-kit: remote PKCS#11
+   keys, pulse and pipewire-0: the microphone and the screen.  */
 static const char *const user_sockets[] = {
   "bus",
+  "dbus-1",
   "docker.sock",
-  "podman/podman.sock",
+  "podman",
+  "gnupg",
+  "keyring",
+  "gcr",
+  "ssh-agent.socket",
+  "openssh_agent",
+  "systemd",
+  "p11-kit",
+  "kwallet5.socket",
+  "kwallet6.socket",
+  "pulse",
+  "pipewire-0",
   NULL,
 };
 
@@ -241,19 +299,33 @@ hide_path (const struct sbx_host_facts *host, const char *path,
   return plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
 }
 
+/* The agent sockets of one runtime directory DIR.  */
+static int
+hide_user_sockets (const struct sbx_host_facts *host, const char *dir,
+                   struct sbx_plan *plan)
+{
+  int r = 0;
+  for (size_t i = 0; r == 0 && user_sockets[i]; i++)
+    {
+      cleanup_free char *p = sbx_path_join (dir, user_sockets[i]);
+      r = p ? hide_path (host, p, SBX_WHY_SOCKET, plan) : -ENOMEM;
+    }
+  return r;
+}
+
 static int
 hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
   int r = 0;
   for (size_t i = 0; r == 0 && daemon_sockets[i]; i++)
     r = hide_path (host, daemon_sockets[i], SBX_WHY_SOCKET, plan);
-  for (size_t i = 0; r == 0 && user_sockets[i]; i++)
-    {
-      char path[256];
-      snprintf (path, sizeof path, "/run/user/%u/%s", (unsigned) host->uid,
-                user_sockets[i]);
-      r = hide_path (host, path, SBX_WHY_SOCKET, plan);
-    }
+  char run_user[64];
+  snprintf (run_user, sizeof run_user, "/run/user/%u", (unsigned) host->uid);
+  if (r == 0)
+    r = hide_user_sockets (host, run_user, plan);
+  const char *xdg = strv_env_value (host->environ, "XDG_RUNTIME_DIR");
+  if (r == 0 && xdg && xdg[0] == '/' && strcmp (xdg, run_user) != 0)
+    r = hide_user_sockets (host, xdg, plan);
   const char *ssh = strv_env_value (host->environ, "SSH_AUTH_SOCK");
   if (r == 0 && ssh && ssh[0] == '/')
     r = hide_path (host, ssh, SBX_WHY_SOCKET, plan);
@@ -267,18 +339,28 @@ hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
 }
 
 static int
+hide_stores (const struct sbx_host_facts *host, const char *home,
+             struct sbx_plan *plan)
+{
+  int r = 0;
+  for (size_t i = 0; r == 0 && credential_stores[i]; i++)
+    {
+      cleanup_free char *p = sbx_path_join (home, credential_stores[i]);
+      r = p ? hide_path (host, p, SBX_WHY_CREDENTIAL, plan) : -ENOMEM;
+    }
+  return r;
+}
+
+static int
 hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
-  int r = host->home ? 0
+  int r = host->home ? hide_stores (host, host->home, plan)
                      : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
                                  "no home directory is known (HOME is unset "
                                  "and the account has none): the credential "
                                  "stores in it are not hidden");
-  for (size_t i = 0; r == 0 && host->home && credential_stores[i]; i++)
-    {
-      cleanup_free char *p = sbx_path_join (host->home, credential_stores[i]);
-      r = p ? hide_path (host, p, SBX_WHY_CREDENTIAL, plan) : -ENOMEM;
-    }
+  if (r == 0 && host->account_home)
+    r = hide_stores (host, host->account_home, plan);
   return r == 0 ? hide_sockets (host, plan) : r;
 }
 

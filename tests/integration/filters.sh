@@ -142,6 +142,60 @@ print(sorted(e["dropped"]), e["redacted"])' "$b/outcome.json" 2>&1)" \
     "env: env:NAME approvals pass exactly those names"
 }
 
+# Hardened defaults: the extended stores of $HOME, and the agent sockets
+# of $XDG_RUNTIME_DIR (gpg-agent's, the systemd user manager's).
+case_home_and_runtime_dir ()
+{
+  # Below the workspace: the rest of WORK is under the private /tmp.
+  local home="$WS/home" xdg="$WS/xdg" f out
+  mkdir -p "$home/.config/rclone" "$home/.password-store" \
+    "$home/.local/share/fish" "$xdg/gnupg" "$xdg/systemd"
+  for f in .pgpass .vault-token .bash_history .local/share/fish/fish_history \
+    .config/rclone/rclone.conf .password-store/p.gpg; do
+    echo "sbx-secret-$f" > "$home/$f"
+  done
+  out=$(HOME="$home" probe_cmd sh -c "cd $home && cat .pgpass .vault-token \
+.bash_history .local/share/fish/fish_history .config/rclone/rclone.conf \
+.password-store/p.gpg 2>&1")
+  tap_lacks "$out" sbx-secret \
+    "hardened: .pgpass, .vault-token, histories, rclone, pass are unreadable"
+  python3 -c 'import socket,sys,time
+ss=[]
+for p in sys.argv[1:]:
+    s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(1); ss.append(s)
+time.sleep(30)' "$xdg/gnupg/S.gpg-agent" "$xdg/systemd/private" &
+  local listener=$!
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    [ -S "$xdg/systemd/private" ] && break
+    sleep 0.1
+  done
+  cat > "$WS/conn.py" <<'EOF'
+import socket, sys
+for p in sys.argv[1:]:
+    try:
+        socket.socket(socket.AF_UNIX).connect(p)
+        print("connected", p)
+    except OSError as e:
+        print("refused", p, e.errno)
+EOF
+  out=$(XDG_RUNTIME_DIR="$xdg" HOME="$home" SBX_NETWORK=loopback \
+    probe_cmd python3 conn.py "$xdg/gnupg/S.gpg-agent" "$xdg/systemd/private")
+  tap_lacks "$out" connected \
+    "hardened: gpg-agent's and systemd's private socket in \$XDG_RUNTIME_DIR are unreachable"
+  tap_has "$out" "refused $xdg/systemd/private" "hardened: ... the connect was tried"
+  kill "$listener" 2>/dev/null
+  wait "$listener" 2>/dev/null
+  rm -f "$WS/conn.py"
+}
+
+# probe_cmd ARG...: ARG... in a fresh agent sandbox; prints its output.
+probe_cmd ()
+{
+  N=$((N + 1))
+  write_agent "$WORK/b$N" workspace-write "$WS" "" "$@"
+  "$SBX_OCI" --root "$WORK/state" run --bundle "$WORK/b$N" "nf-$N" 2>&1
+}
+
 run_cases ()
 {
   WS="$WORK/ws"
@@ -150,6 +204,30 @@ run_cases ()
   case_agent_default
   case_own_filter
   case_environment
+  case_home_and_runtime_dir
+}
+
+# The account's own home (its passwd entry) keeps its stores hidden when
+# HOME points elsewhere.  Root only: /etc/passwd is replaced in a mount
+# namespace of the test's own, for root and then for uid 65534 ($1: the
+# prefix that switches users, $2: a state root that user owns, $3: who).
+case_account_home ()
+{
+  local as=$1 state=$2 who=$3 ws="$WORK/acct-ws-${3// /}" out acct
+  # Below the workspace: the rest of WORK is under the private /tmp.
+  acct="$ws/acct"
+  mkdir -p "$acct/.ssh" "$ws/scratch"
+  echo sbx-account-key > "$acct/.ssh/id_sbx"
+  chmod -R a+rX "$ws"
+  sed -E "s|^([^:]*:[^:]*:(0\|65534):[^:]*:[^:]*:)[^:]*|\\1$acct|" \
+    /etc/passwd > "$ws.passwd"
+  write_agent "$ws.b" read-only "$ws" "" cat "$acct/.ssh/id_sbx"
+  chmod -R a+rX "$ws.b"
+  out=$(unshare -m sh -c 'mount --bind "$1" /etc/passwd && shift && exec "$@"' \
+    sh "$ws.passwd" $as env HOME="$ws/scratch" "$SBX_OCI" \
+    --root "$state" run --bundle "$ws.b" "acct-${who// /}" 2>&1)
+  tap_lacks "$out" sbx-account-key \
+    "[$who] hardened: the account's ~/.ssh stays hidden with HOME elsewhere"
 }
 
 if [ -n "$WORK" ]; then
@@ -167,6 +245,11 @@ else
   mkdir "$WORK/root" "$WORK/user"
   (WORK="$WORK/root" TAP_PREFIX="[root] " run_cases; exit 0)
   tap_is "$?" 0 "[root] the cases ran to the end"
+  mkdir -p "$WORK/acct-state"
+  chown 65534:65534 "$WORK/acct-state"
+  case_account_home "" "$WORK/root/state" root
+  case_account_home "setpriv --reuid=65534 --regid=65534 --clear-groups" \
+    "$WORK/acct-state" "uid 65534"
   chown 65534:65534 "$WORK/user"
   touch "$WORK/user.log"
   chown 65534:65534 "$WORK/user.log"
