@@ -16,6 +16,7 @@
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
+#include "runtime/linux/unix_sockets.h"
 #include "runtime/state_dir.h"
 
 int
@@ -174,6 +175,16 @@ mqueue_dir (struct sbx_sandbox *sb, const char *root, struct sbx_error *err)
   return 0;
 }
 
+/* The host's listening path sockets, for hardened defaults to hide.  */
+static int
+host_sockets (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  if (sbx_unix_sockets_listening (&sb->host_sockets) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  sb->probe.facts.host_sockets = &sb->host_sockets;
+  return 0;
+}
+
 /* NAMES as "A, B, C" into BUF (cut short, with "...", when it is full).  */
 static void
 join_names (const struct strv *names, char *buf, size_t size)
@@ -239,6 +250,8 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
   if (r == 0)
     r = sbx_read_approvals (g, &sb->approved, err);
   sb->probe.facts.approved = &sb->approved;
+  if (r == 0 && sb->spec->ext.hardened_defaults)
+    r = host_sockets (sb, err);
   if (r == 0)
     r = sbx_policy_resolve (sb->spec, &sb->probe.facts, &sb->plan, err);
   if (r == 0)
@@ -269,6 +282,7 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
     close (sb->seccomp_net_fd);
   strv_free (&sb->cap_keep);
   strv_free (&sb->approved);
+  strv_free (&sb->host_sockets);
   sbx_alias_result_free (&sb->aliases);
   free (sb->alias_gap);
   free (sb->mqueue_dir);

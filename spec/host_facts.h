@@ -37,6 +37,10 @@ struct sbx_host_facts
   bool userns_ok;       /* an unprivileged user namespace can be created */
   bool private_proc_ok; /* a fresh /proc mounts inside the sandbox */
   char *const *environ; /* the caller's environment */
+  /* Path sockets listening on the host at launch (/proc/net/unix), or
+     NULL when not looked for: hardened defaults hide those outside the
+     writable roots unless approved ("socket:PATH").  */
+  const struct strv *host_sockets;
   /* The operator's --approve tokens, or NULL: "env:NAME" lets a
      credential-shaped NAME through (spec/policy_env.c).  */
   const struct strv *approved;

@@ -351,6 +351,48 @@ hide_stores (const struct sbx_host_facts *host, const char *home,
   return r;
 }
 
+/* Whether PATH is still the host's, read-only, in the sandbox: the last
+   mount whose destination covers it binds the host read-only (not a
+   grant, not a tmpfs, not hidden already).  */
+static bool
+shows_host_read_only (const struct sbx_plan *plan, const char *path)
+{
+  const struct sbx_plan_mount *last = NULL;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (m->op != SBX_PLAN_REMOUNT_RO && m->op != SBX_PLAN_DIR
+          && sbx_path_is_under (path, m->dest))
+        last = m;
+    }
+  return last && last->op == SBX_PLAN_BIND_RO;
+}
+
+/* Every path socket listening on the host at launch that the sandbox
+   would see read-only, unless the operator names it ("socket:PATH"):
+   the fixed lists above miss whatever else runs on a host.  Sockets in
+   the writable roots stay, the sandbox's own tools use them.  */
+static int
+hide_host_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  const struct strv *socks = host->host_sockets;
+  int r = 0;
+  for (size_t i = 0; r == 0 && socks && i < socks->n; i++)
+    {
+      const char *p = socks->v[i];
+      char token[4200];
+      snprintf (token, sizeof token, "socket:%s", p);
+      if ((host->approved && strv_contains (host->approved, token))
+          || host_path_kind (host, p) != SBX_PATH_SOCKET
+          || !shows_host_read_only (plan, p))
+        continue;
+      r = plan_add (plan, SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, NULL, p)
+              ? 0
+              : -ENOMEM;
+    }
+  return r;
+}
+
 static int
 hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
@@ -361,7 +403,9 @@ hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
                                  "stores in it are not hidden");
   if (r == 0 && host->account_home)
     r = hide_stores (host, host->account_home, plan);
-  return r == 0 ? hide_sockets (host, plan) : r;
+  if (r == 0)
+    r = hide_sockets (host, plan);
+  return r == 0 ? hide_host_sockets (host, plan) : r;
 }
 
 /* Files with another name elsewhere stay read-only: writing one through

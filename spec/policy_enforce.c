@@ -109,13 +109,20 @@ runner_gaps (const struct sbx_host_facts *host, struct sbx_plan *plan)
 }
 
 static int
-network_gaps (struct sbx_plan *plan)
+network_gaps (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+              struct sbx_plan *plan)
 {
   if (plan->network == SBX_NET_ALLOW)
     return plan_gap (plan, true, SBX_LEVEL_NONE,
                      "network: the host's network is shared");
   /* The network namespace holds for IP; a unix socket is reached through
      the file system, and seccomp cannot see the path a connect names.  */
+  if (plan->agent && spec->ext.hardened_defaults && host->host_sockets)
+    return plan_gap (plan, true, SBX_LEVEL_PARTIAL,
+                     "network: host unix sockets listening at launch are "
+                     "hidden outside the writable roots; sockets bound "
+                     "later, and the same socket reached through another "
+                     "bind of its directory, stay connectable");
   if (plan->agent)
     return plan_gap (plan, true, SBX_LEVEL_PARTIAL,
                      "network: unix-domain sockets on paths the sandbox can "
@@ -185,7 +192,7 @@ policy_enforcement (const struct sbx_spec *spec,
   else if (r == 0)
     r = runner_gaps (host, plan);
   if (r == 0 && (!host->seatbelt || plan->network == SBX_NET_ALLOW))
-    r = network_gaps (plan);
+    r = network_gaps (spec, host, plan);
   if (r < 0)
     return r;
   struct sbx_enforcement *e = &plan->enforcement;

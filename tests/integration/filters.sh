@@ -14,6 +14,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 : "${NET_PROBE:?set NET_PROBE to tests/integration/net_probe}"
 WORK=${SBX_IT_WORK:-}
 N=0
+# The system's python: a version manager's shim starts slowly.
+PY=$(command -v /usr/bin/python3 || command -v python3)
 APPROVE=
 
 # probe ARG...: run net_probe ARG... in a fresh agent sandbox (the
@@ -159,16 +161,13 @@ case_home_and_runtime_dir ()
 .password-store/p.gpg 2>&1")
   tap_lacks "$out" sbx-secret \
     "hardened: .pgpass, .vault-token, histories, rclone, pass are unreadable"
-  python3 -c 'import socket,sys,time
+  "$PY" -c 'import socket,sys,time
 ss=[]
 for p in sys.argv[1:]:
     s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(1); ss.append(s)
 time.sleep(30)' "$xdg/gnupg/S.gpg-agent" "$xdg/systemd/private" &
   local listener=$!
-  for _ in 1 2 3 4 5 6 7 8 9 10; do
-    [ -S "$xdg/systemd/private" ] && break
-    sleep 0.1
-  done
+  wait_socket "$xdg/systemd/private"
   cat > "$WS/conn.py" <<'EOF'
 import socket, sys
 for p in sys.argv[1:]:
@@ -179,7 +178,7 @@ for p in sys.argv[1:]:
         print("refused", p, e.errno)
 EOF
   out=$(XDG_RUNTIME_DIR="$xdg" HOME="$home" SBX_NETWORK=loopback \
-    probe_cmd python3 conn.py "$xdg/gnupg/S.gpg-agent" "$xdg/systemd/private")
+    probe_cmd "$PY" conn.py "$xdg/gnupg/S.gpg-agent" "$xdg/systemd/private")
   tap_lacks "$out" connected \
     "hardened: gpg-agent's and systemd's private socket in \$XDG_RUNTIME_DIR are unreachable"
   tap_has "$out" "refused $xdg/systemd/private" "hardened: ... the connect was tried"
@@ -188,12 +187,62 @@ EOF
   rm -f "$WS/conn.py"
 }
 
+# Host unix sockets: any socket listening at launch outside the writable
+# roots is hidden, not only the known daemons'; one the operator names
+# ("socket:PATH") stays, and so does a server in the workspace.  Below
+# /var/tmp: the sandbox sees it read-only (/tmp is private).
+case_host_sockets ()
+{
+  local d out listener
+  d=$(mktemp -d /var/tmp/sbx-nf.XXXXXX)
+  chmod 755 "$d"
+  "$PY" -c 'import socket,sys,time
+ss=[]
+for p in sys.argv[1:]:
+    s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(1); ss.append(s)
+time.sleep(30)' "$d/daemon.sock" "$d/allowed.sock" &
+  listener=$!
+  wait_socket "$d/allowed.sock"
+  cat > "$WS/conn.py" <<'EOF'
+import socket, sys
+for p in sys.argv[1:]:
+    try:
+        socket.socket(socket.AF_UNIX).connect(p)
+        print("connected", p)
+    except OSError as e:
+        print("refused", p, e.errno)
+EOF
+  printf '%s\n' "socket:$d/allowed.sock" > "$WORK/approve-sock"
+  out=$(APPROVE="$WORK/approve-sock" probe_cmd "$PY" conn.py \
+    "$d/daemon.sock" "$d/allowed.sock")
+  tap_has "$out" "refused $d/daemon.sock" \
+    "host sockets: one listening outside the workspace is unreachable"
+  tap_has "$out" "connected $d/allowed.sock" \
+    "host sockets: one the operator names (socket:PATH) stays reachable"
+  kill "$listener" 2>/dev/null
+  wait "$listener" 2>/dev/null
+  rm -rf "$d" "$WS/conn.py"
+}
+
+# wait_socket PATH: until the listener made it (10 s at most: python
+# starts slowly on a loaded host).
+wait_socket ()
+{
+  local i
+  for i in $(seq 100); do
+    [ -S "$1" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 # probe_cmd ARG...: ARG... in a fresh agent sandbox; prints its output.
 probe_cmd ()
 {
   N=$((N + 1))
   write_agent "$WORK/b$N" workspace-write "$WS" "" "$@"
-  "$SBX_OCI" --root "$WORK/state" run --bundle "$WORK/b$N" "nf-$N" 2>&1
+  "$SBX_OCI" --root "$WORK/state" ${APPROVE:+--approve "$APPROVE"} \
+    run --bundle "$WORK/b$N" "nf-$N" 2>&1
 }
 
 run_cases ()
@@ -205,6 +254,7 @@ run_cases ()
   case_own_filter
   case_environment
   case_home_and_runtime_dir
+  case_host_sockets
 }
 
 # The account's own home (its passwd entry) keeps its stores hidden when
