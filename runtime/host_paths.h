@@ -20,6 +20,10 @@ const char *sbx_host_home (uid_t uid);
    them), read once: sbx_host_facts.rlimit_hard.  */
 const uint64_t *sbx_host_rlimits (void);
 
+/* UID's own home, from its account entry whatever $HOME says, or NULL;
+   static storage as above.  */
+const char *sbx_account_home (uid_t uid);
+
 #ifndef __APPLE__
 /* The home of UID's first entry in the passwd file PASSWD, NULL when it
    has none or it does not fit PATH_MAX: what sbx_host_home reads from

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/linux/rlimits.h"
+
 const char *
 sbx_limits_mechanism_name (enum sbx_limits_mechanism m)
 {
@@ -57,6 +59,23 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
     }
   sbx_cgroup_layout_free (&layout);
   return r;
+}
+
+bool
+sbx_limits_wants_nproc (const struct sbx_limits *lim)
+{
+  return lim->mechanism == SBX_LIMITS_MONITOR && lim->pids_limit > 0;
+}
+
+void
+sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner,
+                       struct strv *reasons)
+{
+  struct sbx_error err = { 0 };
+  if (sbx_rlimit_sandbox_nproc (runner, (uint64_t) lim->pids_limit, &err) == 0)
+    lim->nproc_rlimit = true;
+  else
+    (void) strv_pushf (reasons, "%s: the limit is only sampled", err.msg);
 }
 
 /* Sample sooner while memory grows towards the limit: half the time the
@@ -141,6 +160,13 @@ sbx_limits_finish (struct sbx_limits *lim, struct sbx_outcome *out,
                    struct sbx_error *err)
 {
   out->limits_mechanism = sbx_limits_mechanism_name (lim->mechanism);
+  bool quota = lim->mechanism == SBX_LIMITS_QUOTA;
+  if (lim->memory_limit > 0 && lim->mechanism != SBX_LIMITS_NONE)
+    out->memory_held_by = quota ? "quota" : "sampled";
+  if (lim->pids_limit > 0 && lim->mechanism != SBX_LIMITS_NONE)
+    out->pids_held_by = quota               ? "quota"
+                        : lim->nproc_rlimit ? "rlimit"
+                                            : "sampled";
   if (lim->mechanism == SBX_LIMITS_QUOTA)
     return finish_quota (lim, out, err);
   if (lim->mechanism == SBX_LIMITS_MONITOR)

@@ -28,6 +28,7 @@ struct sbx_limits
   uint32_t interval_ms;             /* the plan's sampling interval */
   struct sbx_cgroup *cgroup;        /* QUOTA */
   struct sbx_sampler sampler;       /* MONITOR, initialised only then */
+  bool nproc_rlimit; /* MONITOR: RLIMIT_NPROC holds pids_limit */
   uint64_t peak_rss, peak_processes;
   uint64_t last_rss, last_ms; /* the previous sample, for the rate */
 };
@@ -38,6 +39,16 @@ struct sbx_limits
 int sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
                       const char *cgroups_path, const char *id,
                       struct sbx_error *err);
+
+/* Whether the runner should start held so that RLIMIT_NPROC can be set
+   in the sandbox (MONITOR with a pids limit: no quota to hold it).  */
+bool sbx_limits_wants_nproc (const struct sbx_limits *lim);
+
+/* With the runner RUNNER held: set RLIMIT_NPROC in the sandbox
+   (runtime/linux/rlimits.h).  On failure the pids limit stays sampled,
+   and REASONS says why.  */
+void sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner,
+                            struct strv *reasons);
 
 /* MONITOR: sample the tree under SANDBOX_PID (<= 0: not known yet).
    Returns the breached limit, or SBX_LIMIT_NONE; *NEXT_MS is when to

@@ -142,6 +142,26 @@ monitor_usage (yajl_gen g, const struct sbx_container *c)
   return r;
 }
 
+/* Per limit, what holds it, as the outcome of `run` says it: a created
+   container's quota, or its watcher's samples (`create` does not hold
+   the runner to set RLIMIT_NPROC; `run` does).  */
+static int
+held_by (yajl_gen g, const char *mechanism, bool memory, bool pids)
+{
+  if (mechanism == NULL || (!memory && !pids)
+      || (strcmp (mechanism, "quota") != 0
+          && strcmp (mechanism, "monitor") != 0))
+    return 0;
+  const char *by = strcmp (mechanism, "quota") == 0 ? "quota" : "sampled";
+  int r = sbx_json_key (g, "heldBy");
+  r = r ?: sbx_json_open (g, false);
+  if (memory)
+    r = r ?: sbx_json_key_str (g, "memory", by);
+  if (pids)
+    r = r ?: sbx_json_key_str (g, "pids", by);
+  return r ?: sbx_json_close (g, false);
+}
+
 int
 sbx_limits_report (yajl_gen g, const struct sbx_container *c, yajl_val record)
 {
@@ -154,6 +174,7 @@ sbx_limits_report (yajl_gen g, const struct sbx_container *c, yajl_val record)
     r = r ?: sbx_json_key_int (g, "memoryLimit", memory);
   if (pids > 0)
     r = r ?: sbx_json_key_int (g, "pidsLimit", pids);
+  r = r ?: held_by (g, mechanism, memory > 0, pids > 0);
   long long wall = get_int (record, "wallClockMs");
   if (wall > 0)
     r = r ?: sbx_json_key_int (g, "wallClockMs", wall);

@@ -9,7 +9,8 @@
 #include "cgroups/cgroup.h"
 #include "runtime/state_store.h"
 
-/* The state's "limits" object from RECORD: mechanism and limits;
+/* The state's "limits" object from RECORD: mechanism and limits, and
+   "heldBy" per limit ("quota" or "sampled");
    "monitorAlive" (monitor: whether the recorded watcher still runs, so a
    dead watcher never reads as limits holding); "breach" ("memory",
    "pids" or null); "peakMemoryBytes" and "peakProcesses" (quota: read

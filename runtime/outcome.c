@@ -114,6 +114,20 @@ sbx_enforcement_json (yajl_gen g, const struct sbx_plan *plan)
   return r < 0 ? r : sbx_json_close (g, false);
 }
 
+/* Per limit, what held it: {"memory": "sampled", "pids": "rlimit"}.  */
+static int
+held_by_json (yajl_gen g, const struct sbx_outcome *o)
+{
+  int r = sbx_json_key (g, "heldBy");
+  if (r == 0)
+    r = sbx_json_open (g, false);
+  if (r == 0 && o->memory_held_by)
+    r = sbx_json_key_str (g, "memory", o->memory_held_by);
+  if (r == 0 && o->pids_held_by)
+    r = sbx_json_key_str (g, "pids", o->pids_held_by);
+  return r < 0 ? r : sbx_json_close (g, false);
+}
+
 static int
 limits_json (yajl_gen g, const struct sbx_outcome *o)
 {
@@ -131,6 +145,23 @@ limits_json (yajl_gen g, const struct sbx_outcome *o)
     r = sbx_json_key_int (g, "peakProcesses", (long long) o->peak_pids);
   if (r == 0 && o->pids_limit_hits)
     r = sbx_json_key_int (g, "pidsLimitHits", (long long) o->pids_limit_hits);
+  if (r == 0 && (o->memory_held_by || o->pids_held_by))
+    r = held_by_json (g, o);
+  return r < 0 ? r : sbx_json_close (g, false);
+}
+
+/* What the agent's environment lost: credential-shaped names left out,
+   names whose URL password was removed.  */
+static int
+environment_json (yajl_gen g, const struct sbx_plan *plan)
+{
+  int r = sbx_json_key (g, "environment");
+  if (r == 0)
+    r = sbx_json_open (g, false);
+  if (r == 0)
+    r = sbx_json_key_strv (g, "dropped", &plan->env_dropped);
+  if (r == 0)
+    r = sbx_json_key_strv (g, "redacted", &plan->env_redacted);
   return r < 0 ? r : sbx_json_close (g, false);
 }
 
@@ -160,5 +191,7 @@ sbx_outcome_json (yajl_gen g, const struct sbx_outcome *o,
     r = sbx_json_key (g, "enforcement");
   if (r == 0 && plan)
     r = sbx_enforcement_json (g, plan);
+  if (r == 0 && plan && plan->agent)
+    r = environment_json (g, plan);
   return r < 0 ? r : sbx_json_close (g, false);
 }

@@ -43,6 +43,9 @@ struct sbx_outcome
   uint64_t peak_pids;
   uint64_t pids_limit_hits;     /* quota: forks the kernel refused */
   const char *limits_mechanism; /* "quota", "monitor" or "none" */
+  /* What held each limit: "quota", "rlimit" or "sampled"; NULL: no such
+     limit.  */
+  const char *memory_held_by, *pids_held_by;
 };
 
 /* The status `sbx-oci run` exits with: the command's, 128+N for a signal,

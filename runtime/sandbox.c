@@ -16,6 +16,7 @@
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
+#include "runtime/linux/unix_sockets.h"
 #include "runtime/state_dir.h"
 #include "runtime/state_root.h"
 
@@ -163,6 +164,51 @@ mqueue_dir (struct sbx_sandbox *sb, const char *root, int root_fd,
                                 &fd, err);
 }
 
+/* The host's listening path sockets, for hardened defaults to hide.  */
+static int
+host_sockets (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  if (sbx_unix_sockets_listening (&sb->host_sockets) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  sb->probe.facts.host_sockets = &sb->host_sockets;
+  return 0;
+}
+
+/* NAMES as "A, B, C" into BUF (cut short, with "...", when it is full).  */
+static void
+join_names (const struct strv *names, char *buf, size_t size)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < names->n && used < size; i++)
+    {
+      int n = snprintf (buf + used, size - used, "%s%s", i ? ", " : "",
+                        names->v[i]);
+      used += n > 0 ? (size_t) n : 0;
+    }
+  if (used >= size && size > 4)
+    strcpy (buf + size - 4, "...");
+}
+
+/* One line on stderr naming what the agent's environment lost, so that a
+   name dropped on purpose is never a silent surprise.  */
+static void
+report_env_dropped (const struct sbx_globals *g, const struct sbx_plan *plan)
+{
+  if (plan->env_dropped.n == 0 && plan->env_redacted.n == 0)
+    return;
+  char dropped[512], redacted[512];
+  join_names (&plan->env_dropped, dropped, sizeof dropped);
+  join_names (&plan->env_redacted, redacted, sizeof redacted);
+  sbx_log_warning (g,
+                   "environment: %s%s%s%s%s (pass a name on purpose with a "
+                   "line \"env:NAME\" in --approve FILE)",
+                   dropped[0] ? "credential-shaped names not passed: " : "",
+                   dropped, dropped[0] && redacted[0] ? "; " : "",
+                   redacted[0] ? "URL passwords removed from: " : "",
+                   redacted);
+}
+
 static int
 check_command (struct sbx_sandbox *sb, struct sbx_error *err)
 {
@@ -193,10 +239,18 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
     r = sbx_probe_host (g->runner, root_fd, &sb->probe, err);
   if (r == 0)
     r = walk_aliases (sb, err);
+  /* The operator's approvals (the ceiling's and --approve's): one can let
+     a credential-shaped name or a host socket through.  */
+  sb->probe.facts.approved = &ceiling.approvals;
+  if (r == 0 && sb->spec->ext.hardened_defaults)
+    r = host_sockets (sb, err);
   if (r == 0)
     r = sbx_policy_resolve (sb->spec, &sb->probe.facts,
                             under ? &ceiling : NULL, &sb->plan, err);
+  sb->probe.facts.approved = NULL; /* the ceiling's, freed next */
   sbx_ceiling_free (&ceiling);
+  if (r == 0)
+    report_env_dropped (g, sb->plan);
   if (r == 0)
     r = sbx_caps_plan (&sb->spec->process.capabilities,
                        sb->probe.facts.is_root, &sb->cap_keep,
@@ -220,6 +274,7 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
   if (sb->seccomp_net_fd >= 0)
     close (sb->seccomp_net_fd);
   strv_free (&sb->cap_keep);
+  strv_free (&sb->host_sockets);
   sbx_alias_result_free (&sb->aliases);
   free (sb->alias_gap);
   free (sb->mqueue_dir);

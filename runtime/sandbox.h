@@ -15,6 +15,7 @@ struct sbx_sandbox
   struct sbx_probe probe;
   struct sbx_plan *plan;
   struct strv cap_keep;
+  struct strv host_sockets; /* path sockets listening at launch */
   struct sbx_alias_result aliases;
   char *alias_gap;
   int seccomp_fd;     /* what the runner reads: a sealed memfd, or a pipe

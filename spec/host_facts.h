@@ -35,10 +35,20 @@ struct sbx_host_facts
   bool is_root; /* euid 0 in the initial user namespace */
   uid_t uid;
   gid_t gid;
-  const char *home;     /* the caller's home directory, or NULL */
+  const char *home; /* the caller's home directory, or NULL */
+  /* The account's home from its passwd entry when HOME names another
+     directory, else NULL: its credential stores are hidden as well.  */
+  const char *account_home;
   bool userns_ok;       /* an unprivileged user namespace can be created */
   bool private_proc_ok; /* a fresh /proc mounts inside the sandbox */
   char *const *environ; /* the caller's environment */
+  /* Path sockets listening on the host at launch (/proc/net/unix), or
+     NULL when not looked for: hardened defaults hide those outside the
+     writable roots unless approved ("socket:PATH").  */
+  const struct strv *host_sockets;
+  /* The operator's --approve tokens, or NULL: "env:NAME" lets a
+     credential-shaped NAME through (spec/policy_env.c).  */
+  const struct strv *approved;
   /* Hard-link aliases found in the writable roots (runtime/linux/
      alias_walk.c), re-bound read-only by the plan.  NULL: no walk.  */
   const struct strv *alias_files;

@@ -268,7 +268,7 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   if (r == 0)
     r = policy_widenings (spec, plan);
   if (r == 0)
-    r = policy_enforcement (host, plan, err);
+    r = policy_enforcement (spec, host, plan, err);
   if (r == 0)
     r = policy_ceiling_plan (spec, plan, ceiling, err);
   if (r == 0)
@@ -303,6 +303,8 @@ sbx_plan_free (struct sbx_plan *plan)
   free (plan->cwd);
   strv_free (&plan->argv);
   strv_free (&plan->env);
+  strv_free (&plan->env_dropped);
+  strv_free (&plan->env_redacted);
   strv_free (&plan->enforcement.reasons);
   free (plan);
 }

@@ -93,6 +93,8 @@ struct sbx_plan
   char *hostname;           /* NULL: keep */
   struct strv argv;         /* the command, never a shell string */
   struct strv env;          /* exactly the child's environment */
+  struct strv env_dropped;  /* credential-shaped names left out of it */
+  struct strv env_redacted; /* names whose URL password was removed */
   char *cwd;
   bool set_ids;  /* switch to uid/gid inside a user namespace */
   char *uid_map; /* /proc/PID/uid_map text sbx writes itself, or */
@@ -137,8 +139,14 @@ struct sbx_filters sbx_policy_filters (const struct sbx_spec *spec);
 bool sbx_runner_predates_fix (const int version[3]);
 
 /* Whether an environment variable name (LEN bytes) looks like it carries a
-   credential: such names never reach an agent sandbox.  */
+   credential: such names never reach an agent sandbox unless the operator
+   approves them ("env:NAME").  */
 bool sbx_env_name_is_secret (const char *name, size_t len);
+
+/* VALUE with the password of every "scheme://user:password@" in it
+   removed ("scheme://user@"): returns 1 and a new string in *OUT, 0 (and
+   NULL) when there is none, -ENOMEM.  */
+int sbx_env_redact_url (const char *value, char **out);
 
 static inline void
 sbx_plan_freep (struct sbx_plan **p)

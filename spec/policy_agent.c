@@ -39,7 +39,10 @@ static const char *const default_protected[] = {
   NULL,
 };
 
-/* Credential stores below $HOME, hidden (unreadable) by hardened defaults. */
+/* Credential stores below $HOME (and the account's own home when $HOME
+   is elsewhere), hidden (unreadable) by hardened defaults: keys and
+   tokens, files that hold passwords, histories that hold what was typed,
+   browser profiles that hold sessions.  */
 static const char *const credential_stores[] = {
   ".ssh",
   ".aws",
@@ -53,21 +56,76 @@ static const char *const credential_stores[] = {
   ".git-credentials",
   ".pypirc",
   ".config/gh",
+  ".cargo/credentials.toml",
+  ".cargo/credentials",
+  ".pgpass",
+  ".my.cnf",
+  ".mylogin.cnf",
+  ".vault-token",
+  ".terraform.d/credentials.tfrc.json",
+  ".terraformrc",
+  ".m2/settings.xml",
+  ".gradle/gradle.properties",
+  ".gem/credentials",
+  ".config/containers/auth.json",
+  ".config/rclone",
+  ".s3cfg",
+  ".boto",
+  ".local/share/keyrings",
+  ".password-store",
+  ".bash_history",
+  ".zsh_history",
+  ".local/share/fish/fish_history",
+  ".python_history",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
+  ".mozilla",
+  ".config/google-chrome",
+  ".config/chromium",
+  ".config/BraveSoftware",
   NULL,
 };
 
-/* Host daemon sockets, and the caller's own below /run/user/UID.  */
+/* Host daemon sockets (a directory: everything in it), and the caller's
+   own below /run/user/UID and $XDG_RUNTIME_DIR.  */
 static const char *const daemon_sockets[] = {
   "/run/docker.sock",
   "/run/podman/podman.sock",
   "/run/containerd/containerd.sock",
+  "/run/containerd/containerd.sock.ttrpc",
   "/run/dbus/system_bus_socket",
+  "/run/systemd/private",
+  "/run/snapd.socket",
+  "/run/snapd-snap.socket",
+  "/run/libvirt",
+  "/run/crio/crio.sock",
+  "/run/buildkit/buildkitd.sock",
+  "/var/snap/lxd/common/lxd/unix.socket",
+  "/var/lib/lxd/unix.socket",
   NULL,
 };
+/* gnupg: gpg-agent (and its ssh socket), keyring: gnome-keyring's
+   control and ssh sockets, gcr: its ssh agent, systemd: the user
+   manager's private bus (`systemd-run --user` runs anything outside the
+   sandbox), bus and dbus-1: the session bus, p11-kit: remote PKCS#11
+   keys, pulse and pipewire-0: the microphone and the screen.  */
 static const char *const user_sockets[] = {
   "bus",
+  "dbus-1",
   "docker.sock",
-  "podman/podman.sock",
+  "podman",
+  "gnupg",
+  "keyring",
+  "gcr",
+  "ssh-agent.socket",
+  "openssh_agent",
+  "systemd",
+  "p11-kit",
+  "kwallet5.socket",
+  "kwallet6.socket",
+  "pulse",
+  "pipewire-0",
   NULL,
 };
 
@@ -394,19 +452,33 @@ hide_path (const struct sbx_host_facts *host, const char *path,
   return plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
 }
 
+/* The agent sockets of one runtime directory DIR.  */
+static int
+hide_user_sockets (const struct sbx_host_facts *host, const char *dir,
+                   struct sbx_plan *plan)
+{
+  int r = 0;
+  for (size_t i = 0; r == 0 && user_sockets[i]; i++)
+    {
+      cleanup_free char *p = sbx_path_join (dir, user_sockets[i]);
+      r = p ? hide_path (host, p, SBX_WHY_SOCKET, plan) : -ENOMEM;
+    }
+  return r;
+}
+
 static int
 hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
   int r = 0;
   for (size_t i = 0; r == 0 && daemon_sockets[i]; i++)
     r = hide_path (host, daemon_sockets[i], SBX_WHY_SOCKET, plan);
-  for (size_t i = 0; r == 0 && user_sockets[i]; i++)
-    {
-      char path[256];
-      snprintf (path, sizeof path, "/run/user/%u/%s", (unsigned) host->uid,
-                user_sockets[i]);
-      r = hide_path (host, path, SBX_WHY_SOCKET, plan);
-    }
+  char run_user[64];
+  snprintf (run_user, sizeof run_user, "/run/user/%u", (unsigned) host->uid);
+  if (r == 0)
+    r = hide_user_sockets (host, run_user, plan);
+  const char *xdg = strv_env_value (host->environ, "XDG_RUNTIME_DIR");
+  if (r == 0 && xdg && xdg[0] == '/' && strcmp (xdg, run_user) != 0)
+    r = hide_user_sockets (host, xdg, plan);
   const char *ssh = strv_env_value (host->environ, "SSH_AUTH_SOCK");
   if (r == 0 && ssh && ssh[0] == '/')
     r = hide_path (host, ssh, SBX_WHY_SOCKET, plan);
@@ -420,19 +492,73 @@ hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
 }
 
 static int
+hide_stores (const struct sbx_host_facts *host, const char *home,
+             struct sbx_plan *plan)
+{
+  int r = 0;
+  for (size_t i = 0; r == 0 && credential_stores[i]; i++)
+    {
+      cleanup_free char *p = sbx_path_join (home, credential_stores[i]);
+      r = p ? hide_path (host, p, SBX_WHY_CREDENTIAL, plan) : -ENOMEM;
+    }
+  return r;
+}
+
+/* Whether PATH is still the host's, read-only, in the sandbox: the last
+   mount whose destination covers it binds the host read-only (not a
+   grant, not a tmpfs, not hidden already).  */
+static bool
+shows_host_read_only (const struct sbx_plan *plan, const char *path)
+{
+  const struct sbx_plan_mount *last = NULL;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (m->op != SBX_PLAN_REMOUNT_RO && m->op != SBX_PLAN_DIR
+          && sbx_path_is_under (path, m->dest))
+        last = m;
+    }
+  return last && last->op == SBX_PLAN_BIND_RO;
+}
+
+/* Every path socket listening on the host at launch that the sandbox
+   would see read-only, unless the operator names it ("socket:PATH"):
+   the fixed lists above miss whatever else runs on a host.  Sockets in
+   the writable roots stay, the sandbox's own tools use them.  */
+static int
+hide_host_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  const struct strv *socks = host->host_sockets;
+  int r = 0;
+  for (size_t i = 0; r == 0 && socks && i < socks->n; i++)
+    {
+      const char *p = socks->v[i];
+      char token[4200];
+      snprintf (token, sizeof token, "socket:%s", p);
+      if ((host->approved && strv_contains (host->approved, token))
+          || host_path_kind (host, p) != SBX_PATH_SOCKET
+          || !shows_host_read_only (plan, p))
+        continue;
+      r = plan_add (plan, SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, NULL, p)
+              ? 0
+              : -ENOMEM;
+    }
+  return r;
+}
+
+static int
 hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
-  int r = host->home ? 0
+  int r = host->home ? hide_stores (host, host->home, plan)
                      : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
                                  "no home directory is known (HOME is unset "
                                  "and the account has none): the credential "
                                  "stores in it are not hidden");
-  for (size_t i = 0; r == 0 && host->home && credential_stores[i]; i++)
-    {
-      cleanup_free char *p = sbx_path_join (host->home, credential_stores[i]);
-      r = p ? hide_path (host, p, SBX_WHY_CREDENTIAL, plan) : -ENOMEM;
-    }
-  return r == 0 ? hide_sockets (host, plan) : r;
+  if (r == 0 && host->account_home)
+    r = hide_stores (host, host->account_home, plan);
+  if (r == 0)
+    r = hide_sockets (host, plan);
+  return r == 0 ? hide_host_sockets (host, plan) : r;
 }
 
 /* F is also reachable for writing wherever a writable bind of a directory

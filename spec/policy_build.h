@@ -64,7 +64,8 @@ int policy_identity (const struct sbx_spec *spec,
 int policy_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
                 struct sbx_plan *plan, struct sbx_error *err);
 int policy_widenings (const struct sbx_spec *spec, struct sbx_plan *plan);
-int policy_enforcement (const struct sbx_host_facts *host,
+int policy_enforcement (const struct sbx_spec *spec,
+                        const struct sbx_host_facts *host,
                         struct sbx_plan *plan, struct sbx_error *err);
 
 /* Refuse to run below "sbx.requireEnforcement": the last check of all,

@@ -125,13 +125,20 @@ bind_fd_gap (const struct sbx_host_facts *host, struct sbx_plan *plan)
 }
 
 static int
-network_gaps (struct sbx_plan *plan)
+network_gaps (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+              struct sbx_plan *plan)
 {
   if (plan->network == SBX_NET_ALLOW)
     return plan_gap (plan, true, SBX_LEVEL_NONE,
                      "network: the host's network is shared");
   /* The network namespace holds for IP; a unix socket is reached through
      the file system, and seccomp cannot see the path a connect names.  */
+  if (plan->agent && spec->ext.hardened_defaults && host->host_sockets)
+    return plan_gap (plan, true, SBX_LEVEL_PARTIAL,
+                     "network: host unix sockets listening at launch are "
+                     "hidden outside the writable roots; sockets bound "
+                     "later, and the same socket reached through another "
+                     "bind of its directory, stay connectable");
   if (plan->agent)
     return plan_gap (plan, true, SBX_LEVEL_PARTIAL,
                      "network: unix-domain sockets on paths the sandbox can "
@@ -229,7 +236,8 @@ policy_widenings (const struct sbx_spec *spec, struct sbx_plan *plan)
 }
 
 int
-policy_enforcement (const struct sbx_host_facts *host, struct sbx_plan *plan,
+policy_enforcement (const struct sbx_spec *spec,
+                    const struct sbx_host_facts *host, struct sbx_plan *plan,
                     struct sbx_error *err)
 {
   int r = 0;
@@ -243,7 +251,7 @@ policy_enforcement (const struct sbx_host_facts *host, struct sbx_plan *plan,
   if (r == 0 && !host->seatbelt)
     r = bind_fd_gap (host, plan);
   if (r == 0 && (!host->seatbelt || plan->network == SBX_NET_ALLOW))
-    r = network_gaps (plan);
+    r = network_gaps (spec, host, plan);
   if (r < 0)
     return r;
   struct sbx_enforcement *e = &plan->enforcement;

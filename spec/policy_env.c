@@ -1,7 +1,9 @@
 /* The child's environment.  Containers get exactly process.env, as OCI
    says.  Agents get an allow-list (or the caller's whole environment when
    the config asks to inherit), the config's own entries on top, and never
-   anything shaped like a credential.  */
+   anything shaped like a credential (spec/env_secrets.c) unless the
+   operator's approval names it; the names left out, and those whose URL
+   password was removed, are kept in the plan for the report.  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -19,39 +21,12 @@ static const char *const agent_allow[] = {
   "TZ",   "USER", "LOGNAME", "SHELL",    "NO_COLOR", NULL,
 };
 
-static const char *const secret_suffixes[] = {
-  "_TOKEN",       "_SECRET",     "_PASSWORD",    "_PASSWD",
-  "_API_KEY",     "_APIKEY",     "_CREDENTIALS", "_CREDENTIAL",
-  "_PRIVATE_KEY", "_SECRET_KEY", "_ACCESS_KEY",  "_ACCESS_KEY_ID",
-  "_SESSION_KEY", "_AUTH_TOKEN", NULL,
-};
-
-static const char *const secret_names[] = {
-  "TOKEN",         "SECRET",         "PASSWORD", "API_KEY",
-  "SSH_AUTH_SOCK", "GPG_AGENT_INFO", NULL,
-};
-
 static bool
 name_in (const char *name, size_t len, const char *const *list)
 {
   for (size_t i = 0; list[i]; i++)
     if (strlen (list[i]) == len && strncasecmp (name, list[i], len) == 0)
       return true;
-  return false;
-}
-
-bool
-sbx_env_name_is_secret (const char *name, size_t len)
-{
-  if (name_in (name, len, secret_names))
-    return true;
-  for (size_t i = 0; secret_suffixes[i]; i++)
-    {
-      size_t sl = strlen (secret_suffixes[i]);
-      if (len >= sl
-          && strncasecmp (name + len - sl, secret_suffixes[i], sl) == 0)
-        return true;
-    }
   return false;
 }
 
@@ -126,6 +101,53 @@ tmpdir_for (const struct sbx_spec *spec, const struct sbx_plan *plan)
   return "/tmp";
 }
 
+/* Whether the operator's approval names NAME (LEN bytes): "env:NAME",
+   case and all.  */
+static bool
+approved_name (const struct strv *approved, const char *name, size_t len)
+{
+  for (size_t i = 0; approved && i < approved->n; i++)
+    {
+      const char *t = approved->v[i];
+      if (strncmp (t, "env:", 4) == 0 && strlen (t + 4) == len
+          && strncmp (t + 4, name, len) == 0)
+        return true;
+    }
+  return false;
+}
+
+/* ENTRY into the plan's environment: an approved name as it is, a
+   credential-shaped one never (its name recorded), any other with the
+   passwords of its URLs removed (its name recorded when there were).  */
+static int
+pass_entry (const struct strv *approved, const char *entry,
+            struct sbx_plan *plan)
+{
+  size_t len = name_len (entry);
+  if (approved_name (approved, entry, len))
+    return strv_push (&plan->env, entry);
+  char *name = strndup (entry, len);
+  if (name == NULL)
+    return -ENOMEM;
+  int r;
+  char *redacted = NULL;
+  if (sbx_env_name_is_secret (entry, len))
+    r = strv_push (&plan->env_dropped, name);
+  else if ((r = sbx_env_redact_url (entry[len] ? entry + len + 1 : "",
+                                    &redacted))
+           == 1)
+    {
+      r = strv_pushf (&plan->env, "%s=%s", name, redacted);
+      if (r == 0)
+        r = strv_push (&plan->env_redacted, name);
+    }
+  else if (r == 0)
+    r = strv_push (&plan->env, entry);
+  free (redacted);
+  free (name);
+  return r;
+}
+
 static int
 agent_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
            struct sbx_plan *plan)
@@ -143,8 +165,7 @@ agent_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   if (r == 0 && !env_has (&env, "PATH"))
     r = env_put (&env, "PATH=" SBX_DEFAULT_PATH);
   for (size_t i = 0; r == 0 && i < env.n; i++)
-    if (!sbx_env_name_is_secret (env.v[i], name_len (env.v[i])))
-      r = strv_push (&plan->env, env.v[i]);
+    r = pass_entry (host->approved, env.v[i], plan);
   if (r == 0)
     r = strv_push (&plan->env, host->seatbelt ? "SBX_OCI_SANDBOX=seatbelt"
                                               : "SBX_OCI_SANDBOX=bwrap");

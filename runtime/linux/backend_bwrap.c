@@ -188,8 +188,23 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
     .own_process_group = true,
     .cgroup = lim->cgroup,
   };
+  /* Without a quota, the runner starts held so that RLIMIT_NPROC can be
+     set in the sandbox before the command runs.  */
+  int hold[2] = { -1, -1 };
+  if (sbx_limits_wants_nproc (lim) && pipe2 (hold, O_CLOEXEC) < 0)
+    return sbx_fail_errno (err, -errno, "cannot make the runner's hold pipe");
+  req.hold_fd = hold[0];
   struct sbx_spawned sp;
   int r = sbx_spawn_runner (&req, &sp, err);
+  if (hold[0] >= 0)
+    {
+      close (hold[0]);
+      if (r == 0)
+        sbx_limits_hold_nproc (lim, sp.runner_pid,
+                               &sb->plan->enforcement.reasons);
+      (void) !write (hold[1], "x", 1); /* a runner gone reads EOF anyway */
+      close (hold[1]);
+    }
   if (r < 0)
     return r;
   r = sbx_monitor_run (&sp, sb->plan, lim, sfd, out, err);

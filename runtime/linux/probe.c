@@ -246,6 +246,14 @@ probe_identity (struct sbx_probe *p)
       snprintf (p->home, sizeof p->home, "%s", home);
       f->home = p->home;
     }
+  /* $HOME may point elsewhere (a scratch home): the account's own
+     credential stores are hidden too.  */
+  const char *account = sbx_account_home (f->uid);
+  if (account && (f->home == NULL || strcmp (account, f->home) != 0))
+    {
+      snprintf (p->account_home, sizeof p->account_home, "%s", account);
+      f->account_home = p->account_home;
+    }
   f->environ = environ;
   f->path_kind = sbx_host_path_kind;
   f->rlimit_hard = sbx_host_rlimits ();

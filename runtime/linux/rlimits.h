@@ -4,6 +4,8 @@
 #define SBX_LINUX_RLIMITS_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "common/error.h"
 #include "spec/spec.h"
@@ -15,5 +17,18 @@
    CAP_SYS_RESOURCE)`.  */
 int sbx_rlimits_apply (const struct sbx_rlimit *rl, size_t n,
                        struct sbx_error *err);
+
+/* Since Linux 5.14 RLIMIT_NPROC counts the processes of one uid in one
+   user namespace (ucounts), so set inside the sandbox's own user namespace
+   it caps the sandbox's processes, threads included, without a cgroup:
+   past LIMIT, fork and clone fail with EAGAIN, and no process in there
+   may raise a hard limit (that needs CAP_SYS_RESOURCE of the host).  It
+   must be set after the namespace exists: the namespace keeps its
+   creator's limit for the host-wide count of the uid, which other
+   processes of the caller share.  So it is set on the sandbox's first
+   process while that one waits on --block-fd, before it starts the
+   command: RUNNER is bwrap, whose one child that is.  */
+int sbx_rlimit_sandbox_nproc (pid_t runner, uint64_t limit,
+                              struct sbx_error *err);
 
 #endif

@@ -43,8 +43,9 @@ int sbx_seccomp_agent_default (bool allow_user_namespaces,
                                struct sbx_seccomp **out,
                                struct sbx_error *err);
 
-/* The filter added for network "deny" on top of any other: new AF_INET,
-   AF_INET6 and AF_PACKET sockets fail with EAFNOSUPPORT.  */
+/* The filter added for network "deny" on top of any other: sockets of
+   any family but AF_UNIX fail with EAFNOSUPPORT (socket, socketpair,
+   socketcall), io_uring with ENOSYS.  */
 int sbx_seccomp_network_deny (struct sbx_seccomp **out, struct sbx_error *err);
 
 #endif

@@ -17,6 +17,36 @@
  *   ioctl (fd, TIOCSTI)           push keystrokes into the caller's
  *                                 terminal (CVE-2017-5226)
  *   ioctl (fd, TIOCLINUX)         the same through the virtual console
+ *   kcmp, pidfd_getfd,
+ *   process_madvise               ptrace's relatives: compare, take the
+ *                                 descriptors of, or advise on another
+ *                                 process's memory
+ *   io_uring_setup, _enter,
+ *   _register                     ENOSYS (libuv and friends then use
+ *                                 plain system calls): its operations run
+ *                                 in the kernel without passing through
+ *                                 this filter (IORING_OP_SOCKET makes a
+ *                                 socket no rule sees), and it has been a
+ *                                 steady source of kernel exploits
+ *   open_by_handle_at             open any inode of a mounted file system
+ *                                 by its handle, around every mount that
+ *                                 hides it ("shocker"); needs
+ *                                 CAP_DAC_READ_SEARCH, refused anyway
+ *   name_to_handle_at             EOPNOTSUPP, what a file system without
+ *                                 handles answers, so callers fall back
+ *   socket (AF_VSOCK, ...)        EAFNOSUPPORT: vsock is not confined by
+ *                                 network namespaces, and in a VM guest
+ *                                 it reaches the host's services
+ *   socket (AF_ALG, ...)          EAFNOSUPPORT: the kernel crypto API,
+ *                                 a page-cache write primitive on stock
+ *                                 kernels, and no tool's business
+ *   socketcall (SYS_SOCKET, ...)  EAFNOSUPPORT: the 32-bit x86 entry to
+ *                                 socket, whose family sits in memory a
+ *                                 filter cannot read; 32-bit programs
+ *                                 whose libc makes sockets this way
+ *                                 cannot make any
+ *   syslog                        the kernel log: addresses and the
+ *                                 host's messages
  *
  * Refused unless user namespaces are allowed (a new user namespace is the
  * only way an unprivileged agent gains capabilities, and so the way to the
@@ -58,6 +88,15 @@
 #endif
 
 #define NO_ARG UINT32_MAX
+/* socketcall's first argument: which socket call (linux/net.h).  */
+#define SOCKETCALL_SOCKET 1u
+#define SOCKETCALL_SOCKETPAIR 8u
+#ifndef AF_VSOCK
+#define AF_VSOCK 40
+#endif
+#ifndef AF_ALG
+#define AF_ALG 38
+#endif
 
 struct agent_rule
 {
@@ -66,6 +105,7 @@ struct agent_rule
   bool only_without_userns; /* dropped when user namespaces are allowed */
   uint32_t arg;             /* NO_ARG, or MASKED_EQ (mask, value) on it */
   uint64_t mask, value;
+  bool not_equal; /* instead: ARG != MASK, all 64 bits of it */
 };
 
 static const struct agent_rule agent_rules[] = {
@@ -85,6 +125,18 @@ static const struct agent_rule agent_rules[] = {
   { "delete_module", EPERM, false, NO_ARG, 0, 0 },
   { "ioctl", EPERM, false, 1, 0xffffffffu, TIOCSTI },
   { "ioctl", EPERM, false, 1, 0xffffffffu, TIOCLINUX },
+  { "kcmp", EPERM, false, NO_ARG, 0, 0 },
+  { "pidfd_getfd", EPERM, false, NO_ARG, 0, 0 },
+  { "process_madvise", EPERM, false, NO_ARG, 0, 0 },
+  { "io_uring_setup", ENOSYS, false, NO_ARG, 0, 0 },
+  { "io_uring_enter", ENOSYS, false, NO_ARG, 0, 0 },
+  { "io_uring_register", ENOSYS, false, NO_ARG, 0, 0 },
+  { "open_by_handle_at", EPERM, false, NO_ARG, 0, 0 },
+  { "name_to_handle_at", EOPNOTSUPP, false, NO_ARG, 0, 0 },
+  { "socket", EAFNOSUPPORT, false, 0, 0xffffffffu, AF_VSOCK },
+  { "socket", EAFNOSUPPORT, false, 0, 0xffffffffu, AF_ALG },
+  { "socketcall", EAFNOSUPPORT, false, 0, 0xffffffffu, SOCKETCALL_SOCKET },
+  { "syslog", EPERM, false, NO_ARG, 0, 0 },
   { "unshare", EPERM, true, 0, CLONE_NEWUSER, CLONE_NEWUSER },
   { "clone", EPERM, true, CLONE_FLAGS_ARG, CLONE_NEWUSER, CLONE_NEWUSER },
   { "clone3", ENOSYS, true, NO_ARG, 0, 0 },
@@ -103,14 +155,28 @@ static const struct agent_rule agent_rules[] = {
   { "mount_setattr", EPERM, true, NO_ARG, 0, 0 },
 };
 
-/* network "deny": no new IP or packet sockets, loopback included (that
-   is what "loopback" is for).  The private network namespace already
-   confines IP; this makes the refusal explicit and immediate.  Unix-domain
-   sockets stay: seccomp cannot see the path a connect names.  */
+/* network "deny": an allow-list of one address family, AF_UNIX, on every
+   way to make a socket, so that nothing networks at all, not even over
+   the sandbox's own loopback (that is what "loopback" is for).  The
+   comparison takes all 64 bits of the family: high bits the kernel drops
+   make a value unequal to AF_UNIX, so they are refused, never let past.
+   AF_NETLINK is refused too: in a sandbox without IP nothing common needs
+   it (glibc's getaddrinfo assumes both IPv4 and IPv6 when its netlink
+   socket fails, and has no network to ask anyway), and it is the way into
+   the kernel's routing, netfilter and diagnostics code.  socketcall (the
+   32-bit x86 entry) hides the family in memory: its SYS_SOCKET and
+   SYS_SOCKETPAIR are refused whole.  io_uring is refused here as well as
+   in the agent default, because a config's own filter replaces that one
+   while this one is stacked on top of any.  Unix-domain sockets stay:
+   seccomp cannot see the path a connect names.  */
 static const struct agent_rule network_deny_rules[] = {
-  { "socket", EAFNOSUPPORT, false, 0, 0xffffffffu, AF_INET },
-  { "socket", EAFNOSUPPORT, false, 0, 0xffffffffu, AF_INET6 },
-  { "socket", EAFNOSUPPORT, false, 0, 0xffffffffu, AF_PACKET },
+  { "socket", EAFNOSUPPORT, false, 0, AF_UNIX, 0, true },
+  { "socketpair", EAFNOSUPPORT, false, 0, AF_UNIX, 0, true },
+  { "socketcall", EAFNOSUPPORT, false, 0, 0xffffffffu, SOCKETCALL_SOCKET },
+  { "socketcall", EAFNOSUPPORT, false, 0, 0xffffffffu, SOCKETCALL_SOCKETPAIR },
+  { "io_uring_setup", ENOSYS, false, NO_ARG, 0, 0 },
+  { "io_uring_enter", ENOSYS, false, NO_ARG, 0, 0 },
+  { "io_uring_register", ENOSYS, false, NO_ARG, 0, 0 },
 };
 
 /* 32-bit programs run filtered rather than killed by the filter's
@@ -141,11 +207,12 @@ fill_rule (struct sbx_seccomp_rule *rule, const struct agent_rule *ar)
   if (rule->args == NULL)
     return -ENOMEM;
   rule->n_args = 1;
-  rule->args[0]
-      = (struct sbx_seccomp_arg){ .index = ar->arg,
-                                  .value = ar->mask,
-                                  .value_two = ar->value,
-                                  .op = strdup ("SCMP_CMP_MASKED_EQ") };
+  rule->args[0] = (struct sbx_seccomp_arg){
+    .index = ar->arg,
+    .value = ar->mask,
+    .value_two = ar->value,
+    .op = strdup (ar->not_equal ? "SCMP_CMP_NE" : "SCMP_CMP_MASKED_EQ")
+  };
   return rule->args[0].op ? 0 : -ENOMEM;
 }
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Limits of `sbx-oci run`, as root (cgroup quota) and as an unprivileged
-# user (sampling monitor): fork storm, memory hog, wall clock, and no
-# survivors after the foreground run is killed.  TAP output.
+# user (sampling monitor; RLIMIT_NPROC in the sandbox's user namespace for
+# the pids limit): fork storm, memory hog, wall clock, and no survivors
+# after the foreground run is killed.  TAP output.
 set -u
 SBX_OCI=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
 TOUCH=${LIMITS_TOUCH:?set LIMITS_TOUCH to the built limits_touch}
@@ -55,6 +56,7 @@ field () {
 o = json.load(open(sys.argv[1]))
 k = sys.argv[2]
 v = o["limits"].get(k[7:]) if k.startswith("limits.") else o.get(k)
+if k.startswith("limits.heldBy."): v = o["limits"].get("heldBy", {}).get(k[14:])
 print("" if v is None else v)' "$1" "$2" 2>/dev/null
 }
 
@@ -99,9 +101,10 @@ storm () {
     check "root fork storm: the kernel refused forks" \
       test -n "$(field "$o" limits.pidsLimitHits)"
   else
-    check "unprivileged fork storm: monitor ended it as limit/pids" \
-      test "$mech" = monitor -a "$(field "$o" outcome)" = limit \
-           -a "$(field "$o" limits.breach)" = pids
+    # The kernel refuses the forks past 64, and sh gives up: no breach.
+    check "unprivileged fork storm: RLIMIT_NPROC held it, no breach" \
+      test "$mech" = monitor -a "$(field "$o" limits.heldBy.pids)" = rlimit \
+           -a "$(field "$o" limits.breach)" = none
   fi
   sleep 0.2
   check "$who fork storm: nothing survives (${ELAPSED_MS} ms)" test "$(survivors "$tag")" = 0
@@ -165,16 +168,49 @@ straggler () {
   rmdir /sys/fs/cgroup/*/sbx-oci/"$name-$RUN"-* 2>/dev/null
 }
 
-# The monitor finds a double-forked, setsid'd child: it forks 100
-# sleepers that only it holds, and the pids limit must still trip.
+# Unprivileged, RLIMIT_NPROC set inside the sandbox's user namespace
+# caps it: a storm of 150 forks (sleepers that stay) under a limit of 64
+# never has more than 64 processes alive, counted inside at the end of
+# the storm (nothing exits before: the sampler alone let all 150 run).
+nproc_storm () {
+  local name=nproc o line
+  bundle "$WORK/$name" 64 0 20 $PY -c 'import os, signal, time
+kids = []
+for i in range(150):
+    try:
+        pid = os.fork()
+    except OSError:
+        continue
+    if pid == 0:
+        time.sleep(30)
+        os._exit(0)
+    kids.append(pid)
+alive = sum(1 for d in os.listdir("/proc") if d.isdigit())
+print("forked=%d alive=%d" % (len(kids), alive), flush=True)
+for k in kids:
+    os.kill(k, signal.SIGKILL)'
+  run_case nobody "$name"
+  o=$WORK/$name/out.json
+  line=$(grep -o 'alive=[0-9]*' "$WORK/$name/stdout")
+  check "unprivileged storm of 150 under 64: at most 64 alive (${line:-none})" \
+    test -n "$line" -a "${line#alive=}" -le 64
+  check "unprivileged storm: the outcome says rlimit held the pids limit" \
+    test "$($PY -c 'import json,sys
+print(json.load(open(sys.argv[1]))["limits"]["heldBy"]["pids"])' "$o" 2>/dev/null)" = rlimit
+}
+
+# A double-forked, setsid'd child that forks 100 sleepers only it holds
+# is still in the sandbox's user namespace: RLIMIT_NPROC holds it too.
 hidden_storm () {
-  local name=hidden tag=$(tag 38.)
+  local name=hidden tag=$(tag 38.) alive
   bundle "$WORK/$name" 64 0 10 sh -c \
-    "(setsid sh -c 'i=0; while [ \$i -lt 100 ]; do $tag & i=\$((i+1)); done; wait' &); sleep 20"
+    "(setsid sh -c 'i=0; while [ \$i -lt 100 ]; do $tag & i=\$((i+1)); done; wait' &); sleep 2; ls /proc | grep -c '^[0-9]'"
   run_case nobody "$name"
   local o=$WORK/$name/out.json
-  check "unprivileged: a double-forked setsid storm is found (limit/pids)" \
-    test "$(field "$o" outcome)" = limit -a "$(field "$o" limits.breach)" = pids
+  alive=$(tail -n 1 "$WORK/$name/stdout")
+  check "unprivileged: a double-forked setsid storm is held to 64 ($alive alive)" \
+    test -n "$alive" -a "${alive:-999}" -le 64 \
+         -a "$(field "$o" limits.heldBy.pids)" = rlimit
   sleep 0.2
   check "unprivileged: nothing of the hidden storm survives" test "$(survivors "$tag")" = 0
 }
@@ -187,9 +223,9 @@ late_starters () {
   bundle "$WORK/$name" 64 0 15 sh -c \
     "sleep 1.5; i=0; while [ \$i -lt 150 ]; do $tag & i=\$((i+1)); done; wait"
   run_case nobody "$name"
-  check "unprivileged: a storm after 1.5 s of quiet is found (limit/pids)" \
-    test "$(field "$WORK/$name/out.json" outcome)" = limit \
-         -a "$(field "$WORK/$name/out.json" limits.breach)" = pids
+  check "unprivileged: a storm after 1.5 s of quiet is held (rlimit, no breach)" \
+    test "$(field "$WORK/$name/out.json" limits.heldBy.pids)" = rlimit \
+         -a "$(field "$WORK/$name/out.json" limits.breach)" = none
   name=late-exec
   bundle "$WORK/$name" 0 300 15 sh -c \
     "sleep 1.5; exec $WORK/$name/ws/limits_touch 2048"
@@ -200,7 +236,7 @@ late_starters () {
          -a "$(field "$WORK/$name/out.json" limits.breach)" = memory
 }
 
-echo "1..23"
+echo "1..25"
 for who in root nobody; do
   storm "$who"
   memory "$who"
@@ -208,5 +244,6 @@ for who in root nobody; do
   straggler "$who" TERM
   straggler "$who" KILL
 done
+nproc_storm
 hidden_storm
 late_starters

@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -212,6 +213,23 @@ probe_agent (void)
     return 5;
   if (!FAILS_WITH (unshare (CLONE_NEWUSER), EPERM))
     return 6;
+  if (!FAILS_WITH (syscall (SYS_io_uring_setup, 1, NULL), ENOSYS)
+      || !FAILS_WITH (
+          syscall (SYS_name_to_handle_at, AT_FDCWD, ".", NULL, NULL, 0),
+          EOPNOTSUPP)
+      || !FAILS_WITH (syscall (SYS_open_by_handle_at, AT_FDCWD, NULL, 0),
+                      EPERM)
+      || !FAILS_WITH (syscall (SYS_kcmp, 0, 0, 0, 0, 0), EPERM))
+    return 12;
+  if (!FAILS_WITH (socket (AF_VSOCK, SOCK_STREAM, 0), EAFNOSUPPORT)
+      || !FAILS_WITH (
+          syscall (SYS_socket, (1UL << 32) | AF_ALG, SOCK_SEQPACKET, 0),
+          EAFNOSUPPORT))
+    return 13;
+  int s = socket (AF_UNIX, SOCK_STREAM, 0);
+  if (s < 0)
+    return 14;
+  close (s);
   if (!FAILS_WITH (syscall (SYS_clone3, NULL, 0), ENOSYS))
     return 7;
   if (!FAILS_WITH (mount ("none", "/sbx-no-such-dir", "tmpfs", 0, NULL),
@@ -230,6 +248,29 @@ probe_agent (void)
   if (pthread_create (&t, NULL, thread_main, NULL) != 0
       || pthread_join (t, NULL) != 0)
     return 11;
+  return 0;
+}
+
+/* Network deny: AF_UNIX only, however the family is spelled.  */
+static int
+probe_net_deny (void)
+{
+  int sv[2];
+  if (!FAILS_WITH (socket (AF_INET, SOCK_STREAM, 0), EAFNOSUPPORT)
+      || !FAILS_WITH (socket (AF_INET6, SOCK_DGRAM, 0), EAFNOSUPPORT)
+      || !FAILS_WITH (socket (AF_NETLINK, SOCK_RAW, 0), EAFNOSUPPORT)
+      || !FAILS_WITH (socket (AF_VSOCK, SOCK_STREAM, 0), EAFNOSUPPORT)
+      || !FAILS_WITH (socketpair (AF_INET, SOCK_STREAM, 0, sv), EAFNOSUPPORT))
+    return 1;
+  /* High bits the kernel drops make the family unequal to AF_UNIX.  */
+  if (!FAILS_WITH (syscall (SYS_socket, (1UL << 32) | AF_UNIX, SOCK_STREAM, 0),
+                   EAFNOSUPPORT))
+    return 2;
+  if (!FAILS_WITH (syscall (SYS_io_uring_setup, 1, NULL), ENOSYS))
+    return 3;
+  int s = socket (AF_UNIX, SOCK_STREAM, 0);
+  if (s < 0 || socketpair (AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+    return 4;
   return 0;
 }
 
@@ -492,12 +533,19 @@ test_agent_default (void)
   struct sbx_error err = { 0 };
   struct sbx_seccomp *sc = NULL;
   int r = sbx_seccomp_agent_default (false, &sc, &err);
-  tap_ok (r == 0 && sc && sc->n_syscalls == 32,
-          "agent filter built (32 rules)");
+  tap_ok (r == 0 && sc && sc->n_syscalls == 44,
+          "agent filter built (44 rules)");
   check_filtered (sc, probe_agent, 0,
                   "agent filter: ptrace, keyrings, bpf, TIOCSTI, "
-                  "TIOCLINUX, new user namespaces, mount refused; fork and "
-                  "threads work");
+                  "TIOCLINUX, new user namespaces, mount, io_uring, file "
+                  "handles, vsock, AF_ALG refused; fork, threads and unix "
+                  "sockets work");
+  sc = NULL;
+  r = sbx_seccomp_network_deny (&sc, &err);
+  tap_ok (r == 0 && sc && sc->n_syscalls == 7,
+          "network deny filter built (7 rules)");
+  check_filtered (sc, probe_net_deny, 0,
+                  "network deny: only AF_UNIX sockets, io_uring refused");
 
   /* Whether this host lets root make a user namespace at all.  */
   int fd = sbx_seccomp_compile (
@@ -506,8 +554,8 @@ test_agent_default (void)
   close (fd);
   sc = NULL;
   r = sbx_seccomp_agent_default (true, &sc, &err);
-  tap_ok (r == 0 && sc && sc->n_syscalls == 16,
-          "agent filter with user namespaces built (16 rules)");
+  tap_ok (r == 0 && sc && sc->n_syscalls == 28,
+          "agent filter with user namespaces built (28 rules)");
   if (userns)
     check_filtered (sc, probe_agent_userns, 0,
                     "agent filter with user namespaces: unshare works, "
