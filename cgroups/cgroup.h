@@ -180,6 +180,16 @@ int sbx_cgroup_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err);
 int sbx_cgroup_destroy (struct sbx_cgroup *cg, struct sbx_error *err);
 
 void sbx_cgroup_free (struct sbx_cgroup *cg);
+
+/* Remove the cgroups directly under the default parent ("sbx-oci" under
+   the layout's base, where a NULL CGROUPS_PATH puts them) whose name
+   STALE accepts: their processes are killed (sbx_cgroup_kill) and they
+   are removed (sbx_cgroup_destroy) in every hierarchy the layout uses.
+   Failures are skipped: this is housekeeping for cgroups whose owner
+   died, and the next sweep tries again.  */
+void sbx_cgroup_sweep (const struct sbx_cgroup_layout *layout,
+                       bool (*stale) (const char *name, void *arg), void *arg);
+
 /* The handle as strings, one "key=absolute path" each:
      "v2=DIR"                        the cgroup (v2)
      "memory=DIR" "pids=DIR" "freezer=DIR"   the cgroup per v1 controller
