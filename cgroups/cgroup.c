@@ -107,6 +107,44 @@ sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
 }
 
 int
+sbx_cgroup_paths (const struct sbx_cgroup_layout *layout,
+                  const char *cgroups_path, const char *id, struct strv *out,
+                  struct sbx_error *err)
+{
+  if (layout->version == SBX_CGROUP_NONE)
+    return sbx_fail (err, -EOPNOTSUPP, "no cgroup can be made: %s",
+                     layout->reason);
+  enum sbx_cgroup_anchor anchor;
+  cleanup_free char *rel = NULL;
+  int r = sbx_cgroup_name (cgroups_path, id, &anchor, &rel, err);
+  if (r < 0)
+    return r;
+  struct sbx_cgroup cg = { .version = layout->version };
+  if (layout->version == SBX_CGROUP_V2)
+    {
+      cleanup_free char *p
+          = cgfs_join (anchor_of (&layout->unified, anchor), rel);
+      cg.unified = p ? cgfs_join (layout->unified.mount, p) : NULL;
+      r = cg.unified ? 0 : -ENOMEM;
+    }
+  for (int c = 0; r == 0 && c < SBX_CG_N; c++)
+    if (layout->version == SBX_CGROUP_V1
+        && (layout->controllers & SBX_CG_BIT (c)))
+      {
+        cleanup_free char *p
+            = cgfs_join (anchor_of (&layout->v1[c], anchor), rel);
+        cg.v1[c] = p ? cgfs_join (layout->v1[c].mount, p) : NULL;
+        r = cg.v1[c] ? 0 : -ENOMEM;
+      }
+  if (r == 0)
+    r = sbx_cgroup_to_strv (&cg, out);
+  free (cg.unified);
+  for (int c = 0; c < SBX_CG_N; c++)
+    free (cg.v1[c]);
+  return r < 0 ? sbx_fail (err, r, "out of memory") : 0;
+}
+
+int
 sbx_cgroup_enter (struct sbx_cgroup *cg, pid_t pid, struct sbx_error *err)
 {
   const char *dirs[SBX_CG_N];

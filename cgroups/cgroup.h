@@ -134,6 +134,14 @@ int sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
                        const struct sbx_cgroup_limits *limits,
                        struct sbx_cgroup **out, struct sbx_error *err);
 
+/* The handle sbx_cgroup_create would make, as sbx_cgroup_to_strv's
+   strings (without "made" entries), and nothing made: a record written
+   before the cgroup is, so that a process killed while making it leaves
+   a name to find it by.  */
+int sbx_cgroup_paths (const struct sbx_cgroup_layout *layout,
+                      const char *cgroups_path, const char *id,
+                      struct strv *out, struct sbx_error *err);
+
 /* Move PID (a whole process) into the cgroup in every hierarchy.  */
 int sbx_cgroup_enter (struct sbx_cgroup *cg, pid_t pid, struct sbx_error *err);
 
@@ -172,6 +180,15 @@ int sbx_cgroup_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err);
 int sbx_cgroup_destroy (struct sbx_cgroup *cg, struct sbx_error *err);
 
 void sbx_cgroup_free (struct sbx_cgroup *cg);
+
+/* Remove the cgroups directly under the default parent ("sbx-oci" under
+   the layout's base, where a NULL CGROUPS_PATH puts them) whose name
+   STALE accepts: their processes are killed (sbx_cgroup_kill) and they
+   are removed (sbx_cgroup_destroy) in every hierarchy the layout uses.
+   Failures are skipped: this is housekeeping for cgroups whose owner
+   died, and the next sweep tries again.  */
+void sbx_cgroup_sweep (const struct sbx_cgroup_layout *layout,
+                       bool (*stale) (const char *name, void *arg), void *arg);
 
 /* The handle as strings, one "key=absolute path" each:
      "v2=DIR"                        the cgroup (v2)

@@ -13,18 +13,31 @@
 #include "common/json_gen.h"
 #include "runtime/fd_scrub.h"
 #include "runtime/linux/pidfd.h"
+#include "runtime/sandbox_record.h"
 #include "runtime/state_store.h"
 
+/* The cgroup is recorded in the container's directory DIR before it is
+   made (runtime/sandbox_record.h): a create killed while making it
+   leaves its name for delete --force.  One that could not be made (it
+   existed: someone else's) is struck off again at once.  */
 static int
 make_cgroup (struct sbx_container_limits *lim,
              const struct sbx_cgroup_layout *layout, const char *cgroups_path,
-             const char *id, struct sbx_error *err)
+             const char *id, const char *dir, struct sbx_error *err)
 {
   struct sbx_cgroup_limits want = { lim->memory_limit, lim->pids_limit };
-  int r
-      = sbx_cgroup_create (layout, cgroups_path, id, &want, &lim->cgroup, err);
+  cleanup_strv struct strv planned = { 0 };
+  int r = sbx_cgroup_paths (layout, cgroups_path, id, &planned, err);
+  r = r ?: sbx_record_cgroup (dir, &planned, err);
   if (r < 0)
     return r;
+  r = sbx_cgroup_create (layout, cgroups_path, id, &want, &lim->cgroup, err);
+  if (r < 0)
+    {
+      struct sbx_error ignored = { 0 };
+      sbx_record_append (dir, "nocgroup", &ignored);
+      return r;
+    }
   if (lim->memory_limit > 0 || lim->pids_limit > 0)
     lim->mechanism = SBX_LIMITS_QUOTA;
   return 0;
@@ -34,7 +47,8 @@ int
 sbx_container_limits_setup (struct sbx_container_limits *lim,
                             const struct sbx_plan *plan,
                             const char *cgroups_path, bool systemd,
-                            const char *id, struct sbx_error *err)
+                            const char *id, const char *dir,
+                            struct sbx_error *err)
 {
   *lim = (struct sbx_container_limits){
     .memory_limit = plan->memory_limit,
@@ -59,7 +73,7 @@ sbx_container_limits_setup (struct sbx_container_limits *lim,
   if (r < 0)
     return r;
   if (layout.version != SBX_CGROUP_NONE)
-    r = make_cgroup (lim, &layout, cgroups_path, id, err);
+    r = make_cgroup (lim, &layout, cgroups_path, id, dir, err);
   else if (limited)
     lim->mechanism = SBX_LIMITS_MONITOR;
   sbx_cgroup_layout_free (&layout);
@@ -159,7 +173,8 @@ sbx_container_limits_watch (struct sbx_container_limits *lim, const char *dir,
   lim->watcher_start = sbx_pid_start_time (lim->watcher);
   if (lim->watcher_start == 0)
     return sbx_fail (err, -ESRCH, "the limits watcher ended at once");
-  return 0;
+  return sbx_record_pid (dir, "watcher", lim->watcher, lim->watcher_start,
+                         err);
 }
 
 int

@@ -43,11 +43,14 @@ struct sbx_container_limits
    CGROUPS_PATH must be "slice:prefix:name" (mapped to the cgroupfs path
    systemd would use, see cgroups/cgroup.h), default ":sbx-oci:<ID>".
    Without usable cgroups, limits fall to the watcher and a bare
-   CGROUPS_PATH is ignored (as rootless runc does).  */
+   CGROUPS_PATH is ignored (as rootless runc does).  The cgroup is put in
+   the container directory DIR's second record before it is made
+   (runtime/sandbox_record.h), the watcher as soon as it runs.  */
 int sbx_container_limits_setup (struct sbx_container_limits *lim,
                                 const struct sbx_plan *plan,
                                 const char *cgroups_path, bool systemd,
-                                const char *id, struct sbx_error *err);
+                                const char *id, const char *dir,
+                                struct sbx_error *err);
 
 /* MONITOR or a wall clock: start the watcher for the sandbox PID (started
    at START, field 22 of its /proc stat), reporting into the container

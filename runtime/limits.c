@@ -4,9 +4,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runtime/linux/rlimits.h"
+#include "runtime/state_store.h"
 
 const char *
 sbx_limits_mechanism_name (enum sbx_limits_mechanism m)
@@ -19,14 +21,52 @@ sbx_limits_mechanism_name (enum sbx_limits_mechanism m)
   return names[m];
 }
 
+/* A run's own cgroup is named "<id>+run.<pidns>.<pid>.<start>": the
+   run's pid namespace, pid and start time.  No container id holds a "+"
+   (sbx_state_check_id), so no create's cgroup is ever taken for one, and
+   two runs of one id never share a cgroup.  A run killed by SIGKILL cannot
+   remove its cgroup: the next run with a quota does (sweep_dead_runs).  */
+#define RUN_MARK "+run."
+
+static unsigned long long
+own_pidns (void)
+{
+  struct stat st;
+  return stat ("/proc/self/ns/pid", &st) == 0 ? (unsigned long long) st.st_ino
+                                              : 0;
+}
+
+/* Whether NAME is a run's cgroup whose run is gone: one of our own pid
+   namespace (a pid elsewhere cannot be checked) whose pid no longer is
+   the process that started at the recorded time.  */
+static bool
+dead_run (const char *name, void *pidns)
+{
+  const char *mark = strrchr (name, '+');
+  unsigned long long ns, start;
+  int pid, end = 0;
+  if (mark == NULL || strncmp (mark, RUN_MARK, strlen (RUN_MARK)) != 0
+      || sscanf (mark + strlen (RUN_MARK), "%llu.%d.%llu%n", &ns, &pid, &start,
+                 &end)
+             != 3
+      || mark[strlen (RUN_MARK) + end] != '\0'
+      || ns != *(unsigned long long *) pidns)
+    return false;
+  return !sbx_pid_alive_since (pid, start);
+}
+
 static int
 create_quota (struct sbx_limits *lim, const struct sbx_cgroup_layout *layout,
               const char *cgroups_path, const char *id, struct sbx_error *err)
 {
   struct sbx_cgroup_limits want = { lim->memory_limit, lim->pids_limit };
-  char name[300];
-  /* The pid keeps two runs of one id from sharing a cgroup.  */
-  snprintf (name, sizeof name, "%s-%d", id, (int) getpid ());
+  unsigned long long pidns = own_pidns ();
+  pid_t self = getpid ();
+  char name[600];
+  snprintf (name, sizeof name, "%s" RUN_MARK "%llu.%d.%llu", id, pidns,
+            (int) self, sbx_pid_start_time (self));
+  if (cgroups_path == NULL || cgroups_path[0] == '\0')
+    sbx_cgroup_sweep (layout, dead_run, &pidns);
   int r = sbx_cgroup_create (layout, cgroups_path, name, &want, &lim->cgroup,
                              err);
   if (r < 0)

@@ -34,8 +34,10 @@ struct sbx_limits
 };
 
 /* Choose the mechanism for PLAN and, for a quota, create the cgroup
-   (named from CGROUPS_PATH, or "sbx-oci/<ID>-<pid>").  A host that offers
-   cgroups but refuses to make one is an error, not a silent downgrade.  */
+   (named from CGROUPS_PATH, or "sbx-oci/<ID>+run.<pidns>.<pid>.<start>",
+   after removing the ones of runs that were killed, see limits.c).  A host
+   that offers cgroups but refuses to make one is an error, not a silent
+   downgrade.  */
 int sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
                       const char *cgroups_path, const char *id,
                       struct sbx_error *err);

@@ -1,6 +1,7 @@
 #include "runtime/limits_report.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,13 +60,14 @@ sbx_container_cgroup (const struct sbx_container *c, struct sbx_cgroup **cg,
 }
 
 void
-sbx_container_watcher_stop (const struct sbx_container *c)
+sbx_container_watcher_of (const struct sbx_container *c, pid_t *pid,
+                          unsigned long long *start)
 {
   yajl_val record = yajl_tree_get (c->doc, k_limits, yajl_t_object);
-  long long pid = record ? get_int (record, "watcherPid") : 0;
-  if (pid > 0)
-    sbx_stop_pid ((pid_t) pid,
-                  (unsigned long long) get_int (record, "watcherStartTime"));
+  long long p = record ? get_int (record, "watcherPid") : 0;
+  *pid = p > 0 && p <= INT32_MAX ? (pid_t) p : 0;
+  *start
+      = *pid ? (unsigned long long) get_int (record, "watcherStartTime") : 0;
 }
 
 /* What the watcher last wrote (LIMITS_REPORT), parsed; NULL when it has

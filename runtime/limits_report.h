@@ -23,7 +23,8 @@ int sbx_limits_report (yajl_gen g, const struct sbx_container *c,
 int sbx_container_cgroup (const struct sbx_container *c,
                           struct sbx_cgroup **cg, struct sbx_error *err);
 
-/* Stop C's watcher when one is recorded and still runs.  */
-void sbx_container_watcher_stop (const struct sbx_container *c);
+/* C's recorded watcher and its start time; *PID is 0 when none.  */
+void sbx_container_watcher_of (const struct sbx_container *c, pid_t *pid,
+                               unsigned long long *start);
 
 #endif

@@ -31,6 +31,7 @@
 #include "runtime/linux/sysctl.h"
 #include "runtime/outcome.h"
 #include "runtime/sandbox.h"
+#include "runtime/sandbox_record.h"
 #include "runtime/state_store.h"
 
 /* How long bwrap may take to set the sandbox up.  */
@@ -215,6 +216,11 @@ spawn_held (struct sbx_sandbox *sb, const struct create_options *o, int fifo,
   c->start_time = sbx_pid_start_time (c->pid);
   if (c->start_time == 0)
     return sbx_fail (err, -ESRCH, "the sandbox ended during setup");
+  /* Before anything else: from here a killed create leaves the sandbox
+     findable by this record (until now, by the FIFO it holds).  */
+  r = sbx_record_pid (c->dir, "pid", c->pid, c->start_time, err);
+  if (r < 0)
+    return r;
   return wait_until_held (sb, runner, c->pid, sp.block_fd, err);
 }
 
@@ -322,7 +328,7 @@ launch_limited (struct sbx_sandbox *sb, const struct create_options *o,
   const char *cgroups_path
       = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
   int r = sbx_container_limits_setup (&lim, sb->plan, cgroups_path, systemd,
-                                      c->id, err);
+                                      c->id, c->dir, err);
   r = r ?: launch (sb, o, c, &lim, err);
   if (r < 0)
     sbx_container_limits_undo (&lim);

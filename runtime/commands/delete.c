@@ -2,10 +2,11 @@
    container; --force first ends a running one through sbx_terminate (its
    pid namespace and its cgroup).  The watcher is stopped and the cgroup
    sbx created is removed; cgroups sbx did not create are never touched
-   (the cgroups module removes only the directories it made).  */
-#include <dirent.h>
+   (the cgroups module removes only the directories it made).  With
+   state.json missing or corrupt, --force finds the container through its
+   second record and its release FIFO (runtime/container_end.h).  It
+   succeeds only when nothing of the container runs or is left.  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,25 +16,31 @@
 
 #include "common/cleanup.h"
 #include "runtime/cli.h"
+#include "runtime/container_end.h"
 #include "runtime/logged_hooks.h"
 #include "runtime/limits_report.h"
-#include "runtime/linux/pidfd.h"
 #include "runtime/state_store.h"
-#include "runtime/terminate.h"
 
 #define KILL_WAIT_MS 10000
 
-static int
-end_sandbox (const struct sbx_container *c, struct sbx_cgroup *cg,
-             struct sbx_error *err)
+/* The cgroup: state.json's when it records one, else the second
+   record's.  A record that does not name a cgroup of this host is
+   logged and skipped: the first process still ends the sandbox.  */
+static struct sbx_cgroup *
+open_cgroup (const struct sbx_globals *g, const struct sbx_container *c,
+             const struct sbx_record *rec)
 {
-  cleanup_close int fd = sbx_state_pidfd (c);
-  if (fd < 0)
-    return 0; /* already gone */
-  int r = sbx_terminate (fd, cg, KILL_WAIT_MS, err);
-  if (r < 0)
-    sbx_error_prefix (err, "container \"%s\"", c->id);
-  return r;
+  struct sbx_cgroup *cg = NULL;
+  struct sbx_error err = { 0 };
+  if (c->doc && sbx_container_cgroup (c, &cg, &err) < 0)
+    sbx_log_warning (g, "%s", err.msg);
+  if (cg == NULL && rec->cgroup.n > 0)
+    {
+      sbx_error_clear (&err);
+      if (sbx_cgroup_open (rec->cgroup.v, &cg, &err) < 0)
+        sbx_log_warning (g, "%s", err.msg);
+    }
+  return cg;
 }
 
 /* Whatever is left in the cgroup (a process that joined it but not the
@@ -46,49 +53,33 @@ remove_cgroup (struct sbx_cgroup *cg, struct sbx_error *err)
   return sbx_cgroup_destroy (cg, err);
 }
 
-static bool
-holds_file (const char *pid, const struct stat *want)
+/* Success only when nothing of the container runs and nothing of it is
+   left: otherwise the error names what is, and the state directory stays
+   so that another delete --force can find it again.  */
+static int
+end_and_remove (const struct sbx_globals *g, struct sbx_container *c,
+                struct sbx_error *err)
 {
-  char dir[300];
-  snprintf (dir, sizeof dir, "/proc/%s/fd", pid);
-  DIR *d = opendir (dir);
-  if (d == NULL)
-    return false;
-  bool found = false;
-  struct dirent *e;
-  while (!found && (e = readdir (d)) != NULL)
-    {
-      struct stat st;
-      found = fstatat (dirfd (d), e->d_name, &st, 0) == 0
-              && st.st_ino == want->st_ino && st.st_dev == want->st_dev;
-    }
-  closedir (d);
-  return found;
-}
-
-/* With its state unreadable, a created container can still be found: its
-   held first process is the one process holding the release FIFO.  */
-static void
-end_fifo_holders (const struct sbx_container *c)
-{
-  struct stat want;
-  if (fstatat (c->dir_fd, SBX_RELEASE_FIFO, &want, AT_SYMLINK_NOFOLLOW) < 0
-      || !S_ISFIFO (want.st_mode))
-    return;
-  DIR *d = opendir ("/proc");
-  struct dirent *e;
-  while (d && (e = readdir (d)) != NULL)
-    if (e->d_name[0] >= '1' && e->d_name[0] <= '9'
-        && holds_file (e->d_name, &want))
-      {
-        int fd = sbx_pidfd_open (atoi (e->d_name));
-        if (fd >= 0 && holds_file (e->d_name, &want))
-          sbx_pidfd_signal (fd, SIGKILL);
-        if (fd >= 0)
-          close (fd);
-      }
-  if (d)
-    closedir (d);
+  struct sbx_record rec;
+  if (sbx_record_read (c->dir, &rec) < 0)
+    sbx_log_warning (g, "%s/%s: unreadable", c->dir, SBX_SANDBOX_RECORD);
+  struct sbx_container_procs procs;
+  sbx_container_procs_of (c, &rec, &procs);
+  struct sbx_cgroup *cg = open_cgroup (g, c, &rec);
+  int r = sbx_container_end (c, &procs, cg, KILL_WAIT_MS, err);
+  if (r == 0 && c->doc)
+    sbx_run_logged_hooks (g, c, "poststop", false);
+  r = r ?: (cg ? remove_cgroup (cg, err) : 0);
+  char left[512];
+  sbx_container_left (c, &procs, left, sizeof left);
+  if (r == 0 && left[0])
+    r = sbx_fail (err, -EBUSY, "still running: %s", left);
+  if (r < 0)
+    sbx_error_prefix (err, "container \"%s\"", c->id);
+  if (cg)
+    sbx_cgroup_free (cg);
+  sbx_record_free (&rec);
+  return r ?: sbx_state_remove (c, err);
 }
 
 static int
@@ -101,27 +92,9 @@ delete_container (const struct sbx_globals *g, struct sbx_container *c,
                      "cannot delete container \"%s\" that is not stopped: "
                      "kill it first or use --force",
                      c->id);
-  struct sbx_cgroup *cg = NULL;
-  int r = sbx_container_cgroup (c, &cg, err);
-  if (r < 0 && force)
-    {
-      /* A cgroup record that no longer names a cgroup must not keep
-         --force from removing the container; its pid 1 still ends it. */
-      sbx_log_warning (g, "%s", err->msg);
-      sbx_error_clear (err);
-      r = 0;
-    }
-  if (r == 0 && s != SBX_STATUS_STOPPED)
-    r = end_sandbox (c, cg, err);
-  if (r == 0)
-    {
-      sbx_container_watcher_stop (c);
-      sbx_run_logged_hooks (g, c, "poststop", false);
-      r = cg ? remove_cgroup (cg, err) : 0;
-    }
-  if (cg)
-    sbx_cgroup_free (cg);
-  return r ?: sbx_state_remove (c, err);
+  /* A stopped one may still have a watcher, or a process that joined
+     its cgroup.  */
+  return end_and_remove (g, c, err);
 }
 
 int
@@ -148,10 +121,9 @@ sbx_cmd_delete (struct sbx_globals *g, int argc, char **argv,
     r = 0; /* as runc: nothing to delete is not an error */
   else if (r == -EINVAL && force && c.dir)
     {
-      /* Unreadable state: nothing can be trusted but the directory.  */
+      /* Unreadable state: the second record and the FIFO remain.  */
       sbx_error_clear (err);
-      end_fifo_holders (&c);
-      r = sbx_state_remove (&c, err);
+      r = end_and_remove (g, &c, err);
     }
   else if (r == 0)
     r = delete_container (g, &c, force, err);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -172,6 +173,7 @@ struct child_args
   char **argv, **envp;
   const struct fd_layout *l;
   int report_w;
+  pid_t parent; /* sbx itself, which the child must not outlive */
 };
 
 /* Enter the namespaces the plan joins by path, so that bwrap starts in
@@ -235,6 +237,13 @@ child_main (void *arg)
   const struct child_args *a = arg;
   const struct sbx_spawn_request *req = a->req;
   int report_w = a->report_w;
+  /* Armed before anything else, then the parent checked: a parent that
+     died before the arm has re-parented us already, and no signal would
+     ever come.  It holds through the exec of bwrap (not set-uid), so sbx
+     killed at any moment takes the runner with it; bwrap's
+     --die-with-parent carries it on to the sandbox (`run`).  */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid () != a->parent)
+    _exit (127);
   sigset_t none;
   sigemptyset (&none);
   sigprocmask (SIG_SETMASK, &none, NULL);
@@ -460,7 +469,7 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
     r = sbx_bwrap_args (req->plan, req->host, &fds, &req->opts, &argv, err);
   char *empty[] = { NULL };
   char **envp = req->plan->env.v ? req->plan->env.v : empty;
-  struct child_args a = { req, argv.v, envp, &l, report_w };
+  struct child_args a = { req, argv.v, envp, &l, report_w, getpid () };
   pid_t pid = r < 0 ? -1 : start_child (&a);
   if (r == 0 && pid < 0)
     r = sbx_fail_errno (err, -errno, "cannot start the runner");

@@ -14,7 +14,7 @@ chmod 755 "$WORK"
 trap 'rm -rf "$WORK"' EXIT
 # What a run shares with the whole host must be its own, so that two runs
 # at once (two checkouts, CI and a developer) never meet: the ids, which
-# name cgroups (sbx-oci/ID-PID), end in RUN, the random part of WORK's
+# name cgroups (sbx-oci/ID+run.PIDNS.PID.START), end in RUN, the random part of WORK's
 # mktemp name; the tags that find a case's processes among all the host's
 # hold this shell's pid.
 RUN=${WORK##*.}
@@ -164,8 +164,9 @@ straggler () {
     test "$a" -gt 0 -a "$running" -ge 1
   check "$who straggler stopped within 1 s of SIG$sig, no survivor" \
     test "$a" = "$b" -a "$(survivors "$tag")" = 0
-  # A SIGKILLed sbx-oci cannot remove its (now empty) cgroup: do it here.
-  rmdir /sys/fs/cgroup/*/sbx-oci/"$name-$RUN"-* 2>/dev/null
+  # A SIGKILLed sbx-oci cannot remove its (now empty) cgroup; the next
+  # run with a quota would (kill_loop.sh checks that): do it here.
+  rmdir /sys/fs/cgroup/*/sbx-oci/"$name-$RUN"+run.* 2>/dev/null
 }
 
 # Unprivileged, RLIMIT_NPROC set inside the sandbox's user namespace
