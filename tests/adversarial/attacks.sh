@@ -16,7 +16,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 : "${SBX_OCI:?set SBX_OCI to the sbx-oci binary}"
 : "${BUSYBOX:=/bin/busybox}"
 : "${SWAP_LOOP:?set SWAP_LOOP to tests/adversarial/swap_loop}"
-WORK=${SBX_ADV_WORK:-}
+WORK=${SBX_IT_WORK:-}
 N=0
 
 sbx ()
@@ -417,30 +417,4 @@ run_cases ()
   case_nested_repositories
 }
 
-if [ -n "$WORK" ]; then
-  run_cases
-  exit 0
-fi
-
-WORK=$(mktemp -d /tmp/sbx-adv.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-export TAP_LOG="$WORK/tap.log"
-chmod 755 "$WORK"
-if [ "$(id -u)" -ne 0 ]; then
-  TAP_PREFIX="[uid $(id -u)] " run_cases
-else
-  mkdir "$WORK/root" "$WORK/user"
-  (WORK="$WORK/root" TAP_PREFIX="[root] " run_cases; exit 0)
-  tap_is "$?" 0 "[root] the cases ran to the end"
-  chown 65534:65534 "$WORK/user"
-  touch "$WORK/user.log"
-  chown 65534:65534 "$WORK/user.log"
-  setpriv --reuid=65534 --regid=65534 --clear-groups \
-    env PATH=/usr/local/bin:/usr/bin:/bin SBX_ADV_WORK="$WORK/user" \
-    TAP_LOG="$WORK/user.log" TAP_PREFIX="[uid 65534] " SBX_OCI="$SBX_OCI" \
-    BUSYBOX="$BUSYBOX" SWAP_LOOP="$SWAP_LOOP" SBX_ADV_OLD="${SBX_ADV_OLD:-}" bash "$0"
-  status=$?
-  cat "$WORK/user.log" >> "$TAP_LOG"
-  tap_is "$status" 0 "[uid 65534] the cases ran to the end"
-fi
-tap_plan
+tap_suite "$HERE/attacks.sh" adv SBX_OCI BUSYBOX SWAP_LOOP SBX_ADV_OLD

@@ -131,3 +131,49 @@ deny ()
   printf '{"destination": %s, "type": "tmpfs", "options": ["ro"]}' \
     "$(json_str "$1")"
 }
+
+# tap_suite SCRIPT NAME VAR...: the driver shared by the suites of cases
+# (a function run_cases each): run as root, the cases run in WORK/root,
+# then the suite re-runs SCRIPT as uid 65534 (setpriv) in WORK/user, with
+# HOME there and the variables named VAR... passed on; run as anyone else,
+# once as that user.  A root_only_cases function, when the suite has one,
+# runs as root in between.  Each run's exit status is a result too: a case
+# that kills its shell (set -u) must not end the run as a pass with fewer
+# results.  The re-run finds its WORK in SBX_IT_WORK and only runs cases.
+tap_suite ()
+{
+  local script=$1 name=$2 v
+  shift 2
+  if [ -n "$WORK" ]; then
+    run_cases
+    exit 0
+  fi
+  WORK=$(mktemp -d "/tmp/sbx-$name.XXXXXX")
+  trap 'rm -rf "$WORK"' EXIT
+  export TAP_LOG="$WORK/tap.log"
+  chmod 755 "$WORK"
+  if [ "$(id -u)" -ne 0 ]; then
+    TAP_PREFIX="[uid $(id -u)] " run_cases
+    tap_plan
+    return
+  fi
+  mkdir "$WORK/root" "$WORK/user"
+  (WORK="$WORK/root" TAP_PREFIX="[root] " run_cases; exit 0)
+  tap_is "$?" 0 "[root] the cases ran to the end"
+  if declare -F root_only_cases > /dev/null; then
+    root_only_cases
+  fi
+  chown 65534:65534 "$WORK/user"
+  touch "$WORK/user.log"
+  chown 65534:65534 "$WORK/user.log"
+  local pass=()
+  for v in "$@"; do pass+=("$v=${!v-}"); done
+  setpriv --reuid=65534 --regid=65534 --clear-groups \
+    env PATH=/usr/local/bin:/usr/bin:/bin SBX_IT_WORK="$WORK/user" \
+    HOME="$WORK/user" TAP_LOG="$WORK/user.log" TAP_PREFIX="[uid 65534] " \
+    "${pass[@]}" bash "$script"
+  local status=$?
+  cat "$WORK/user.log" >> "$TAP_LOG"
+  tap_is "$status" 0 "[uid 65534] the cases ran to the end"
+  tap_plan
+}

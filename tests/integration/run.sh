@@ -530,33 +530,4 @@ run_cases ()
   case_bundled_example
 }
 
-if [ -n "$WORK" ]; then
-  # The re-run under another user: results only, the caller counts them.
-  run_cases
-  exit 0
-fi
-
-WORK=$(mktemp -d /tmp/sbx-it.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-export TAP_LOG="$WORK/tap.log"
-chmod 755 "$WORK"
-if [ "$(id -u)" -ne 0 ]; then
-  TAP_PREFIX="[uid $(id -u)] " run_cases
-else
-  mkdir "$WORK/root" "$WORK/user"
-  # A case that kills its shell (set -u) must not end the run as a pass
-  # with fewer results: each run's exit status is a result too.
-  (WORK="$WORK/root" TAP_PREFIX="[root] " run_cases; exit 0)
-  tap_is "$?" 0 "[root] the cases ran to the end"
-  chown 65534:65534 "$WORK/user"
-  touch "$WORK/user.log"
-  chown 65534:65534 "$WORK/user.log"
-  setpriv --reuid=65534 --regid=65534 --clear-groups \
-    env PATH=/usr/local/bin:/usr/bin:/bin SBX_IT_WORK="$WORK/user" TAP_LOG="$WORK/user.log" \
-    TAP_PREFIX="[uid 65534] " SBX_OCI="$SBX_OCI" AFTER_RETURN="$AFTER_RETURN" \
-    bash "$HERE/run.sh"
-  status=$?
-  cat "$WORK/user.log" >> "$TAP_LOG"
-  tap_is "$status" 0 "[uid 65534] the cases ran to the end"
-fi
-tap_plan
+tap_suite "$HERE/run.sh" it SBX_OCI AFTER_RETURN
