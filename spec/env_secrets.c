@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "spec/policy.h"
+#include "spec/policy_build.h"
 
 /* Exact names: the bare ones, and well-known variables that point at a
    credential (a file, a socket, an endpoint that hands out keys).  */
@@ -47,8 +47,8 @@ static const char *const secret_suffixes[] = {
   "_PAT",  "_AUTH",  "_DSN",     "_TOKEN_FILE", NULL,
 };
 
-static bool
-name_in (const char *name, size_t len, const char *const *list)
+bool
+policy_env_name_in (const char *name, size_t len, const char *const *list)
 {
   for (size_t i = 0; list[i]; i++)
     if (strlen (list[i]) == len && strncasecmp (name, list[i], len) == 0)
@@ -80,7 +80,7 @@ npm_auth (const char *name, size_t len)
 bool
 sbx_env_name_is_secret (const char *name, size_t len)
 {
-  if (name_in (name, len, secret_names) || npm_auth (name, len))
+  if (policy_env_name_in (name, len, secret_names) || npm_auth (name, len))
     return true;
   for (size_t i = 0; secret_suffixes[i]; i++)
     {

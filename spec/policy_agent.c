@@ -452,16 +452,17 @@ hide_path (const struct sbx_host_facts *host, const char *path,
   return plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
 }
 
-/* The agent sockets of one runtime directory DIR.  */
+/* Each of LIST (relative names, NULL-ended) below DIR, hidden.  */
 static int
-hide_user_sockets (const struct sbx_host_facts *host, const char *dir,
-                   struct sbx_plan *plan)
+hide_under (const struct sbx_host_facts *host, const char *dir,
+            const char *const *list, enum sbx_plan_why why,
+            struct sbx_plan *plan)
 {
   int r = 0;
-  for (size_t i = 0; r == 0 && user_sockets[i]; i++)
+  for (size_t i = 0; r == 0 && list[i]; i++)
     {
-      cleanup_free char *p = sbx_path_join (dir, user_sockets[i]);
-      r = p ? hide_path (host, p, SBX_WHY_SOCKET, plan) : -ENOMEM;
+      cleanup_free char *p = sbx_path_join (dir, list[i]);
+      r = p ? hide_path (host, p, why, plan) : -ENOMEM;
     }
   return r;
 }
@@ -475,10 +476,10 @@ hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
   char run_user[64];
   snprintf (run_user, sizeof run_user, "/run/user/%u", (unsigned) host->uid);
   if (r == 0)
-    r = hide_user_sockets (host, run_user, plan);
+    r = hide_under (host, run_user, user_sockets, SBX_WHY_SOCKET, plan);
   const char *xdg = strv_env_value (host->environ, "XDG_RUNTIME_DIR");
   if (r == 0 && xdg && xdg[0] == '/' && strcmp (xdg, run_user) != 0)
-    r = hide_user_sockets (host, xdg, plan);
+    r = hide_under (host, xdg, user_sockets, SBX_WHY_SOCKET, plan);
   const char *ssh = strv_env_value (host->environ, "SSH_AUTH_SOCK");
   if (r == 0 && ssh && ssh[0] == '/')
     r = hide_path (host, ssh, SBX_WHY_SOCKET, plan);
@@ -487,19 +488,6 @@ hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
     {
       cleanup_free char *p = strndup (bus + 10, strcspn (bus + 10, ",;"));
       r = p ? hide_path (host, p, SBX_WHY_SOCKET, plan) : -ENOMEM;
-    }
-  return r;
-}
-
-static int
-hide_stores (const struct sbx_host_facts *host, const char *home,
-             struct sbx_plan *plan)
-{
-  int r = 0;
-  for (size_t i = 0; r == 0 && credential_stores[i]; i++)
-    {
-      cleanup_free char *p = sbx_path_join (home, credential_stores[i]);
-      r = p ? hide_path (host, p, SBX_WHY_CREDENTIAL, plan) : -ENOMEM;
     }
   return r;
 }
@@ -549,13 +537,15 @@ hide_host_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
 static int
 hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
-  int r = host->home ? hide_stores (host, host->home, plan)
+  int r = host->home ? hide_under (host, host->home, credential_stores,
+                                   SBX_WHY_CREDENTIAL, plan)
                      : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
                                  "no home directory is known (HOME is unset "
                                  "and the account has none): the credential "
                                  "stores in it are not hidden");
   if (r == 0 && host->account_home)
-    r = hide_stores (host, host->account_home, plan);
+    r = hide_under (host, host->account_home, credential_stores,
+                    SBX_WHY_CREDENTIAL, plan);
   if (r == 0)
     r = hide_sockets (host, plan);
   return r == 0 ? hide_host_sockets (host, plan) : r;

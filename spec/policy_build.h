@@ -68,6 +68,11 @@ int policy_enforcement (const struct sbx_spec *spec,
                         const struct sbx_host_facts *host,
                         struct sbx_plan *plan, struct sbx_error *err);
 
+/* Whether NAME (LEN bytes) is one of LIST (NULL-ended), case-insensitive:
+   the environment rules' name lists (spec/env_secrets.c).  */
+bool policy_env_name_in (const char *name, size_t len,
+                         const char *const *list);
+
 /* Refuse to run below "sbx.requireEnforcement": the last check of all,
    after the ceiling's, so a refusal names the policy first.  */
 int policy_require_level (const struct sbx_spec *spec,

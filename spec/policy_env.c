@@ -21,15 +21,6 @@ static const char *const agent_allow[] = {
   "TZ",   "USER", "LOGNAME", "SHELL",    "NO_COLOR", NULL,
 };
 
-static bool
-name_in (const char *name, size_t len, const char *const *list)
-{
-  for (size_t i = 0; list[i]; i++)
-    if (strlen (list[i]) == len && strncasecmp (name, list[i], len) == 0)
-      return true;
-  return false;
-}
-
 static size_t
 name_len (const char *entry)
 {
@@ -82,7 +73,8 @@ allowed_from_host (const struct sbx_spec *spec, const char *entry)
   size_t len = name_len (entry);
   if (spec->ext.env_mode == SBX_ENV_INHERIT)
     return true;
-  if (strncmp (entry, "LC_", 3) == 0 || name_in (entry, len, agent_allow))
+  if (strncmp (entry, "LC_", 3) == 0
+      || policy_env_name_in (entry, len, agent_allow))
     return true;
   const struct strv *extra = &spec->ext.env_allow;
   for (size_t i = 0; i < extra->n; i++)
