@@ -48,6 +48,31 @@ works ()
   tap_has "$OUT" "$1: ok" "$2"
 }
 
+# listen_unix PATH...: unix stream servers on PATH... for 30 s;
+# write_connector: WS/conn.py, which connects to each path it is given and
+# says "connected PATH" or "refused PATH ERRNO".
+listen_unix ()
+{
+  "$PY" -c 'import socket,sys,time
+ss=[]
+for p in sys.argv[1:]:
+    s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(1); ss.append(s)
+time.sleep(30)' "$@"
+}
+
+write_connector ()
+{
+  cat > "$WS/conn.py" <<'EOF'
+import socket, sys
+for p in sys.argv[1:]:
+    try:
+        socket.socket(socket.AF_UNIX).connect(p)
+        print("connected", p)
+    except OSError as e:
+        print("refused", p, e.errno)
+EOF
+}
+
 # Network deny: an allow-list of one address family, AF_UNIX.
 case_deny ()
 {
@@ -161,22 +186,10 @@ case_home_and_runtime_dir ()
 .password-store/p.gpg 2>&1")
   tap_lacks "$out" sbx-secret \
     "hardened: .pgpass, .vault-token, histories, rclone, pass are unreadable"
-  "$PY" -c 'import socket,sys,time
-ss=[]
-for p in sys.argv[1:]:
-    s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(1); ss.append(s)
-time.sleep(30)' "$xdg/gnupg/S.gpg-agent" "$xdg/systemd/private" &
+  listen_unix "$xdg/gnupg/S.gpg-agent" "$xdg/systemd/private" &
   local listener=$!
   wait_socket "$xdg/systemd/private"
-  cat > "$WS/conn.py" <<'EOF'
-import socket, sys
-for p in sys.argv[1:]:
-    try:
-        socket.socket(socket.AF_UNIX).connect(p)
-        print("connected", p)
-    except OSError as e:
-        print("refused", p, e.errno)
-EOF
+  write_connector
   out=$(XDG_RUNTIME_DIR="$xdg" HOME="$home" SBX_NETWORK=loopback \
     probe_cmd "$PY" conn.py "$xdg/gnupg/S.gpg-agent" "$xdg/systemd/private")
   tap_lacks "$out" connected \
@@ -196,22 +209,10 @@ case_host_sockets ()
   local d out listener
   d=$(mktemp -d /var/tmp/sbx-nf.XXXXXX)
   chmod 755 "$d"
-  "$PY" -c 'import socket,sys,time
-ss=[]
-for p in sys.argv[1:]:
-    s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(1); ss.append(s)
-time.sleep(30)' "$d/daemon.sock" "$d/allowed.sock" &
+  listen_unix "$d/daemon.sock" "$d/allowed.sock" &
   listener=$!
   wait_socket "$d/allowed.sock"
-  cat > "$WS/conn.py" <<'EOF'
-import socket, sys
-for p in sys.argv[1:]:
-    try:
-        socket.socket(socket.AF_UNIX).connect(p)
-        print("connected", p)
-    except OSError as e:
-        print("refused", p, e.errno)
-EOF
+  write_connector
   printf '%s\n' "socket:$d/allowed.sock" > "$WORK/approve-sock"
   out=$(APPROVE="$WORK/approve-sock" probe_cmd "$PY" conn.py \
     "$d/daemon.sock" "$d/allowed.sock")
