@@ -155,6 +155,9 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
                 struct sbx_error *err)
 {
   int r = strv_push (argv, host->runner_path);
+  /* First: what the descriptor holds is parsed where --args stands.  */
+  if (r == 0)
+    r = push_fd (argv, "--args", fds->args);
   if (r == 0)
     r = namespace_args (plan, host, argv);
   if (r == 0 && opts->die_with_parent)

@@ -16,6 +16,8 @@ struct sbx_bwrap_fds
   int seccomp;      /* --add-seccomp-fd: the config's or the agent filter */
   int seccomp_net;  /* --add-seccomp-fd: the network "deny" filter */
   int userns_block; /* --userns-block-fd: sbx writes the id maps first */
+  int args;         /* --args: the sandbox's environment as --setenv
+                       (runner_env.h); -1: the runner's own is passed */
   /* One per plan mount: the number at which bwrap finds the bind's
      source held open (--bind-fd, --ro-bind-fd), or -1 for a path.  NULL:
      every source is a path (a dry run prints a reproducible command).  */
@@ -23,7 +25,7 @@ struct sbx_bwrap_fds
 };
 
 #define SBX_BWRAP_NO_FDS                                                      \
-  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1, NULL }
+  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1, -1, NULL }
 
 struct sbx_bwrap_opts
 {

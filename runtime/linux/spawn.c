@@ -23,6 +23,7 @@
 #include "runtime/fd_scrub.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/bind_sources.h"
+#include "runtime/linux/runner_env.h"
 #include "runtime/linux/runner_status.h"
 
 /* What failed in the child before exec, sent back on a CLOEXEC pipe.  */
@@ -74,6 +75,7 @@ enum
   FD_SECCOMP_NET,
   FD_INFO,
   FD_USERNS,
+  FD_ARGS,
   FD_COUNT
 };
 
@@ -403,6 +405,11 @@ open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
   if (r == 0 && req->plan->uid_map)
     r = open_pipe (&p->userns_w, &l->src[FD_USERNS], false);
   if (r == 0)
+    {
+      struct sbx_error ignored = { 0 };
+      r = sbx_runner_env_fd (&req->plan->env, &l->src[FD_ARGS], &ignored);
+    }
+  if (r == 0)
     r = open_pipe (&p->report_r, report_w, true);
   layout_fds (req, mount_fds, l);
   return r == 0 ? lift_mount_fds (mount_fds, l) : r;
@@ -461,15 +468,16 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   cleanup_strv struct strv argv = { 0 };
   struct sbx_bwrap_fds fds = {
     l.at[FD_STATUS],      l.at[FD_INFO],   l.at[FD_BLOCK], l.at[FD_SECCOMP],
-    l.at[FD_SECCOMP_NET], l.at[FD_USERNS], l.mount_at,
+    l.at[FD_SECCOMP_NET], l.at[FD_USERNS], l.at[FD_ARGS],  l.mount_at,
   };
   if (r < 0)
     sbx_fail_errno (err, r, "cannot create the runner's pipes");
   else
     r = sbx_bwrap_args (req->plan, req->host, &fds, &req->opts, &argv, err);
+  /* The runner's own environment is empty: the sandbox's reaches it as
+     --setenv arguments on --args (runner_env.h).  */
   char *empty[] = { NULL };
-  char **envp = req->plan->env.v ? req->plan->env.v : empty;
-  struct child_args a = { req, argv.v, envp, &l, report_w, getpid () };
+  struct child_args a = { req, argv.v, empty, &l, report_w, getpid () };
   pid_t pid = r < 0 ? -1 : start_child (&a);
   if (r == 0 && pid < 0)
     r = sbx_fail_errno (err, -errno, "cannot start the runner");

@@ -270,6 +270,21 @@ EOF
   rm -f "$WS/net.py"
 }
 
+# process.env is the command's, never the runner's: bwrap runs on the host
+# before any namespace, and its loader would act on LD_* (an LD_PRELOAD of
+# a library in the workspace, LD_DEBUG_OUTPUT writing outside the grants).
+case_runner_environment ()
+{
+  local out="$WORK/ld-outside"
+  mkdir -p "$out"
+  PROCESS_EXTRA="\"env\": [\"LD_DEBUG=files\", \"LD_DEBUG_OUTPUT=$out/ld\", \"SBX_IT_MARK=in cmd\"]"
+  agent workspace-write "" sh -c 'echo "mark=$SBX_IT_MARK debug=$LD_DEBUG"'
+  tap_has "$OUT" "mark=in cmd debug=files" \
+    "environment: process.env reaches the command, spaces and all"
+  tap_is "$(ls "$out" | wc -l)" 0 \
+    "environment: the runner's loader never saw LD_DEBUG_OUTPUT (nothing written outside)"
+}
+
 case_rlimits_umask ()
 {
   PROCESS_EXTRA='"rlimits": [{"type": "RLIMIT_NOFILE", "soft": 77, "hard": 77}]'
@@ -523,6 +538,7 @@ run_cases ()
   case_alias_masking
   case_network
   case_rlimits_umask
+  case_runner_environment
   case_proc_sys_readonly
   case_hardened_defaults
   case_git_commit_and_no_litter

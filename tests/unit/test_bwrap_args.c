@@ -148,7 +148,8 @@ translate_with (const char *json, const struct fake_path *paths, bool is_root,
                                .block = -1,
                                .seccomp = 4,
                                .seccomp_net = -1,
-                               .userns_block = -1 };
+                               .userns_block = -1,
+                               .args = -1 };
   r = sbx_bwrap_args (plan, &host, &fds, &opts, argv, err);
   strv_free (&keep);
   sbx_plan_free (plan);
