@@ -251,6 +251,26 @@ case_narrowing_kept ()
     test ! -e "$WS/.git/objects/pwned"
 }
 
+# A config's read-only .git/hooks: the pin that keeps .git in place binds
+# the host's .git afresh, and must not lay the writable hooks back over
+# it.  Both hooks and config narrowed: .git must still be pinned, or it
+# could be renamed away and replaced by one of the sandbox's making.
+case_narrowing_pinned ()
+{
+  mkdir -p "$WS/.git/hooks" "$WS/decoy"
+  echo original > "$WS/.git/config"
+  agent_case narrow-hooks workspace-write "$(bind_to "$WS/decoy" "$WS/.git/hooks" ro)" \
+    touch "$WS/.git/hooks/pwned"
+  tap_ok "a read-only .git/hooks of the config's own: nothing written in it" \
+    test ! -e "$WS/.git/hooks/pwned"
+  agent_case narrow-both workspace-write \
+    "$(deny "$WS/.git/hooks"), $(deny "$WS/.git/config")" \
+    sh -c "cd $WS && mv .git .git.old && mkdir -p .git/hooks && echo changed > .git/config"
+  tap_is "$(cat "$WS/.git/config")" original \
+    "hooks and config hidden by the config: .git cannot be replaced"
+  rm -rf "$WS/.git.old" "$WS/decoy"
+}
+
 # Metadata where it really lives: a .git that is a file, the start-up
 # files of a home, a protected path that is a symbolic link.
 case_metadata ()
@@ -389,6 +409,7 @@ run_cases ()
   case_policy_first
   case_hooks
   case_narrowing_kept
+  case_narrowing_pinned
   case_metadata
   case_alias_destination
   case_swap_race
