@@ -218,21 +218,33 @@ check_roots (const struct sbx_spec *spec, const struct sbx_ceiling *c,
   return 0;
 }
 
-/* A writable bind of a directory that holds protected metadata would make
-   that metadata writable at the bind's destination, where no pin is.  */
+/* Whether a writable bind of SOURCE reaches the protected PATH: SOURCE
+   holds it, or is it or inside it (a bind of WS/.git or WS/.git/hooks).  */
+static bool
+bind_reaches (const struct sbx_host_facts *host, const char *source,
+              const char *path)
+{
+  if (sbx_path_is_under (source, path))
+    return true;
+  return sbx_path_is_under (path, source)
+         && host_path_kind (host, path) != SBX_PATH_ABSENT;
+}
+
+/* The protected paths a writable bind of M's source would reach, inside
+   ROOT (the source itself, the workspace, each writable root).  */
 static int
-check_bind_protected (const struct sbx_spec *spec,
-                      const struct sbx_host_facts *host,
-                      const struct sbx_mount *m, const char *field,
-                      struct sbx_error *err)
+check_bind_protected_in (const struct sbx_spec *spec,
+                         const struct sbx_host_facts *host,
+                         const struct sbx_mount *m, const char *root,
+                         const char *field, struct sbx_error *err)
 {
   const char *const *list = policy_protected_list (spec);
-  for (size_t i = 0; sbx_mount_is_writable_bind (m) && list && list[i]; i++)
+  for (size_t i = 0; root && list && list[i]; i++)
     {
-      cleanup_free char *path = sbx_path_join (m->source, list[i]);
+      cleanup_free char *path = sbx_path_join (root, list[i]);
       if (path == NULL)
         return sbx_fail (err, -ENOMEM, "out of memory");
-      if (host_path_kind (host, path) != SBX_PATH_ABSENT)
+      if (bind_reaches (host, m->source, path))
         return sbx_fail (err, -EPERM,
                          "%s.source: would make the protected %s writable "
                          "at %s; bind a directory that holds no protected "
@@ -240,6 +252,27 @@ check_bind_protected (const struct sbx_spec *spec,
                          field, path, m->destination);
     }
   return 0;
+}
+
+/* A writable bind of a directory that holds protected metadata, or of
+   the metadata itself, would make it writable at the bind's destination,
+   where no pin is.  */
+static int
+check_bind_protected (const struct sbx_spec *spec,
+                      const struct sbx_host_facts *host,
+                      const struct sbx_mount *m, const char *field,
+                      struct sbx_error *err)
+{
+  const struct sbx_ext *x = &spec->ext;
+  if (!sbx_mount_is_writable_bind (m))
+    return 0;
+  int r = check_bind_protected_in (spec, host, m, m->source, field, err);
+  if (r == 0)
+    r = check_bind_protected_in (spec, host, m, x->workspace, field, err);
+  for (size_t i = 0; r == 0 && i < x->writable_roots.n; i++)
+    r = check_bind_protected_in (spec, host, m, x->writable_roots.v[i], field,
+                                 err);
+  return r;
 }
 
 static int
@@ -281,7 +314,7 @@ check_mounts (const struct sbx_spec *spec, const struct sbx_ceiling *c,
 
 static int
 check_mode (const struct sbx_spec *spec, const struct sbx_ceiling *c,
-            struct sbx_error *err)
+            const struct sbx_host_facts *host, struct sbx_error *err)
 {
   const struct sbx_ext *x = &spec->ext;
   if (!sbx_spec_is_agent (spec))
@@ -298,8 +331,15 @@ check_mode (const struct sbx_spec *spec, const struct sbx_ceiling *c,
                      "%s: \"%s\" is above the ceiling's maxMode \"%s\"",
                      x->mode ? "sbx.mode" : "root.readonly",
                      sbx_mode_name (mode), sbx_mode_name (c->max_mode));
+  /* Read-only, the workspace is still bound in, over what the sandbox
+     would see there (a workspace of "/proc" shows the host's processes):
+     a bind source like any other.  */
   if (mode != SBX_MODE_WORKSPACE_WRITE)
-    return 0;
+    return x->workspace ? check_grant (c, host, x->workspace, "sbx.workspace",
+                                       "a workspace outside the ceiling's "
+                                       "workspaces",
+                                       err)
+                        : 0;
   for (size_t i = 0; x->workspace && i < c->workspaces.n; i++)
     if (strcmp (x->workspace, c->workspaces.v[i]) == 0)
       return 0;
@@ -311,11 +351,38 @@ check_mode (const struct sbx_spec *spec, const struct sbx_ceiling *c,
                    c->workspaces.n > 1 ? ", ..." : "");
 }
 
+/* Variables through which the environment steers the dynamic loader and
+   libc (glibc's list for setuid programs, TMPDIR aside): process.env is
+   also the environment the runner, bubblewrap, starts with, on the host
+   and before any namespace exists, so LD_PRELOAD naming a library the
+   sandbox wrote earlier would run it there.  */
+static bool
+steers_loader (const char *var)
+{
+  static const char *const names[]
+      = { "GCONV_PATH=",  "GETCONF_DIR=", "GLIBC_TUNABLES=", "HOSTALIASES=",
+          "LOCALDOMAIN=", "LOCPATH=",     "MALLOC_",         "NIS_PATH=",
+          "NLSPATH=",     "RESOLV_",      "RES_OPTIONS=",    "TZDIR=",
+          "LD_" };
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (strncmp (var, names[i], strlen (names[i])) == 0)
+      return true;
+  return false;
+}
+
 static int
 check_env (const struct sbx_spec *spec, const struct sbx_ceiling *c,
            struct sbx_error *err)
 {
   const struct sbx_ext *x = &spec->ext;
+  for (size_t i = 0; i < spec->process.env.n; i++)
+    if (steers_loader (spec->process.env.v[i]))
+      return sbx_fail (err, -EPERM,
+                       "process.env[%zu]: %.*s steers the dynamic loader of "
+                       "the runner too, which starts on the host: not under "
+                       "a ceiling (set it inside the command instead)",
+                       i, (int) strcspn (spec->process.env.v[i], "="),
+                       spec->process.env.v[i]);
   if (x->env_mode == SBX_ENV_INHERIT)
     {
       int r = need (c, "env-inherit", "sbx.env.mode",
@@ -405,7 +472,7 @@ policy_ceiling_fields (const struct sbx_spec *spec,
     return 0; /* the config is the operator's own */
   int r = check_keys (spec, ceiling, err);
   if (r == 0)
-    r = check_mode (spec, ceiling, err);
+    r = check_mode (spec, ceiling, host, err);
   if (r == 0)
     r = check_switches (spec, ceiling, err);
   if (r == 0)

@@ -271,6 +271,55 @@ case_narrowing_pinned ()
   rm -rf "$WS/.git.old" "$WS/decoy"
 }
 
+# A writable bind of protected metadata itself (WS/.git, WS/.git/hooks)
+# at another destination, where no pin is.
+case_bind_metadata ()
+{
+  mkdir -p "$WS/.git/hooks" "$WS/o"
+  echo original > "$WS/.git/config"
+  agent_case bind-git workspace-write "$(bind_to "$WS/.git" "$WS/o" rw)" \
+    sh -c "echo changed > $WS/o/config; touch $WS/o/hooks/pwned"
+  refused "would make the protected $WS/.git/hooks writable" \
+    "a writable bind of .git elsewhere"
+  tap_is "$(cat "$WS/.git/config")" original \
+    "a writable bind of .git elsewhere: .git/config unchanged"
+  agent_case bind-hooks workspace-write "$(bind_to "$WS/.git/hooks" "$WS/o" rw)" \
+    touch "$WS/o/pwned"
+  refused "would make the protected $WS/.git/hooks writable" \
+    "a writable bind of .git/hooks elsewhere"
+  tap_ok "a writable bind of .git/hooks elsewhere: no hook written" \
+    test ! -e "$WS/.git/hooks/pwned"
+}
+
+# Read-only, the workspace is still bound in: "/proc" would show the
+# host's processes (their command lines) without the host-pid approval.
+case_readonly_workspace ()
+{
+  sleep 300 &
+  local victim=$!
+  SBX_WS=/proc agent_case ro-proc read-only "" \
+    sh -c "test -e /proc/$victim && echo sbx-adv-seen"
+  refused "add \"/proc\" to the ceiling's \"approve\"" \
+    "\"/proc\" as a read-only workspace"
+  tap_lacks "$OUT" sbx-adv-seen \
+    "\"/proc\" as a read-only workspace: no host process is seen"
+  kill "$victim" 2>/dev/null
+  wait "$victim" 2>/dev/null
+}
+
+# process.env is also the environment the runner (bubblewrap) starts with,
+# on the host: LD_DEBUG_OUTPUT makes the loader write outside every grant
+# there (LD_PRELOAD of a library the sandbox wrote would run it there).
+case_runner_env ()
+{
+  PROCESS_EXTRA="\"env\": [\"LD_DEBUG=files\", \"LD_DEBUG_OUTPUT=$OUTSIDE/ld\"]" \
+    agent_case runner-env workspace-write "" true
+  refused "process.env[0]: LD_DEBUG steers the dynamic loader" \
+    "loader variables in process.env"
+  tap_ok "loader variables in process.env: nothing written outside" \
+    test -z "$(ls "$OUTSIDE" | grep '^ld\.')"
+}
+
 # Metadata where it really lives: a .git that is a file, the start-up
 # files of a home, a protected path that is a symbolic link.
 case_metadata ()
@@ -410,6 +459,9 @@ run_cases ()
   case_hooks
   case_narrowing_kept
   case_narrowing_pinned
+  case_bind_metadata
+  case_readonly_workspace
+  case_runner_env
   case_metadata
   case_alias_destination
   case_swap_race
