@@ -91,6 +91,13 @@ account_home (uid_t uid)
 #endif
 
 const char *
+sbx_account_home (uid_t uid)
+{
+  const char *home = account_home (uid);
+  return home && home[0] == '/' ? home : NULL;
+}
+
+const char *
 sbx_host_home (uid_t uid)
 {
   const char *home = getenv ("HOME");

@@ -35,7 +35,10 @@ struct sbx_host_facts
   bool is_root; /* euid 0 in the initial user namespace */
   uid_t uid;
   gid_t gid;
-  const char *home;     /* the caller's home directory, or NULL */
+  const char *home; /* the caller's home directory, or NULL */
+  /* The account's home as the user database gives it, or NULL: where its
+     credential stores are when HOME names another directory.  */
+  const char *account_home;
   bool userns_ok;       /* an unprivileged user namespace can be created */
   bool private_proc_ok; /* a fresh /proc mounts inside the sandbox */
   char *const *environ; /* the caller's environment */

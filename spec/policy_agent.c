@@ -404,6 +404,19 @@ hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
 }
 
 static int
+hide_stores (const struct sbx_host_facts *host, const char *home,
+             struct sbx_plan *plan)
+{
+  int r = 0;
+  for (size_t i = 0; r == 0 && home && credential_stores[i]; i++)
+    {
+      cleanup_free char *p = sbx_path_join (home, credential_stores[i]);
+      r = p ? hide_path (host, p, SBX_WHY_CREDENTIAL, plan) : -ENOMEM;
+    }
+  return r;
+}
+
+static int
 hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
   int r = host->home ? 0
@@ -411,11 +424,13 @@ hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
                                  "no home directory is known (HOME is unset "
                                  "and the account has none): the credential "
                                  "stores in it are not hidden");
-  for (size_t i = 0; r == 0 && host->home && credential_stores[i]; i++)
-    {
-      cleanup_free char *p = sbx_path_join (host->home, credential_stores[i]);
-      r = p ? hide_path (host, p, SBX_WHY_CREDENTIAL, plan) : -ENOMEM;
-    }
+  if (r == 0)
+    r = hide_stores (host, host->home, plan);
+  /* HOME may name another directory than the account's own: the stores
+     of both are the caller's.  */
+  if (r == 0 && host->account_home
+      && (host->home == NULL || strcmp (host->account_home, host->home) != 0))
+    r = hide_stores (host, host->account_home, plan);
   return r == 0 ? hide_sockets (host, plan) : r;
 }
 

@@ -217,6 +217,12 @@ probe_identity (struct sbx_probe *p)
       snprintf (p->home, sizeof p->home, "%s", home);
       f->home = p->home;
     }
+  const char *account = sbx_account_home (f->uid);
+  if (account)
+    {
+      snprintf (p->account_home, sizeof p->account_home, "%s", account);
+      f->account_home = p->account_home;
+    }
   f->environ = environ;
   f->path_kind = sbx_host_path_kind;
   f->rlimit_hard = sbx_host_rlimits ();

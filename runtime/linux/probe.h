@@ -13,6 +13,7 @@ struct sbx_probe
   struct sbx_host_facts facts;
   char runner_path[4096];
   char home[4096];
+  char account_home[4096];
 };
 
 /* RUNNER: a path named by the operator (--runner or SBX_OCI_RUNNER), or

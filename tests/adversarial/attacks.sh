@@ -307,6 +307,31 @@ case_readonly_workspace ()
   wait "$victim" 2>/dev/null
 }
 
+# HOME names another directory than the account's home (as in this
+# suite): the stores of the account's own home are hidden too.  The
+# account's home is replaced by a scratch one in a mount namespace of the
+# test's, so the host's is never read.
+case_account_home ()
+{
+  local home
+  home=$(getent passwd "$(id -u)" | cut -d: -f6)
+  if ! as_root || [ -z "$home" ] || [ "$home" = "$HOME" ]; then
+    tap_skip "the account's home's ~/.ssh" "needs root (a mount namespace)"
+    return
+  fi
+  mkdir -p "$WORK/account/.ssh"
+  echo sbx-adv-account-secret > "$WORK/account/.ssh/id_ed25519"
+  local b="$WORK/account-bundle"
+  write_agent "$b" workspace-write "$WS" "" cat "$home/.ssh/id_ed25519"
+  N=$((N + 1))
+  OUT=$(unshare -m --propagation private sh -c \
+    'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
+    "$WORK/account" "$home" "$SBX_OCI" --root "$WORK/state" \
+    --ceiling "$WORK/ceiling" run --bundle "$b" "adv-$N" 2>&1)
+  tap_lacks "$OUT" sbx-adv-account-secret \
+    "the account's home's ~/.ssh stays unread when HOME is elsewhere"
+}
+
 # process.env is also the environment the runner (bubblewrap) starts with,
 # on the host: LD_DEBUG_OUTPUT makes the loader write outside every grant
 # there (LD_PRELOAD of a library the sandbox wrote would run it there).
@@ -461,6 +486,7 @@ run_cases ()
   case_narrowing_pinned
   case_bind_metadata
   case_readonly_workspace
+  case_account_home
   case_runner_env
   case_metadata
   case_alias_destination
