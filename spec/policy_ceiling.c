@@ -513,6 +513,20 @@ check_hidden_reached (const struct sbx_spec *spec, const struct sbx_plan *plan,
   return 0;
 }
 
+/* The restricted rung (spec/policy_agent.c): a PID namespace of the
+   sandbox's own, but the host's /proc bound in, since a private one could
+   not be mounted here: the host's processes are as visible as with the
+   host's PID namespace.  */
+static bool
+shows_host_proc (const struct sbx_plan *plan)
+{
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    if (plan->mounts[i].source
+        && strcmp (plan->mounts[i].source, "/proc") == 0)
+      return true;
+  return false;
+}
+
 int
 policy_ceiling_plan (const struct sbx_spec *spec, const struct sbx_plan *plan,
                      const struct sbx_ceiling *ceiling, struct sbx_error *err)
@@ -530,6 +544,15 @@ policy_ceiling_plan (const struct sbx_spec *spec, const struct sbx_plan *plan,
     {
       int r = need (ceiling, "host-pid", "linux.namespaces",
                     "sharing the host's PID namespace", err);
+      if (r < 0)
+        return r;
+    }
+  else if (shows_host_proc (plan))
+    {
+      int r = need (ceiling, "host-pid", "/proc",
+                    "showing the host's processes through its /proc (a "
+                    "private /proc cannot be mounted on this host)",
+                    err);
       if (r < 0)
         return r;
     }
