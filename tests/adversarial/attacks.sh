@@ -402,6 +402,27 @@ case_swap_race ()
   rm -rf "$WS/nest" "$WS/swap"
 }
 
+# The same swap under a read-only workspace (another sandbox, or any
+# process of the agent's, writing it at the same time) toward a hidden
+# store: a read-only bind of the swapped name must not show the key.
+case_swap_race_readonly ()
+{
+  local i seen=0
+  mkdir -p "$WS/rnest" "$WS/rdest"
+  ln -sfn "$HOME_DIR/.ssh" "$WS/rswap"
+  "$SWAP_LOOP" "$WS/rnest" "$WS/rswap" 8 &
+  local swapper=$!
+  for i in $(seq 1 30); do
+    agent_case race-ro read-only "$(bind_to "$WS/rnest" "$WS/rdest" ro)" \
+      sh -c "cat $WS/rdest/id_ed25519 2>/dev/null; true"
+    case $OUT in *sbx-adv-secret*) seen=$((seen + 1)) ;; esac
+  done
+  wait "$swapper"
+  tap_is "$seen" 0 \
+    "a read-only workspace's bind source swapped for a link to ~/.ssh: the key stays unread"
+  rm -rf "$WS/rnest" "$WS/rswap" "$WS/rdest"
+}
+
 # A sandbox that can write its own bundle: it adds a poststop hook and
 # capabilities to config.json after `create`; the operator's `delete` and
 # `exec` must use what `create` checked, not the bundle again.
@@ -491,6 +512,7 @@ run_cases ()
   case_metadata
   case_alias_destination
   case_swap_race
+  case_swap_race_readonly
   case_bundle_rewrite
 }
 
