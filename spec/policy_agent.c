@@ -62,12 +62,16 @@ static const char *const daemon_sockets[] = {
   "/run/podman/podman.sock",
   "/run/containerd/containerd.sock",
   "/run/dbus/system_bus_socket",
+  /* systemd's own bus for root (systemctl, systemd-run): a root-run
+     sandbox is uid 0 to it, and a transient unit runs on the host.  */
+  "/run/systemd/private",
   NULL,
 };
 static const char *const user_sockets[] = {
   "bus",
   "docker.sock",
   "podman/podman.sock",
+  "systemd/private", /* the user's manager: units run outside */
   NULL,
 };
 

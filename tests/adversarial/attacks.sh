@@ -332,6 +332,37 @@ case_account_home ()
     "the account's home's ~/.ssh stays unread when HOME is elsewhere"
 }
 
+# systemd's private bus for root (what systemctl and systemd-run use as
+# root): a root-run sandbox is uid 0 to it, and a transient unit would run
+# on the host.  Staged in a mount namespace of the test's: a scratch
+# /run/systemd with a listener on "private", whose log is the evidence.
+case_systemd_private ()
+{
+  local py=/usr/bin/python3
+  if ! as_root || [ ! -d /run/systemd ] || [ ! -x "$py" ]; then
+    tap_skip "systemd's private socket" "needs root, /run/systemd and python3"
+    return
+  fi
+  local b="$WORK/systemd-bundle" log="$WORK/systemd-accepted"
+  write_agent "$b" workspace-write "$WS" "" "$py" -c \
+    "import socket; socket.socket(socket.AF_UNIX).connect('/run/systemd/private')"
+  N=$((N + 1))
+  OUT=$(unshare -m --propagation private sh -c '
+    mount -t tmpfs tmpfs /run/systemd || exit 1
+    "$1" -c "
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(\"/run/systemd/private\")
+os.chmod(\"/run/systemd/private\", 0o600); s.listen(1); s.settimeout(15)
+c, _ = s.accept(); open(sys.argv[1], \"w\").write(\"accepted\")
+" "$2" > /dev/null 2>&1 &
+    sleep 0.5
+    shift 2
+    "$@"' sh "$py" "$log" "$SBX_OCI" --root "$WORK/state" \
+    --ceiling "$WORK/ceiling" run --bundle "$b" "adv-$N" 2>&1)
+  tap_ok "systemd's private socket: the sandbox cannot connect to it" \
+    test ! -e "$log"
+}
+
 # process.env is also the environment the runner (bubblewrap) starts with,
 # on the host: LD_DEBUG_OUTPUT makes the loader write outside every grant
 # there (LD_PRELOAD of a library the sandbox wrote would run it there).
@@ -509,6 +540,7 @@ run_cases ()
   case_readonly_workspace
   case_account_home
   case_runner_env
+  case_systemd_private
   case_metadata
   case_alias_destination
   case_swap_race
