@@ -415,6 +415,14 @@ check_switches (const struct sbx_spec *spec, const struct sbx_ceiling *c,
   if (r == 0 && !x->alias_masking)
     r = need (c, "alias-masking-off", "sbx.aliasMasking.enabled",
               "turning alias masking off", err);
+  /* Lower bounds leave the rest of the writable roots unwalked: alias
+     masking off below them.  */
+  if (r == 0 && x->alias_max_entries < SBX_ALIAS_MAX_ENTRIES_DEFAULT)
+    r = need (c, "alias-masking-off", "sbx.aliasMasking.maxEntries",
+              "a walk bound below the default", err);
+  if (r == 0 && x->alias_max_depth < SBX_ALIAS_MAX_DEPTH_DEFAULT)
+    r = need (c, "alias-masking-off", "sbx.aliasMasking.maxDepth",
+              "a walk bound below the default", err);
   if (r == 0 && x->allow_user_namespaces)
     r = need (c, "user-namespaces", "sbx.allowUserNamespaces",
               "user namespaces", err);

@@ -189,6 +189,16 @@ case_alias_masking ()
   tap_is "$(cat "$OUTSIDE/linked")" original \
     "alias masking off: the hard-linked file outside is unchanged"
   rm -f "$WS/alias"
+  # A walk bound of 1 leaves everything deeper unwalked: masking off there.
+  mkdir -p "$WS/deep/er"
+  ln -f "$OUTSIDE/linked" "$WS/deep/er/alias"
+  SBX_EXTRA='"aliasMasking": {"maxDepth": 1}' \
+    agent_case alias-depth workspace-write "" sh -c "echo pwned > $WS/deep/er/alias"
+  refused "add \"alias-masking-off\" to the ceiling's \"approve\"" \
+    "an alias walk bound of 1"
+  tap_is "$(cat "$OUTSIDE/linked")" original \
+    "an alias walk bound of 1: the hard-linked file outside is unchanged"
+  rm -rf "$WS/deep"
 }
 
 case_environment ()
