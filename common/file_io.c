@@ -122,12 +122,20 @@ sbx_write_file_atomic (const char *path, const void *data, size_t len,
                        mode_t mode, struct sbx_error *err)
 {
   cleanup_free char *tmp = NULL;
-  if (asprintf (&tmp, "%s.tmp.%d", path, (int) getpid ()) < 0)
+  if (asprintf (&tmp, "%s.tmp.XXXXXX", path) < 0)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  /* A new file of an unguessable name (O_EXCL): PATH may lie in a
+     directory the sandbox writes (an outcome or pid file in the
+     workspace), where a symbolic link planted at a name we would open
+     would send root's write anywhere on the host.  */
+  int fd = mkostemp (tmp, O_CLOEXEC);
   if (fd < 0)
     return sbx_fail_errno (err, -errno, "cannot write %s", path);
-  int r = write_all (fd, data, len);
+  mode_t mask = umask (0);
+  umask (mask);
+  int r = fchmod (fd, mode & ~mask) < 0 ? -errno : 0;
+  if (r == 0)
+    r = write_all (fd, data, len);
   if (r == 0 && fsync (fd) < 0)
     r = -errno;
   if (close (fd) < 0 && r == 0)

@@ -342,6 +342,31 @@ case_account_home ()
     "the account's home's ~/.ssh stays unread when HOME is elsewhere"
 }
 
+# An outcome file in the workspace (here: the bundle is there): sbx
+# writes it after the sandbox exits, through a temporary name beside it.
+# The sandbox plants a symbolic link at every name that could be (one per
+# pid; here the next few thousand the host will hand out, where an agent
+# would plant all of pid_max) toward a file outside: the write must not
+# follow one.
+case_outcome_links ()
+{
+  local py=/usr/bin/python3
+  if [ ! -x "$py" ]; then
+    tap_skip "links planted at the outcome's temporary names" "needs python3"
+    return
+  fi
+  local b="$WS/ob" last
+  last=$(cat /proc/sys/kernel/ns_last_pid)
+  write_agent "$b" workspace-write "$WS" "" "$py" -c "
+import os
+for i in range($last, $last + 5000):
+    os.symlink('$OUTSIDE/clobbered', '$b/outcome.json.tmp.%d' % i)"
+  attempt "$b"
+  tap_ok "links planted at the outcome's temporary names: nothing written outside" \
+    test ! -e "$OUTSIDE/clobbered"
+  rm -rf "$b"
+}
+
 # systemd's private bus for root (what systemctl and systemd-run use as
 # root): a root-run sandbox is uid 0 to it, and a transient unit would run
 # on the host.  Staged in a mount namespace of the test's: a scratch
@@ -550,6 +575,7 @@ run_cases ()
   case_readonly_workspace
   case_account_home
   case_runner_env
+  case_outcome_links
   case_systemd_private
   case_metadata
   case_alias_destination
