@@ -16,6 +16,10 @@ enum sbx_path_kind sbx_host_path_kind (const char *path, void *ctx);
    live in static storage until the next call.  */
 const char *sbx_host_home (uid_t uid);
 
+/* UID's home in /etc/passwd (on macOS, the user database), whatever HOME
+   says; NULL when it has none.  Static storage, as sbx_host_home's.  */
+const char *sbx_account_home (uid_t uid);
+
 /* The caller's hard resource limits, indexed by RLIMIT_* (RLIM_NLIMITS of
    them), read once: sbx_host_facts.rlimit_hard.  */
 const uint64_t *sbx_host_rlimits (void);

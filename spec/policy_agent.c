@@ -254,6 +254,29 @@ narrowed_by_config (const struct sbx_plan *plan, const char *path)
    (writable, onto itself): a mount point cannot be renamed or removed, so
    `mv .git .git.old && mkdir .git` cannot walk away from the read-only
    .git/config bound inside it.  */
+/* A pin binds the host's DIR afresh, over whatever the config mounted
+   inside it: the config's layers below DIR (a read-only .git/hooks, say)
+   are laid again on top, in their order, so the pin never undoes them.  */
+static int
+replay_config_layers (struct sbx_plan *plan, size_t before, const char *dir)
+{
+  for (size_t i = 0; i < before; i++)
+    {
+      struct sbx_plan_mount m = plan->mounts[i];
+      if (m.why != SBX_WHY_OCI_MOUNT || strcmp (m.dest, dir) == 0
+          || !sbx_path_is_under (m.dest, dir))
+        continue;
+      struct sbx_plan_mount *copy
+          = plan_add (plan, m.op, m.why, m.source, m.dest);
+      if (copy == NULL)
+        return -ENOMEM;
+      copy->size = m.size;
+      copy->perms = m.perms;
+      copy->optional = m.optional;
+    }
+  return 0;
+}
+
 static int
 pin_parents (const struct sbx_host_facts *host, const char *root,
              const char *path, struct sbx_plan *plan)
@@ -269,9 +292,16 @@ pin_parents (const struct sbx_host_facts *host, const char *root,
       for (size_t i = 0; i < plan->n_mounts && !pinned; i++)
         pinned = plan->mounts[i].why == SBX_WHY_PROTECTED
                  && strcmp (plan->mounts[i].dest, dir) == 0;
+      /* A directory the config made read-only or hid is a mount point
+         already, and a writable pin would undo the narrowing.  */
       if (!pinned && host_path_kind (host, dir) == SBX_PATH_DIR
-          && !plan_add (plan, SBX_PLAN_BIND_RW, SBX_WHY_PROTECTED, dir, dir))
-        return -ENOMEM;
+          && !narrowed_by_config (plan, dir))
+        {
+          size_t before = plan->n_mounts;
+          if (!plan_add (plan, SBX_PLAN_BIND_RW, SBX_WHY_PROTECTED, dir, dir)
+              || replay_config_layers (plan, before, dir) < 0)
+            return -ENOMEM;
+        }
       *p = '/';
     }
   return 0;
@@ -342,13 +372,18 @@ protect_one (const struct sbx_host_facts *host, const char *root,
   /* Only what exists: creating a placeholder would litter the workspace,
      and bwrap would create it on the host through the writable bind.  */
   enum sbx_path_kind kind = host_path_kind (host, path);
-  if ((kind != SBX_PATH_DIR && kind != SBX_PATH_FILE)
-      || narrowed_by_config (plan, path))
+  if (kind != SBX_PATH_DIR && kind != SBX_PATH_FILE)
     return 0;
-  if (pin_parents (host, root, path, plan) < 0
-      || !plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_PROTECTED, path, path))
+  /* Narrowed by the config, the path still needs its parents pinned: an
+     unpinned .git could be renamed away and replaced by one of the
+     sandbox's making.  */
+  if (pin_parents (host, root, path, plan) < 0)
     return -ENOMEM;
-  return 0;
+  if (narrowed_by_config (plan, path))
+    return 0;
+  return plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_PROTECTED, path, path)
+             ? 0
+             : -ENOMEM;
 }
 
 const char *const *

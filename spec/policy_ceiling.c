@@ -218,21 +218,33 @@ check_roots (const struct sbx_spec *spec, const struct sbx_ceiling *c,
   return 0;
 }
 
-/* A writable bind of a directory that holds protected metadata would make
-   that metadata writable at the bind's destination, where no pin is.  */
+/* Whether a writable bind of SOURCE reaches the protected PATH: SOURCE
+   holds it, or is it or inside it (a bind of WS/.git or WS/.git/hooks).  */
+static bool
+bind_reaches (const struct sbx_host_facts *host, const char *source,
+              const char *path)
+{
+  if (sbx_path_is_under (source, path))
+    return true;
+  return sbx_path_is_under (path, source)
+         && host_path_kind (host, path) != SBX_PATH_ABSENT;
+}
+
+/* The protected paths a writable bind of M's source would reach, inside
+   ROOT (the source itself, the workspace, each writable root).  */
 static int
-check_bind_protected (const struct sbx_spec *spec,
-                      const struct sbx_host_facts *host,
-                      const struct sbx_mount *m, const char *field,
-                      struct sbx_error *err)
+check_bind_protected_in (const struct sbx_spec *spec,
+                         const struct sbx_host_facts *host,
+                         const struct sbx_mount *m, const char *root,
+                         const char *field, struct sbx_error *err)
 {
   const char *const *list = policy_protected_list (spec);
-  for (size_t i = 0; sbx_mount_is_writable_bind (m) && list && list[i]; i++)
+  for (size_t i = 0; root && list && list[i]; i++)
     {
-      cleanup_free char *path = sbx_path_join (m->source, list[i]);
+      cleanup_free char *path = sbx_path_join (root, list[i]);
       if (path == NULL)
         return sbx_fail (err, -ENOMEM, "out of memory");
-      if (host_path_kind (host, path) != SBX_PATH_ABSENT)
+      if (bind_reaches (host, m->source, path))
         return sbx_fail (err, -EPERM,
                          "%s.source: would make the protected %s writable "
                          "at %s; bind a directory that holds no protected "
@@ -240,6 +252,27 @@ check_bind_protected (const struct sbx_spec *spec,
                          field, path, m->destination);
     }
   return 0;
+}
+
+/* A writable bind of a directory that holds protected metadata, or of
+   the metadata itself, would make it writable at the bind's destination,
+   where no pin is.  */
+static int
+check_bind_protected (const struct sbx_spec *spec,
+                      const struct sbx_host_facts *host,
+                      const struct sbx_mount *m, const char *field,
+                      struct sbx_error *err)
+{
+  const struct sbx_ext *x = &spec->ext;
+  if (!sbx_mount_is_writable_bind (m))
+    return 0;
+  int r = check_bind_protected_in (spec, host, m, m->source, field, err);
+  if (r == 0)
+    r = check_bind_protected_in (spec, host, m, x->workspace, field, err);
+  for (size_t i = 0; r == 0 && i < x->writable_roots.n; i++)
+    r = check_bind_protected_in (spec, host, m, x->writable_roots.v[i], field,
+                                 err);
+  return r;
 }
 
 static int
@@ -281,7 +314,7 @@ check_mounts (const struct sbx_spec *spec, const struct sbx_ceiling *c,
 
 static int
 check_mode (const struct sbx_spec *spec, const struct sbx_ceiling *c,
-            struct sbx_error *err)
+            const struct sbx_host_facts *host, struct sbx_error *err)
 {
   const struct sbx_ext *x = &spec->ext;
   if (!sbx_spec_is_agent (spec))
@@ -298,8 +331,15 @@ check_mode (const struct sbx_spec *spec, const struct sbx_ceiling *c,
                      "%s: \"%s\" is above the ceiling's maxMode \"%s\"",
                      x->mode ? "sbx.mode" : "root.readonly",
                      sbx_mode_name (mode), sbx_mode_name (c->max_mode));
+  /* Read-only, the workspace is still bound in, over what the sandbox
+     would see there (a workspace of "/proc" shows the host's processes):
+     a bind source like any other.  */
   if (mode != SBX_MODE_WORKSPACE_WRITE)
-    return 0;
+    return x->workspace ? check_grant (c, host, x->workspace, "sbx.workspace",
+                                       "a workspace outside the ceiling's "
+                                       "workspaces",
+                                       err)
+                        : 0;
   for (size_t i = 0; x->workspace && i < c->workspaces.n; i++)
     if (strcmp (x->workspace, c->workspaces.v[i]) == 0)
       return 0;
@@ -348,6 +388,14 @@ check_switches (const struct sbx_spec *spec, const struct sbx_ceiling *c,
   if (r == 0 && !x->alias_masking)
     r = need (c, "alias-masking-off", "sbx.aliasMasking.enabled",
               "turning alias masking off", err);
+  /* Lower bounds leave the rest of the writable roots unwalked: alias
+     masking off below them.  */
+  if (r == 0 && x->alias_max_entries < SBX_ALIAS_MAX_ENTRIES_DEFAULT)
+    r = need (c, "alias-masking-off", "sbx.aliasMasking.maxEntries",
+              "a walk bound below the default", err);
+  if (r == 0 && x->alias_max_depth < SBX_ALIAS_MAX_DEPTH_DEFAULT)
+    r = need (c, "alias-masking-off", "sbx.aliasMasking.maxDepth",
+              "a walk bound below the default", err);
   if (r == 0 && x->allow_user_namespaces)
     r = need (c, "user-namespaces", "sbx.allowUserNamespaces",
               "user namespaces", err);
@@ -405,7 +453,7 @@ policy_ceiling_fields (const struct sbx_spec *spec,
     return 0; /* the config is the operator's own */
   int r = check_keys (spec, ceiling, err);
   if (r == 0)
-    r = check_mode (spec, ceiling, err);
+    r = check_mode (spec, ceiling, host, err);
   if (r == 0)
     r = check_switches (spec, ceiling, err);
   if (r == 0)
@@ -446,6 +494,20 @@ check_hidden_reached (const struct sbx_spec *spec, const struct sbx_plan *plan,
   return 0;
 }
 
+/* The restricted rung (spec/policy_agent.c): a PID namespace of the
+   sandbox's own, but the host's /proc bound in, since a private one could
+   not be mounted here: the host's processes are as visible as with the
+   host's PID namespace.  */
+static bool
+shows_host_proc (const struct sbx_plan *plan)
+{
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    if (plan->mounts[i].source
+        && strcmp (plan->mounts[i].source, "/proc") == 0)
+      return true;
+  return false;
+}
+
 int
 policy_ceiling_plan (const struct sbx_spec *spec, const struct sbx_plan *plan,
                      const struct sbx_ceiling *ceiling, struct sbx_error *err)
@@ -463,6 +525,15 @@ policy_ceiling_plan (const struct sbx_spec *spec, const struct sbx_plan *plan,
     {
       int r = need (ceiling, "host-pid", "linux.namespaces",
                     "sharing the host's PID namespace", err);
+      if (r < 0)
+        return r;
+    }
+  else if (shows_host_proc (plan))
+    {
+      int r = need (ceiling, "host-pid", "/proc",
+                    "showing the host's processes through its /proc (a "
+                    "private /proc cannot be mounted on this host)",
+                    err);
       if (r < 0)
         return r;
     }

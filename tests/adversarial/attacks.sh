@@ -189,6 +189,16 @@ case_alias_masking ()
   tap_is "$(cat "$OUTSIDE/linked")" original \
     "alias masking off: the hard-linked file outside is unchanged"
   rm -f "$WS/alias"
+  # A walk bound of 1 leaves everything deeper unwalked: masking off there.
+  mkdir -p "$WS/deep/er"
+  ln -f "$OUTSIDE/linked" "$WS/deep/er/alias"
+  SBX_EXTRA='"aliasMasking": {"maxDepth": 1}' \
+    agent_case alias-depth workspace-write "" sh -c "echo pwned > $WS/deep/er/alias"
+  refused "add \"alias-masking-off\" to the ceiling's \"approve\"" \
+    "an alias walk bound of 1"
+  tap_is "$(cat "$OUTSIDE/linked")" original \
+    "an alias walk bound of 1: the hard-linked file outside is unchanged"
+  rm -rf "$WS/deep"
 }
 
 case_environment ()
@@ -251,6 +261,156 @@ case_narrowing_kept ()
     test ! -e "$WS/.git/objects/pwned"
 }
 
+# A config's read-only .git/hooks: the pin that keeps .git in place binds
+# the host's .git afresh, and must not lay the writable hooks back over
+# it.  Both hooks and config narrowed: .git must still be pinned, or it
+# could be renamed away and replaced by one of the sandbox's making.
+case_narrowing_pinned ()
+{
+  mkdir -p "$WS/.git/hooks" "$WS/decoy"
+  echo original > "$WS/.git/config"
+  agent_case narrow-hooks workspace-write "$(bind_to "$WS/decoy" "$WS/.git/hooks" ro)" \
+    touch "$WS/.git/hooks/pwned"
+  tap_ok "a read-only .git/hooks of the config's own: nothing written in it" \
+    test ! -e "$WS/.git/hooks/pwned"
+  agent_case narrow-both workspace-write \
+    "$(deny "$WS/.git/hooks"), $(deny "$WS/.git/config")" \
+    sh -c "cd $WS && mv .git .git.old && mkdir -p .git/hooks && echo changed > .git/config"
+  tap_is "$(cat "$WS/.git/config")" original \
+    "hooks and config hidden by the config: .git cannot be replaced"
+  rm -rf "$WS/.git.old" "$WS/decoy"
+}
+
+# A writable bind of protected metadata itself (WS/.git, WS/.git/hooks)
+# at another destination, where no pin is.
+case_bind_metadata ()
+{
+  mkdir -p "$WS/.git/hooks" "$WS/o"
+  echo original > "$WS/.git/config"
+  agent_case bind-git workspace-write "$(bind_to "$WS/.git" "$WS/o" rw)" \
+    sh -c "echo changed > $WS/o/config; touch $WS/o/hooks/pwned"
+  refused "would make the protected $WS/.git/hooks writable" \
+    "a writable bind of .git elsewhere"
+  tap_is "$(cat "$WS/.git/config")" original \
+    "a writable bind of .git elsewhere: .git/config unchanged"
+  agent_case bind-hooks workspace-write "$(bind_to "$WS/.git/hooks" "$WS/o" rw)" \
+    touch "$WS/o/pwned"
+  refused "would make the protected $WS/.git/hooks writable" \
+    "a writable bind of .git/hooks elsewhere"
+  tap_ok "a writable bind of .git/hooks elsewhere: no hook written" \
+    test ! -e "$WS/.git/hooks/pwned"
+}
+
+# Read-only, the workspace is still bound in: "/proc" would show the
+# host's processes (their command lines) without the host-pid approval.
+case_readonly_workspace ()
+{
+  sleep 300 &
+  local victim=$!
+  SBX_WS=/proc agent_case ro-proc read-only "" \
+    sh -c "test -e /proc/$victim && echo sbx-adv-seen"
+  refused "add \"/proc\" to the ceiling's \"approve\"" \
+    "\"/proc\" as a read-only workspace"
+  tap_lacks "$OUT" sbx-adv-seen \
+    "\"/proc\" as a read-only workspace: no host process is seen"
+  kill "$victim" 2>/dev/null
+  wait "$victim" 2>/dev/null
+}
+
+# HOME names another directory than the account's home (as in this
+# suite): the stores of the account's own home are hidden too.  The
+# account's home is replaced by a scratch one in a mount namespace of the
+# test's, so the host's is never read.
+case_account_home ()
+{
+  local home
+  home=$(getent passwd "$(id -u)" | cut -d: -f6)
+  if ! as_root || [ -z "$home" ] || [ "$home" = "$HOME" ]; then
+    tap_skip "the account's home's ~/.ssh" "needs root (a mount namespace)"
+    return
+  fi
+  mkdir -p "$WORK/account/.ssh"
+  echo sbx-adv-account-secret > "$WORK/account/.ssh/id_ed25519"
+  local b="$WORK/account-bundle"
+  write_agent "$b" workspace-write "$WS" "" cat "$home/.ssh/id_ed25519"
+  N=$((N + 1))
+  OUT=$(unshare -m --propagation private sh -c \
+    'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
+    "$WORK/account" "$home" "$SBX_OCI" --root "$WORK/state" \
+    --ceiling "$WORK/ceiling" run --bundle "$b" "adv-$N" 2>&1)
+  tap_lacks "$OUT" sbx-adv-account-secret \
+    "the account's home's ~/.ssh stays unread when HOME is elsewhere"
+}
+
+# An outcome file in the workspace (here: the bundle is there): sbx
+# writes it after the sandbox exits, through a temporary name beside it.
+# The sandbox plants a symbolic link at every name that could be (one per
+# pid; here the next few thousand the host will hand out, where an agent
+# would plant all of pid_max) toward a file outside: the write must not
+# follow one.
+case_outcome_links ()
+{
+  local py=/usr/bin/python3
+  if [ ! -x "$py" ]; then
+    tap_skip "links planted at the outcome's temporary names" "needs python3"
+    return
+  fi
+  local b="$WS/ob" last
+  last=$(cat /proc/sys/kernel/ns_last_pid)
+  write_agent "$b" workspace-write "$WS" "" "$py" -c "
+import os
+for i in range($last, $last + 5000):
+    os.symlink('$OUTSIDE/clobbered', '$b/outcome.json.tmp.%d' % i)"
+  attempt "$b"
+  tap_ok "links planted at the outcome's temporary names: nothing written outside" \
+    test ! -e "$OUTSIDE/clobbered"
+  rm -rf "$b"
+}
+
+# systemd's private bus for root (what systemctl and systemd-run use as
+# root): a root-run sandbox is uid 0 to it, and a transient unit would run
+# on the host.  Staged in a mount namespace of the test's: a scratch
+# /run/systemd with a listener on "private", whose log is the evidence.
+case_systemd_private ()
+{
+  local py=/usr/bin/python3
+  if ! as_root || [ ! -d /run/systemd ] || [ ! -x "$py" ]; then
+    tap_skip "systemd's private socket" "needs root, /run/systemd and python3"
+    return
+  fi
+  local b="$WORK/systemd-bundle" log="$WORK/systemd-accepted"
+  write_agent "$b" workspace-write "$WS" "" "$py" -c \
+    "import socket; socket.socket(socket.AF_UNIX).connect('/run/systemd/private')"
+  N=$((N + 1))
+  OUT=$(unshare -m --propagation private sh -c '
+    mount -t tmpfs tmpfs /run/systemd || exit 1
+    "$1" -c "
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(\"/run/systemd/private\")
+os.chmod(\"/run/systemd/private\", 0o600); s.listen(1); s.settimeout(15)
+c, _ = s.accept(); open(sys.argv[1], \"w\").write(\"accepted\")
+" "$2" > /dev/null 2>&1 &
+    sleep 0.5
+    shift 2
+    "$@"' sh "$py" "$log" "$SBX_OCI" --root "$WORK/state" \
+    --ceiling "$WORK/ceiling" run --bundle "$b" "adv-$N" 2>&1)
+  tap_ok "systemd's private socket: the sandbox cannot connect to it" \
+    test ! -e "$log"
+}
+
+# process.env is also the environment the runner (bubblewrap) starts with,
+# on the host: LD_DEBUG_OUTPUT makes the loader write outside every grant
+# there (LD_PRELOAD of a library the sandbox wrote would run it there).
+case_runner_env ()
+{
+  # The runner starts with an empty environment (runtime/linux/
+  # runner_env.h): these reach the command inside, never bwrap's loader.
+  PROCESS_EXTRA="\"env\": [\"LD_DEBUG=files\", \"LD_DEBUG_OUTPUT=$OUTSIDE/ld\"]" \
+    agent_case runner-env workspace-write "" true
+  tap_ok "loader variables in process.env: nothing written outside" \
+    test -z "$(ls "$OUTSIDE" | grep '^ld\.')"
+}
+
 # Metadata where it really lives: a .git that is a file, the start-up
 # files of a home, a protected path that is a symbolic link.
 case_metadata ()
@@ -306,6 +466,27 @@ case_swap_race ()
   tap_ok "a nested root swapped for a symlink in a loop: nothing written outside" \
     test -z "$(ls "$OUTSIDE" | grep race-)"
   rm -rf "$WS/nest" "$WS/swap"
+}
+
+# The same swap under a read-only workspace (another sandbox, or any
+# process of the agent's, writing it at the same time) toward a hidden
+# store: a read-only bind of the swapped name must not show the key.
+case_swap_race_readonly ()
+{
+  local i seen=0
+  mkdir -p "$WS/rnest" "$WS/rdest"
+  ln -sfn "$HOME_DIR/.ssh" "$WS/rswap"
+  "$SWAP_LOOP" "$WS/rnest" "$WS/rswap" 8 &
+  local swapper=$!
+  for i in $(seq 1 30); do
+    agent_case race-ro read-only "$(bind_to "$WS/rnest" "$WS/rdest" ro)" \
+      sh -c "cat $WS/rdest/id_ed25519 2>/dev/null; true"
+    case $OUT in *sbx-adv-secret*) seen=$((seen + 1)) ;; esac
+  done
+  wait "$swapper"
+  tap_is "$seen" 0 \
+    "a read-only workspace's bind source swapped for a link to ~/.ssh: the key stays unread"
+  rm -rf "$WS/rnest" "$WS/rswap" "$WS/rdest"
 }
 
 # A sandbox that can write its own bundle: it adds a poststop hook and
@@ -410,9 +591,17 @@ run_cases ()
   case_policy_first
   case_hooks
   case_narrowing_kept
+  case_narrowing_pinned
+  case_bind_metadata
+  case_readonly_workspace
+  case_account_home
+  case_runner_env
+  case_outcome_links
+  case_systemd_private
   case_metadata
   case_alias_destination
   case_swap_race
+  case_swap_race_readonly
   case_bundle_rewrite
   case_nested_repositories
 }

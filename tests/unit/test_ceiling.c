@@ -235,6 +235,40 @@ hidden_store_stays_hidden (void)
   sbx_ceiling_free (&c);
 }
 
+/* Where a private /proc cannot be mounted, the host's is bound in: the
+   host's processes are visible as with the host's PID namespace, so it
+   takes the same approval.  */
+static void
+host_proc_needs_host_pid (void)
+{
+  const char *json = AGENT_JSON ("", DENY);
+  for (int approved = 0; approved < 2; approved++)
+    {
+      struct sbx_ceiling c;
+      ceiling_with (&c, approved ? "host-pid" : NULL);
+      struct sbx_host_facts host = fake_host (ceiling_paths);
+      host.private_proc_ok = false;
+      struct sbx_spec *spec = NULL;
+      struct sbx_plan *plan = NULL;
+      struct sbx_error err = { 0 };
+      int r = sbx_spec_parse (json, strlen (json), "/bundle", &spec, &err);
+      if (r == 0)
+        r = sbx_policy_resolve (spec, &host, &c, &plan, &err);
+      if (approved)
+        tap_ok (r == 0, "the host's /proc runs with \"host-pid\" (%s)",
+                err.msg);
+      else
+        tap_ok (r == -EPERM && strstr (err.msg, "add \"host-pid\""),
+                "the host's /proc (no private one here) needs \"host-pid\" "
+                "(%s)",
+                err.msg);
+      sbx_plan_free (plan);
+      sbx_spec_free (spec);
+      sbx_error_clear (&err);
+      sbx_ceiling_free (&c);
+    }
+}
+
 /* The ceiling is refused before requireEnforcement is looked at.  */
 static void
 policy_before_enforcement (void)
@@ -288,6 +322,7 @@ main (void)
     check_case (&cases[i]);
   trusted_config ();
   hidden_store_stays_hidden ();
+  host_proc_needs_host_pid ();
   policy_before_enforcement ();
   ceiling_file ();
   return tap_done ();
