@@ -9,7 +9,7 @@ function stubbornTree(marker) {
   return ['sh', '-c', `trap '' TERM; setsid sleep ${marker} & sleep ${marker}; wait`];
 }
 
-test('an AbortSignal ends the whole sandbox and rejects with the outcome', async (t) => {
+test('an AbortSignal ends the whole sandbox and rejects with the outcome', { timeout: 30000 }, async (t) => {
   const marker = markerSeconds();
   const ac = new AbortController();
   const call = run({ binary, workspace: workspace(t), argv: stubbornTree(marker), signal: ac.signal, killGraceMs: 2000 });
@@ -24,7 +24,7 @@ test('an already aborted signal runs nothing', async (t) => {
     (e) => e.name === 'AbortError');
 });
 
-test('closing a session ends what its calls left running', async (t) => {
+test('closing a session ends what its calls left running', { timeout: 30000 }, async (t) => {
   const marker = markerSeconds();
   const s = await new Session({ binary, workspace: workspace(t) }).create();
   t.after(() => s.close());
