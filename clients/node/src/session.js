@@ -4,6 +4,7 @@
 // and process namespace; each call gets exactly the environment given here.
 import { writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { constants } from 'node:os';
 import { composeConfig, composeCeiling, composeProcess, resolveWorkspace, isDefaultEnv } from './config.js';
 import { binaryPath, stateRoot, freshId, makePrivateDir, removeDir } from './paths.js';
 import { control } from './control.js';
@@ -74,8 +75,10 @@ export class Session {
       const args = [...this.#global(), 'exec', '--process', path, this.#id];
       const { child, done } = spawnSbx(binaryPath(this.#opts.binary), args, opts);
       const abort = watchAbort(child, opts.signal, opts.killGraceMs);
-      const r = await done.finally(abort.detach);
-      const result = { status: r.status ?? 128, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+      const r = await done.catch((e) => {
+        throw new SbxError(`cannot start ${binaryPath(this.#opts.binary)}: ${e.message}`);
+      }).finally(abort.detach);
+      const result = { status: r.status ?? 128 + (constants.signals[r.signal] || 0), signal: r.signal, stdout: r.stdout, stderr: r.stderr };
       if (abort.aborted) throw new SbxAbortError(undefined, result.status);
       return result;
     } finally {

@@ -35,13 +35,20 @@ function drain(stream, sink, keepTail) {
   return { captured, tail: () => tail.toString() };
 }
 
-// Resolves when sbx-oci has exited and its pipes are closed; rejects only
+// A process the command left behind in a session can hold the pipes open
+// after sbx-oci exec returned: read on for this long, then stop.
+const DRAIN_MS = 250;
+
+// Resolves when sbx-oci has exited and its pipes are read; rejects only
 // when it could not be started at all.
 export function spawnSbx(binary, args, opts = {}) {
   const child = spawn(binary, args, { stdio: childStdio(opts), env: opts.env });
   feedStdin(child, opts.stdin);
   const out = drain(child.stdout, opts.stdout, false);
   const err = drain(child.stderr, opts.stderr, true);
+  child.on('exit', () => {
+    setTimeout(() => [child.stdout, child.stderr].forEach((s) => s?.destroy()), DRAIN_MS).unref();
+  });
   const done = new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (status, signal) =>

@@ -38,3 +38,13 @@ test('a session the ceiling refuses is an SbxError with the status and one line'
   await assert.rejects(s.create(), (e) => e instanceof SbxError && e.status !== 0 && /maxNetwork/.test(e.message)
     && !e.message.includes('\n'));
 });
+
+test('an exec returns when its command does, even if what it left holds stdout', { timeout: 30000 }, async (t) => {
+  const s = await new Session({ binary, workspace: workspace(t) }).create();
+  t.after(() => s.close());
+  const started = Date.now();
+  const r = await s.exec(['sh', '-c', 'sleep 60 & echo back']);
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, 'back\n');
+  assert.ok(Date.now() - started < 10000);
+});

@@ -4,6 +4,7 @@ import asyncio
 import signal
 
 from ._errors import SbxError
+from ._sync_process import DRAIN_SECONDS
 from ._stdio import Collector, output_arg, stdin_arg, stdin_bytes
 
 
@@ -50,7 +51,11 @@ async def run_process(args, env, stdin, stdout, stderr, kill_grace):
         tasks.append(asyncio.ensure_future(_feed(proc.stdin, stdin_bytes(stdin))))
     try:
         status = await proc.wait()
-        await asyncio.gather(*tasks)
+        # A process the command left behind in a session can hold the pipes
+        # open after sbx-oci exec returned: read on briefly, then stop.
+        await asyncio.wait(tasks, timeout=DRAIN_SECONDS) if tasks else None
+        for t in tasks:
+            t.cancel()
     except BaseException:
         await asyncio.shield(terminate(proc, kill_grace))
         for t in tasks:

@@ -1,17 +1,18 @@
-"""Start sbx-oci, pump its pipes on threads, and end the sandbox if the
-caller is interrupted (KeyboardInterrupt or any exception while waiting)."""
+"""Start sbx-oci, read its pipes, and end the sandbox if the caller is
+interrupted (KeyboardInterrupt or any exception while waiting)."""
+import os
+import selectors
 import signal
 import subprocess
 import threading
+import time
 
 from ._errors import SbxError
 from ._stdio import Collector, output_arg, stdin_arg, stdin_bytes
 
-
-def _pump(pipe, collector):
-    with pipe:
-        for chunk in iter(lambda: pipe.read1(65536), b""):
-            collector.feed(chunk)
+# A process the command left behind in a session can hold the pipes open
+# after sbx-oci exec returned: read on for this long, then stop.
+DRAIN_SECONDS = 0.25
 
 
 def _feed(pipe, data):
@@ -20,6 +21,26 @@ def _feed(pipe, data):
             pipe.write(data)
     except BrokenPipeError:
         pass  # the command exited without reading it
+
+
+def _read_until_exit(proc, pipes):
+    """Reads every pipe until EOF, or until DRAIN_SECONDS after proc exited."""
+    sel = selectors.DefaultSelector()
+    for pipe, collector in pipes:
+        sel.register(pipe, selectors.EVENT_READ, collector)
+    deadline = None
+    while sel.get_map():
+        if deadline is None and proc.poll() is not None:
+            deadline = time.monotonic() + DRAIN_SECONDS
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        for key, _ in sel.select(0.05):
+            chunk = os.read(key.fd, 65536)
+            if chunk:
+                key.data.feed(chunk)
+            else:
+                sel.unregister(key.fileobj)
+    sel.close()
 
 
 def terminate(proc, grace):
@@ -41,18 +62,16 @@ def run_process(args, env, stdin, stdout, stderr, kill_grace):
     except OSError as e:
         raise SbxError("cannot start %s: %s" % (args[0], e)) from None
     out, err = Collector(stdout), Collector(stderr)
-    threads = [threading.Thread(target=_pump, args=(p, c), daemon=True)
-               for p, c in ((proc.stdout, out), (proc.stderr, err)) if p]
+    pipes = [(p, c) for p, c in ((proc.stdout, out), (proc.stderr, err)) if p]
     if proc.stdin:
-        threads.append(threading.Thread(target=_feed, args=(proc.stdin, stdin_bytes(stdin)), daemon=True))
-    for t in threads:
-        t.start()
+        threading.Thread(target=_feed, args=(proc.stdin, stdin_bytes(stdin)), daemon=True).start()
     try:
+        _read_until_exit(proc, pipes)
         status = proc.wait()
     except BaseException:
         terminate(proc, kill_grace)
         raise
     finally:
-        for t in threads:
-            t.join()
+        for p, _ in pipes:
+            p.close()
     return status, out, err

@@ -37,7 +37,7 @@ class AsyncTest(unittest.TestCase):
 
         async def main():
             async with sbx_oci.AsyncSession(workspace=ws, binary=BINARY) as s:
-                w = await s.exec(["sh", "-c", "echo one > a.txt"])
+                w = await s.exec(["sh", "-c", "echo one > a.txt; sleep 60 &"])
                 r = await s.exec(["cat", "a.txt"])
                 return w, r
 

@@ -3,6 +3,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 import unittest
 
 from _support import BINARY, marker_alive, marker_seconds, stubborn_tree, wait_for, workspace
@@ -28,6 +29,13 @@ class SessionTest(unittest.TestCase):
         self.assertNotEqual(subprocess.run([BINARY, "state", sid], capture_output=True).returncode, 0)
         with self.assertRaises(sbx_oci.SbxError):
             s.exec(["true"])
+
+    def test_exec_returns_though_a_left_process_holds_stdout(self):
+        with sbx_oci.Session(workspace=workspace(self), binary=BINARY) as s:
+            started = time.monotonic()
+            r = s.exec(["sh", "-c", "sleep 60 & echo back"])
+            self.assertEqual((r.status, r.stdout), (0, b"back\n"))
+            self.assertLess(time.monotonic() - started, 10)
 
     def test_exec_env_and_cwd_only_approved(self):
         ceiling = sbx_oci.Ceiling(approve=["env:SBX_OK"])
