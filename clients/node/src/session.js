@@ -73,12 +73,14 @@ export class Session {
     await writeFile(path, JSON.stringify(proc), { mode: 0o600 });
     try {
       const args = [...this.#global(), 'exec', '--process', path, this.#id];
-      const { child, done } = spawnSbx(binaryPath(this.#opts.binary), args, opts);
+      // opts.env is the command's, in the process file; sbx-oci gets the caller's.
+      const { child, done } = spawnSbx(binaryPath(this.#opts.binary), args, { ...opts, env: process.env });
       const abort = watchAbort(child, opts.signal, opts.killGraceMs);
       const r = await done.catch((e) => {
         throw new SbxError(`cannot start ${binaryPath(this.#opts.binary)}: ${e.message}`);
       }).finally(abort.detach);
-      const result = { status: r.status ?? 128 + (constants.signals[r.signal] || 0), signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+      const status = r.status ?? 128 + (constants.signals[r.signal] || 0);
+      const result = { status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
       if (abort.aborted) throw new SbxAbortError(undefined, result.status);
       return result;
     } finally {
