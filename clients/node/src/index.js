@@ -1,0 +1,3 @@
+export { run } from './run.js';
+export { Session } from './session.js';
+export { SbxError, SbxAbortError } from './errors.js';
