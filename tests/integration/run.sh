@@ -277,8 +277,8 @@ case_runner_environment ()
 {
   local out="$WORK/ld-outside"
   mkdir -p "$out"
-  PROCESS_EXTRA="\"env\": [\"LD_DEBUG=files\", \"LD_DEBUG_OUTPUT=$out/ld\", \"SBX_IT_MARK=in cmd\"]"
-  agent workspace-write "" sh -c 'echo "mark=$SBX_IT_MARK debug=$LD_DEBUG"'
+  PROCESS_EXTRA="\"env\": [\"LD_DEBUG=files\", \"LD_DEBUG_OUTPUT=$out/ld\", \"SBX_IT_MARK=in cmd\"]" \
+    agent workspace-write "" sh -c 'echo "mark=$SBX_IT_MARK debug=$LD_DEBUG"'
   tap_has "$OUT" "mark=in cmd debug=files" \
     "environment: process.env reaches the command, spaces and all"
   tap_is "$(ls "$out" | wc -l)" 0 \
