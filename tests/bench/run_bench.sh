@@ -71,7 +71,7 @@ if [ "$(id -u)" -eq 0 ]; then
   mkdir -p "$T/oci/rootfs/bin"
   cp /bin/busybox "$T/oci/rootfs/bin/busybox"
   ln -s busybox "$T/oci/rootfs/bin/true"
-  (cd "$T/oci" && runc spec)
+  (cd "$T/oci" && "$sbx" spec)
   jq '.process.args = ["/bin/true"] | .process.terminal = false' \
     "$T/oci/config.json" > "$T/oci/config.tmp"
   mv "$T/oci/config.tmp" "$T/oci/config.json"
