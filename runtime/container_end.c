@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,17 +103,6 @@ fifo_holders (const struct sbx_container *c, int *fds, pid_t *pids, size_t max)
   return n;
 }
 
-static int
-wait_gone (int pidfd, int wait_ms)
-{
-  struct pollfd p = { .fd = pidfd, .events = POLLIN };
-  int r;
-  do
-    r = poll (&p, 1, wait_ms);
-  while (r < 0 && errno == EINTR);
-  return r == 1 ? 0 : -ETIMEDOUT;
-}
-
 /* Kill the FIFO's holders until a scan finds none: one may fork before
    it is killed (bwrap making the sandbox), and its child holds the FIFO
    too.  Each is waited for, so a dead one cannot fork any more.  */
@@ -132,7 +120,7 @@ end_fifo_holders (const struct sbx_container *c, int wait_ms,
         sbx_pidfd_signal (fds[i], SIGKILL);
       for (size_t i = 0; i < n; i++)
         {
-          if (r == 0 && wait_gone (fds[i], wait_ms) < 0)
+          if (r == 0 && sbx_wait_gone (fds[i], wait_ms) < 0)
             r = sbx_fail (err, -ETIMEDOUT,
                           "process %d survived SIGKILL for %d ms",
                           (int) pids[i], wait_ms);
@@ -172,7 +160,7 @@ sbx_container_end (const struct sbx_container *c,
       cleanup_close int fd
           = verified_pidfd (p->watcher[i], p->watcher_start[i]);
       if (fd >= 0 && sbx_pidfd_signal (fd, SIGKILL) == 0)
-        wait_gone (fd, wait_ms);
+        sbx_wait_gone (fd, wait_ms);
     }
   return r;
 }

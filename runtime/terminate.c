@@ -6,8 +6,8 @@
 
 #include "runtime/linux/pidfd.h"
 
-static int
-wait_gone (int pidfd, int wait_ms)
+int
+sbx_wait_gone (int pidfd, int wait_ms)
 {
   struct pollfd p = { .fd = pidfd, .events = POLLIN };
   int r;
@@ -35,7 +35,7 @@ sbx_terminate (int pidfd, struct sbx_cgroup *cg, int wait_ms,
     }
   if (wait_ms <= 0)
     return 0;
-  int r = wait_gone (pidfd, wait_ms);
+  int r = sbx_wait_gone (pidfd, wait_ms);
   if (r == -ETIMEDOUT)
     return sbx_fail (err, r, "the sandbox survived SIGKILL for %d ms",
                      wait_ms);

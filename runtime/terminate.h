@@ -15,6 +15,10 @@
    that long for pid 1 to be gone; its pidfd turns readable only after
    the kernel has reaped the rest of the namespace, so then nothing of
    the sandbox is left.  -ETIMEDOUT when it is not gone by then.  */
+/* Wait up to WAIT_MS for the process of PIDFD to be gone: 0, -ETIMEDOUT,
+   or another negative errno.  */
+int sbx_wait_gone (int pidfd, int wait_ms);
+
 int sbx_terminate (int pidfd, struct sbx_cgroup *cg, int wait_ms,
                    struct sbx_error *err);
 
