@@ -113,10 +113,13 @@ cache_key (const char *runner, const struct sbx_host_facts *f, char *key,
   struct utsname u;
   if (stat (runner, &st) < 0 || uname (&u) < 0)
     return -errno;
-  snprintf (key, len, "%s %lld %lld.%09ld %s %d %s", runner,
+  /* A named runner's entry holds only what --help says (it is trusted,
+     never test-run): it must not answer for the same file found unnamed. */
+  snprintf (key, len, "%s %lld %lld.%09ld %s %d %s%s", runner,
             (long long) st.st_size, (long long) st.st_mtim.tv_sec,
             st.st_mtim.tv_nsec, u.release, (int) f->uid,
-            f->is_root ? "host-root" : "user");
+            f->is_root ? "host-root" : "user",
+            f->runner_named ? " named" : "");
   return 0;
 }
 
@@ -268,21 +271,21 @@ sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
   if (r < 0)
     return r;
   probe_identity (out);
-  if (out->facts.runner_named)
-    {
-      /* Trusted as named: no sandbox is launched to test it; its --help
-         says which options it takes.  */
-      out->facts.userns_ok = out->facts.private_proc_ok = true;
-      out->facts.runner_bind_fd = runner_has_bind_fd (out->runner_path);
-      return 0;
-    }
   char key[4096 + 256];
   bool keyed
       = cache_fd >= 0
         && cache_key (out->runner_path, &out->facts, key, sizeof key) == 0;
   if (keyed && load_cache (cache_fd, key, &out->facts))
     return 0;
-  probe_runner (out);
+  if (out->facts.runner_named)
+    {
+      /* Trusted as named: no sandbox is launched to test it; its --help
+         says which options it takes, once, then the cache does.  */
+      out->facts.userns_ok = out->facts.private_proc_ok = true;
+      out->facts.runner_bind_fd = runner_has_bind_fd (out->runner_path);
+    }
+  else
+    probe_runner (out);
   if (keyed)
     store_cache (cache_fd, key, &out->facts);
   return 0;

@@ -406,9 +406,19 @@ case_check_and_probe ()
     # Opened relative to the state root's fd: its name alone.
     tap_is "$(grep -c '"+probe.cache"' "$WORK/strace.out")" 1 \
       "probe: check --bundle reads the cache once"
+    # A named runner is never test-run, but its --help (which options it
+    # takes) is read once and cached like the probe.
+    "$SBX_OCI" --root "$WORK/state" --runner /usr/bin/bwrap run --bundle "$b" \
+      named-$N > /dev/null 2>&1
+    strace -f -qq -e trace=execve -o "$WORK/strace.out" \
+      "$SBX_OCI" --root "$WORK/state" --runner /usr/bin/bwrap run \
+      --bundle "$b" named2-$N > /dev/null 2>&1
+    tap_is "$(grep -c 'execve("/usr/bin/bwrap"' "$WORK/strace.out")" 1 \
+      "probe: a named runner's --help is cached too"
   else
     tap_skip "probe: a cached run launches bwrap once" "strace not installed"
     tap_skip "probe: check --bundle reads the cache once" "strace not installed"
+    tap_skip "probe: a named runner's --help is cached too" "strace not installed"
   fi
 }
 
