@@ -29,7 +29,9 @@ int sbx_json_parse_object (const char *json, size_t len, yajl_val *out,
                            struct sbx_error *err);
 
 /* Every key path TOP sets ("process.user.uid", "mounts[].options"), once
-   each, into OUT: what the ceiling's allow-list is checked against.  */
+   each, into OUT: what the ceiling's allow-list is checked against.  A
+   path too long to spell is recorded as one no allow-list knows.  Returns
+   0 or -ENOMEM.  */
 int sbx_spec_collect_fields (yajl_val top, struct strv *out);
 
 #endif

@@ -325,10 +325,8 @@ sbx_spec_parse (const char *json, size_t len, const char *bundle,
   r = parse_top (&c, tree, spec);
   if (r < 0)
     return r;
-  r = sbx_spec_collect_fields (tree, &spec->fields);
-  if (r < 0)
-    return sbx_fail (
-        err, r, r == -ENOMEM ? "out of memory" : "a key path is too long");
+  if (sbx_spec_collect_fields (tree, &spec->fields) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
   *out = steal_pointer (&spec);
   return 0;
 }

@@ -322,9 +322,36 @@ ceiling_file (void)
   sbx_ceiling_free (&c);
 }
 
+/* A key too long to spell as a path: the operator's own config parses as
+   it always did; under a ceiling it is a field nobody allowed.  */
+static void
+overlong_key (void)
+{
+  char key[700], json[2048];
+  memset (key, 'k', sizeof key - 1);
+  key[sizeof key - 1] = '\0';
+  snprintf (json, sizeof json,
+            "{\"ociVersion\": \"1.2.0\", \"x\": {\"%s\": 1}, "
+            "\"root\": {\"path\": \"/\", \"readonly\": true}, "
+            "\"process\": {\"args\": [\"true\"], \"cwd\": \"/home/u/ws\"}, "
+            "\"sbx\": {" DENY "}}",
+            key);
+  struct sbx_error err = { 0 };
+  tap_ok (check (json, NULL, &err) == 0,
+          "an over-long key: the operator's config runs (%s)", err.msg);
+  sbx_error_clear (&err);
+  struct sbx_ceiling c;
+  ceiling_with (&c, NULL);
+  int r = check (json, &c, &err);
+  tap_ok (r == -EPERM && strstr (err.msg, "not a field"),
+          "an over-long key: refused under a ceiling (%s)", err.msg);
+  sbx_ceiling_free (&c);
+}
+
 int
 main (void)
 {
+  overlong_key ();
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
     check_case (&cases[i]);
   trusted_config ();
