@@ -89,6 +89,26 @@ plan_dest_inside_tmpfs (const struct sbx_plan *plan, const char *dest)
   return false;
 }
 
+size_t
+policy_linked_prefix (const struct sbx_host_facts *host, char *path,
+                      size_t from)
+{
+  for (char *p = path + from;; p++)
+    {
+      char *slash = strchr (p, '/');
+      if (slash)
+        *slash = '\0';
+      bool link = host_path_kind (host, path) == SBX_PATH_SYMLINK;
+      if (slash)
+        *slash = '/';
+      if (link)
+        return slash ? (size_t) (slash - path) : strlen (path);
+      if (slash == NULL)
+        return 0;
+      p = slash;
+    }
+}
+
 enum sbx_path_kind
 host_path_kind (const struct sbx_host_facts *host, const char *path)
 {

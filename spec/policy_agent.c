@@ -307,29 +307,6 @@ pin_parents (const struct sbx_host_facts *host, const char *root,
   return 0;
 }
 
-/* The first component of PATH below ROOT that is a symbolic link, or 0.
-   Metadata behind a link cannot be held: the link itself can be replaced
-   (a mount cannot sit on it), pointing git at a file no bind covers.  */
-static size_t
-linked_component (const struct sbx_host_facts *host, const char *root,
-                  char *path)
-{
-  for (char *p = path + strlen (root) + 1;; p++)
-    {
-      char *slash = strchr (p, '/');
-      if (slash)
-        *slash = '\0';
-      bool link = host_path_kind (host, path) == SBX_PATH_SYMLINK;
-      if (slash)
-        *slash = '/';
-      if (link)
-        return slash ? (size_t) (slash - path) : strlen (path);
-      if (slash == NULL)
-        return 0;
-      p = slash;
-    }
-}
-
 /* A .git that is a file (a worktree's or a submodule's "gitdir: ...")
    would let a write point git at a directory of the sandbox's making
    (core.fsmonitor, hooks): the file itself is kept read-only.  */
@@ -360,7 +337,10 @@ protect_one (const struct sbx_host_facts *host, const char *root,
   cleanup_free char *path = sbx_path_join (root, rel);
   if (path == NULL)
     return -ENOMEM;
-  size_t link = linked_component (host, root, path);
+  /* Metadata behind a link cannot be held: the link itself can be
+     replaced (a mount cannot sit on it), pointing git at a file no bind
+     covers.  */
+  size_t link = policy_linked_prefix (host, path, strlen (root) + 1);
   if (link)
     {
       path[link] = '\0';

@@ -30,6 +30,12 @@ int plan_gap (struct sbx_plan *plan, bool network, enum sbx_level level,
    grant below it can be created inside the sandbox's own tmpfs.  */
 bool plan_dest_inside_tmpfs (const struct sbx_plan *plan, const char *dest);
 
+/* The length of the first prefix of PATH (absolute) that is a symbolic
+   link on the host, looking at the components from byte FROM on; 0 when
+   none is.  PATH is changed while looking, and restored.  */
+size_t policy_linked_prefix (const struct sbx_host_facts *host, char *path,
+                             size_t from);
+
 enum sbx_path_kind host_path_kind (const struct sbx_host_facts *host,
                                    const char *path);
 

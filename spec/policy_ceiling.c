@@ -149,32 +149,11 @@ in_workspaces (const struct sbx_ceiling *c, const char *path)
   return false;
 }
 
-/* A path the config names must be what it says: a symbolic link in any
-   component (one an earlier call planted in the workspace, say) would
-   point the grant somewhere the check never saw.  */
-static const char *
-symlink_component (const struct sbx_host_facts *host, const char *path,
-                   char *buf, size_t size)
-{
-  if (snprintf (buf, size, "%s", path) >= (int) size)
-    return path;
-  for (char *p = buf + 1;; p++)
-    {
-      char *slash = strchr (p, '/');
-      if (slash)
-        *slash = '\0';
-      if (host_path_kind (host, buf) == SBX_PATH_SYMLINK)
-        return buf;
-      if (slash == NULL)
-        return NULL;
-      *slash = '/';
-      p = slash;
-    }
-}
-
 /* A path the config wants granted (written, or bound in): inside one of
    the ceiling's workspaces or approved by its own path, and free of
-   symbolic links.  */
+   symbolic links, since a link in any component (one an earlier call
+   planted in the workspace, say) would point the grant somewhere the
+   check never saw.  */
 static int
 check_grant (const struct sbx_ceiling *c, const struct sbx_host_facts *host,
              const char *path, const char *field, const char *what,
@@ -186,14 +165,17 @@ check_grant (const struct sbx_ceiling *c, const struct sbx_host_facts *host,
       if (r < 0)
         return r;
     }
-  char buf[4096];
-  const char *link = symlink_component (host, path, buf, sizeof buf);
-  if (link)
-    return sbx_fail (err, -EPERM,
-                     "%s: %s is a symbolic link; under a ceiling a granted "
-                     "path must name the real directory",
-                     field, link);
-  return 0;
+  cleanup_free char *copy = strdup (path);
+  if (copy == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  size_t link = policy_linked_prefix (host, copy, 1);
+  if (link == 0)
+    return 0;
+  copy[link] = '\0';
+  return sbx_fail (err, -EPERM,
+                   "%s: %s is a symbolic link; under a ceiling a granted "
+                   "path must name the real directory",
+                   field, copy);
 }
 
 static int
