@@ -395,10 +395,39 @@ test_filters (void)
     }
 }
 
+/* Without --bind-fd the runner mounts bind sources by path: said, and the
+   filesystem level is partial; with it, nothing is said.  */
+static void
+test_bind_fd_gap (void)
+{
+  const char *json = AGENT_JSON ("", "\"mode\": \"workspace-write\", "
+                                     "\"workspace\": \"/home/u/ws\", "
+                                     "\"network\": \"deny\"");
+  for (int has = 0; has < 2; has++)
+    {
+      struct sbx_host_facts host = fake_host (NULL);
+      host.runner_bind_fd = has;
+      struct sbx_error err = { 0 };
+      struct sbx_plan *plan = NULL;
+      int r = fake_resolve_json (json, &host, &plan, &err);
+      bool said = false;
+      for (size_t i = 0; plan && i < plan->enforcement.reasons.n; i++)
+        said
+            |= strstr (plan->enforcement.reasons.v[i], "no --bind-fd") != NULL;
+      tap_ok (
+          r == 0 && said == !has
+              && (has || plan->enforcement.filesystem == SBX_LEVEL_PARTIAL),
+          "a runner %s --bind-fd: %s", has ? "with" : "without",
+          has ? "no reason" : "the reason, and filesystem partial");
+      sbx_plan_free (plan);
+    }
+}
+
 int
 main (void)
 {
   test_filters ();
+  test_bind_fd_gap ();
   test_supplementary_groups ();
   test_sysctl ();
   test_mount_values_quoted ();
