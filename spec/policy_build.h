@@ -55,6 +55,12 @@ int policy_ceiling_plan (const struct sbx_spec *spec,
                          const struct sbx_ceiling *ceiling,
                          struct sbx_error *err);
 
+/* Keep the protected metadata of an agent plan's writable roots read-only
+   (spec/policy_protect.c).  Returns 0 or -ENOMEM.  */
+int policy_protect_metadata (const struct sbx_spec *spec,
+                             const struct sbx_host_facts *host,
+                             struct sbx_plan *plan);
+
 int policy_agent_mounts (const struct sbx_spec *spec,
                          const struct sbx_host_facts *host,
                          struct sbx_plan *plan, struct sbx_error *err);
