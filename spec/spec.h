@@ -264,11 +264,6 @@ int sbx_spec_parse (const char *json, size_t len, const char *bundle,
 int sbx_spec_load (const char *bundle, struct sbx_spec **out,
                    struct sbx_error *err);
 
-/* Read the config at PATH (a copy `create` kept) as if it were in BUNDLE,
-   an absolute directory.  */
-int sbx_spec_load_file (const char *path, const char *bundle,
-                        struct sbx_spec **out, struct sbx_error *err);
-
 void sbx_spec_free (struct sbx_spec *spec);
 
 /* Free a seccomp model allocated like the parser's (every string and array

@@ -65,11 +65,3 @@ sbx_spec_load (const char *bundle, struct sbx_spec **out,
     return sbx_fail (err, -ENOMEM, "out of memory");
   return load_file (path, dir, out, err);
 }
-
-int
-sbx_spec_load_file (const char *path, const char *bundle,
-                    struct sbx_spec **out, struct sbx_error *err)
-{
-  *out = NULL;
-  return load_file (path, bundle, out, err);
-}
