@@ -28,17 +28,6 @@ sbx ()
   fi
 }
 
-# attempt BUNDLE: `run` it; OUT is stdout+stderr, RC the exit status,
-# OUTCOME the outcome JSON.
-attempt ()
-{
-  N=$((N + 1))
-  rm -f "$1/outcome.json"
-  OUT=$(sbx run --bundle "$1" --outcome "$1/outcome.json" "adv-$N" 2>&1)
-  RC=$?
-  OUTCOME=$(cat "$1/outcome.json" 2>/dev/null)
-}
-
 # refused PHRASE NAME [STATUS]: the command was refused with STATUS (125,
 # `run`'s for a sandbox that never started) and PHRASE in its line.
 refused ()
@@ -56,7 +45,7 @@ agent_case ()
   local b="$WORK/b$N"
   write_agent "$b" "$2" "${SBX_WS:-$WS}" "$3" "${@:4}"
   [ -n "${CONFIG_EDIT:-}" ] && sed -i "$CONFIG_EDIT" "$b/config.json"
-  attempt "$b"
+  run_bundle "$b"
 }
 
 as_root () { [ "$(id -u)" = 0 ]; }
@@ -118,7 +107,7 @@ case_container_shape ()
                           {"type": "network"}, {"type": "ipc"}, {"type": "uts"}]}}
 JSON
   [ "$(id -u)" = 0 ] || sed -i 's/{"type": "uts"}/{"type": "uts"}, {"type": "user"}/' "$b/config.json"
-  attempt "$b"
+  run_bundle "$b"
   refused "root.path: a container rootfs is refused under a ceiling" \
     "a container rootfs with a writable bind of /"
   tap_ok "a container rootfs: nothing written outside" \
@@ -361,7 +350,7 @@ case_outcome_links ()
 import os
 for i in range($last, $last + 5000):
     os.symlink('$OUTSIDE/clobbered', '$b/outcome.json.tmp.%d' % i)"
-  attempt "$b"
+  run_bundle "$b"
   tap_ok "links planted at the outcome's temporary names: nothing written outside" \
     test ! -e "$OUTSIDE/clobbered"
   rm -rf "$b"

@@ -177,3 +177,14 @@ tap_suite ()
   tap_is "$status" 0 "[uid 65534] the cases ran to the end"
   tap_plan
 }
+
+# run_bundle BUNDLE: `sbx run` it (the suite's sbx function) with a fresh
+# id; OUT is stdout+stderr, RC the exit status, OUTCOME the --outcome JSON.
+run_bundle ()
+{
+  N=$((N + 1))
+  rm -f "$1/outcome.json"
+  OUT=$(sbx run --bundle "$1" --outcome "$1/outcome.json" "it-$N" 2>&1)
+  RC=$?
+  OUTCOME=$(cat "$1/outcome.json" 2>/dev/null)
+}

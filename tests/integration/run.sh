@@ -24,17 +24,6 @@ sbx ()
   "$SBX_OCI" --root "$WORK/state" ${CEILING:+--ceiling "$CEILING"} "$@"
 }
 
-# run_bundle BUNDLE: run it; OUT is stdout+stderr, RC the exit status, and
-# OUTCOME the --outcome JSON.
-run_bundle ()
-{
-  N=$((N + 1))
-  rm -f "$1/outcome.json"
-  OUT=$(sbx run --bundle "$1" --outcome "$1/outcome.json" "it-$N" 2>&1)
-  RC=$?
-  OUTCOME=$(cat "$1/outcome.json" 2>/dev/null)
-}
-
 # agent MODE MOUNTS ARG...: a fresh bundle for ARG... in the workspace, run.
 agent ()
 {
