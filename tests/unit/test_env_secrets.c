@@ -36,6 +36,12 @@ test_names (void)
     "CLIENTSECRET",
     "GITHUB_TOKEN",
     "SSH_AUTH_SOCK",
+    "npm_token",
+    "AWS_SECRET_ACCESS_KEY",
+    "MY_API_KEY",
+    "db_password",
+    "GOOGLE_CREDENTIALS",
+    "SSH_PRIVATE_KEY",
     NULL,
   };
   static const char *const no[] = {

@@ -112,23 +112,6 @@ test_agent_inherit (void)
   sbx_plan_free (plan);
 }
 
-static void
-test_secret_names (void)
-{
-  static const char *const yes[]
-      = { "GITHUB_TOKEN",    "npm_token",   "AWS_SECRET_ACCESS_KEY",
-          "MY_API_KEY",      "db_password", "GOOGLE_CREDENTIALS",
-          "SSH_PRIVATE_KEY", NULL };
-  static const char *const no[]
-      = { "PATH", "TOKENIZER", "HOME", "PASSWORD_STORE_DIR", NULL };
-  for (size_t i = 0; yes[i]; i++)
-    tap_ok (sbx_env_name_is_secret (yes[i], strlen (yes[i])),
-            "%s is credential-shaped", yes[i]);
-  for (size_t i = 0; no[i]; i++)
-    tap_ok (!sbx_env_name_is_secret (no[i], strlen (no[i])),
-            "%s is not credential-shaped", no[i]);
-}
-
 static bool
 has_reason (const struct sbx_plan *plan, const char *part)
 {
@@ -437,6 +420,5 @@ main (void)
   test_container_env ();
   test_agent_allow_list ();
   test_agent_inherit ();
-  test_secret_names ();
   return tap_done ();
 }
