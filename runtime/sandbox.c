@@ -209,10 +209,15 @@ report_env_dropped (const struct sbx_globals *g, const struct sbx_plan *plan)
                    redacted);
 }
 
+/* An agent's command is found on the host's tree before it starts; a
+   container's, by sbx-oci-init among the container's own mounts
+   (init_main.c), unless it has no /proc to run that from.  */
 static int
 check_command (struct sbx_sandbox *sb, struct sbx_error *err)
 {
   const struct sbx_plan *plan = sb->plan;
+  if (plan->init)
+    return 0;
   int r
       = sbx_exec_lookup (plan->root, plan->argv.v[0],
                          strv_env_value (plan->env.v, "PATH"), plan->cwd, err);
@@ -251,7 +256,9 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
   sbx_ceiling_free (&ceiling);
   if (r == 0)
     report_env_dropped (g, sb->plan);
-  if (r == 0)
+  if (r == 0 && sb->plan->init_ids)
+    r = sbx_caps_sets (&sb->spec->process.capabilities, &sb->cap_sets, err);
+  else if (r == 0)
     r = sbx_caps_plan (&sb->spec->process.capabilities,
                        sb->probe.facts.is_root, &sb->cap_keep,
                        &sb->plan->enforcement.reasons, err);

@@ -6,6 +6,7 @@
 
 #include "runtime/cli.h"
 #include "runtime/linux/alias_walk.h"
+#include "runtime/linux/capabilities.h"
 #include "runtime/linux/probe.h"
 #include "spec/policy.h"
 
@@ -15,7 +16,8 @@ struct sbx_sandbox
   struct sbx_probe probe;
   struct sbx_plan *plan;
   struct strv cap_keep;
-  struct strv host_sockets; /* path sockets listening at launch */
+  struct sbx_cap_sets cap_sets; /* plan->init_ids: given by sbx-oci-init */
+  struct strv host_sockets;     /* path sockets listening at launch */
   struct sbx_alias_result aliases;
   char *alias_gap;
   int seccomp_fd;     /* what the runner reads: a sealed memfd, or a pipe

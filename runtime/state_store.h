@@ -40,6 +40,9 @@ struct sbx_container
 #define SBX_KEPT_CONFIG "config.json"
 #define SBX_RELEASE_FIFO "release"
 #define SBX_STARTED_MARK "started"
+/* Held open by sbx-oci-init until the command's exec: `start` reads it
+   to its end (runtime/linux/init_main.c).  */
+#define SBX_EXEC_FIFO "exec.fifo"
 
 struct sbx_spec;
 

@@ -106,6 +106,12 @@ struct sbx_plan
                       caller's, or none an unmapped namespace can show) */
   gid_t *groups;
   size_t n_groups;
+  bool init;     /* a container's command starts through sbx-oci-init
+                    (runtime/linux/init_main.c): looked up among its
+                    mounts, held, its exec reported */
+  bool init_ids; /* ... which also takes uid, gid and GROUPS and the five
+                    capability sets itself, in the caller's user
+                    namespace (a root caller's container without one) */
   bool new_session;
   bool die_with_parent;
   int64_t memory_limit;   /* bytes; -1 = none */
