@@ -7,6 +7,9 @@ need="meson ninja-build pkg-config gcc libc6-dev clang clang-format libclang-rt-
 libyajl-dev libseccomp-dev bubblewrap busybox-static \
 python3 util-linux procps strace git qemu-system-x86 cpio"
 [ "${SBX_SETUP_BENCH:-0}" = 1 ] && need="$need crun runc hyperfine"
+# The podman scenarios (tests/peers/podman_scenarios.sh, meson suite
+# "peers"): podman with crun beside sbx-oci; catatonit for --init.
+[ "${SBX_SETUP_PODMAN:-0}" = 1 ] && need="$need podman crun catatonit"
 
 missing=""
 for p in $need; do
