@@ -1,5 +1,5 @@
 /* The backend: what confines a command on this host, chosen per system by
-   runtime/meson.build.  bubblewrap on Linux (runtime/linux/backend_bwrap.c),
+   runtime/meson.build.  bubblewrap on Linux (runtime/linux/bwrap/backend_bwrap.c),
    Seatbelt on macOS (runtime/darwin/backend_seatbelt.c), and on any other
    system none at all (runtime/backend_none.c), which refuses rather than
    run a command unconfined.  The commands themselves are shared.  */
@@ -10,7 +10,7 @@
 
 #include "runtime/cli.h"
 #include "runtime/outcome.h"
-#include "spec/policy.h"
+#include "policy/policy.h"
 
 enum sbx_backend_choice
 {

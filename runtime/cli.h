@@ -22,7 +22,7 @@ struct sbx_globals
   bool systemd_cgroup;
   const char *runner;  /* --runner: a bwrap named by the operator */
   const char *ceiling; /* --ceiling: the operator's ceiling over an
-                          untrusted config (spec/ceiling.h) */
+                          untrusted config (policy/ceiling.h) */
   const char *approve; /* --approve: more approval tokens for it */
 };
 

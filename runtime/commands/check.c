@@ -12,7 +12,7 @@
 #include "common/json_gen.h"
 #include "runtime/cli.h"
 #include "runtime/outcome.h"
-#include "runtime/sandbox.h"
+#include "runtime/linux/container/sandbox.h"
 
 enum verdict
 {

@@ -4,7 +4,7 @@
    sbx created is removed; cgroups sbx did not create are never touched
    (the cgroups module removes only the directories it made).  With
    state.json missing or corrupt, --force finds the container through its
-   second record and its release FIFO (runtime/container_end.h).  It
+   second record and its release FIFO (runtime/linux/container/container_end.h).  It
    succeeds only when nothing of the container runs or is left.  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,10 +16,10 @@
 
 #include "common/cleanup.h"
 #include "runtime/cli.h"
-#include "runtime/container_end.h"
-#include "runtime/logged_hooks.h"
-#include "runtime/limits_report.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/container/container_end.h"
+#include "runtime/linux/container/logged_hooks.h"
+#include "runtime/linux/supervise/limits_report.h"
+#include "runtime/linux/state/state_store.h"
 
 #define KILL_WAIT_MS 10000
 

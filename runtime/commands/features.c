@@ -8,8 +8,8 @@
 
 #include "common/json_gen.h"
 #include "runtime/cli.h"
-#include "runtime/linux/capabilities.h"
-#include "runtime/linux/seccomp.h"
+#include "runtime/linux/confine/capabilities.h"
+#include "runtime/linux/confine/seccomp.h"
 
 static int
 key_list (yajl_gen g, const char *key, const char *const *names)

@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "runtime/cli.h"
-#include "runtime/limits_report.h"
+#include "runtime/linux/supervise/limits_report.h"
 #include "runtime/linux/pidfd.h"
-#include "runtime/ns_procs.h"
-#include "runtime/state_store.h"
-#include "runtime/terminate.h"
+#include "runtime/linux/container/ns_procs.h"
+#include "runtime/linux/state/state_store.h"
+#include "runtime/linux/supervise/terminate.h"
 
 #define KILL_WAIT_MS 10000
 

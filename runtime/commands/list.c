@@ -12,7 +12,7 @@
 #include "common/json_gen.h"
 #include "runtime/cli.h"
 #include "runtime/state_root.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/state/state_store.h"
 
 enum list_format
 {

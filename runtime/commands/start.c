@@ -8,8 +8,8 @@
 
 #include "common/cleanup.h"
 #include "runtime/cli.h"
-#include "runtime/logged_hooks.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/container/logged_hooks.h"
+#include "runtime/linux/state/state_store.h"
 
 static int
 release (struct sbx_container *c, struct sbx_error *err)

@@ -5,7 +5,7 @@
 
 #include "common/json_gen.h"
 #include "runtime/cli.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/state/state_store.h"
 
 int
 sbx_cmd_state (struct sbx_globals *g, int argc, char **argv,

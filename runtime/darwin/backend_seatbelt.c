@@ -2,7 +2,7 @@
    The policy is resolved exactly as on Linux, by the same spec/ code; the
    plan becomes an SBPL profile (sbpl.c) and the command runs under
    `sandbox-exec -p PROFILE -- ARGV`, supervised in the foreground
-   (seatbelt_supervise.c).  What the plan asks and Seatbelt cannot do is
+   (supervise.c).  What the plan asks and Seatbelt cannot do is
    refused here, never dropped.  Plain POSIX: the Linux build compiles it
    into a test binary (tests/integration/meson.build) that drives it
    against a stand-in sandbox-exec.  */
@@ -16,7 +16,7 @@
 #include "runtime/ceiling_load.h"
 #include "runtime/backend.h"
 #include "runtime/darwin/seatbelt_profile.h"
-#include "runtime/darwin/seatbelt_supervise.h"
+#include "runtime/darwin/supervise.h"
 #include "runtime/host_paths.h"
 
 extern char **environ;
