@@ -1,6 +1,6 @@
 /* What the translation needs to know about the host, gathered by the probe
-   (runtime/linux/bwrap/probe.c) so that policy resolution and the backends stay
-   pure functions of (spec, host facts).  Tests fill this by hand.  */
+   (runtime/linux/bwrap/probe.c) so that policy resolution and the backends
+   stay pure functions of (spec, host facts).  Tests fill this by hand.  */
 #ifndef SBX_HOST_FACTS_H
 #define SBX_HOST_FACTS_H
 

@@ -135,10 +135,10 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
 }
 
 /* An IPC namespace of the sandbox's own, or a joined one, gets a fresh
-   mqueue (a joined one's is mounted by the runner: runtime/linux/container/sandbox.c).
-   The host's, shared, too, when root runs the sandbox; otherwise nobody
-   here may mount it, and the host's /dev/mqueue, if there is one, is
-   bound instead: the same queues.  */
+   mqueue (a joined one's is mounted by the runner:
+   runtime/linux/container/sandbox.c). The host's, shared, too, when root runs
+   the sandbox; otherwise nobody here may mount it, and the host's /dev/mqueue,
+   if there is one, is bound instead: the same queues.  */
 static int
 mqueue_layer (const struct sbx_host_facts *host, const char *dest,
               struct sbx_plan *plan)

@@ -1,8 +1,8 @@
 /* Policy resolution: one flat, ordered plan from (spec, host facts).
  *
  * The plan is what every backend consumes: the bwrap argument builder on
- * Linux (runtime/linux/bwrap/bwrap_args.c) and the Seatbelt profile generator on
- * macOS (runtime/darwin/sbpl.c).  Resolution is pure: no I/O beyond the
+ * Linux (runtime/linux/bwrap/bwrap_args.c) and the Seatbelt profile generator
+ * on macOS (runtime/darwin/sbpl.c).  Resolution is pure: no I/O beyond the
  * host-facts callbacks, no globals.  */
 #ifndef SBX_POLICY_H
 #define SBX_POLICY_H

@@ -1,8 +1,9 @@
 /* The backend: what confines a command on this host, chosen per system by
-   runtime/meson.build.  bubblewrap on Linux (runtime/linux/bwrap/backend_bwrap.c),
-   Seatbelt on macOS (runtime/darwin/backend_seatbelt.c), and on any other
-   system none at all (runtime/backend_none.c), which refuses rather than
-   run a command unconfined.  The commands themselves are shared.  */
+   runtime/meson.build.  bubblewrap on Linux
+   (runtime/linux/bwrap/backend_bwrap.c), Seatbelt on macOS
+   (runtime/darwin/backend_seatbelt.c), and on any other system none at all
+   (runtime/backend_none.c), which refuses rather than run a command
+   unconfined.  The commands themselves are shared.  */
 #ifndef SBX_BACKEND_H
 #define SBX_BACKEND_H
 

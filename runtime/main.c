@@ -36,7 +36,8 @@ static const struct command commands[] = {
   { "pause", sbx_cmd_pause, "not supported" },
   { "resume", sbx_cmd_resume, "not supported" },
   { "update", sbx_cmd_update, "not supported" },
-  /* Hidden: the watcher `create` starts (runtime/linux/supervise/container_limits.h).  */
+  /* Hidden: the watcher `create` starts
+     (runtime/linux/supervise/container_limits.h).  */
   { "limits-watcher", sbx_cmd_limits_watcher, NULL },
 };
 

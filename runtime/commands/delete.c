@@ -4,8 +4,9 @@
    sbx created is removed; cgroups sbx did not create are never touched
    (the cgroups module removes only the directories it made).  With
    state.json missing or corrupt, --force finds the container through its
-   second record and its release FIFO (runtime/linux/container/container_end.h).  It
-   succeeds only when nothing of the container runs or is left.  */
+   second record and its release FIFO
+   (runtime/linux/container/container_end.h).  It succeeds only when nothing of
+   the container runs or is left.  */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>

@@ -1,12 +1,11 @@
 /* `sbx-oci limits-watcher DIR PID START MEMORY PIDS INTERVAL_MS WALL_MS`
-   (hidden; started by `create`, see runtime/linux/supervise/container_limits.h): sample
-   the tree of the sandbox whose pid 1 is PID until it ends (unless MEMORY
-   and PIDS are both 0: a quota holds them), end it on a breach or when
-   WALL_MS have passed since `start`, and keep DIR/limits.json saying the
-   breach and the peaks.  It holds a
-   pidfd of PID, so a recycled pid is never sampled or killed, and it
-   allocates nothing per tick: it must stay cheap for as long as the
-   container lives.  */
+   (hidden; started by `create`, see
+   runtime/linux/supervise/container_limits.h): sample the tree of the sandbox
+   whose pid 1 is PID until it ends (unless MEMORY and PIDS are both 0: a quota
+   holds them), end it on a breach or when WALL_MS have passed since `start`,
+   and keep DIR/limits.json saying the breach and the peaks.  It holds a pidfd
+   of PID, so a recycled pid is never sampled or killed, and it allocates
+   nothing per tick: it must stay cheap for as long as the container lives.  */
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>

@@ -2,7 +2,8 @@
    record of it, not only through state.json (which a killed `create`
    may not have written, and which may be truncated or corrupt):
    - the sandbox's first process: state.json's pid and the second
-     record's (runtime/linux/state/sandbox_record.h), each only with its start time;
+     record's (runtime/linux/state/sandbox_record.h), each only with its start
+   time;
    - when neither names one (a create killed between spawning bwrap and
      learning the sandbox's pid): every process holding the container's
      release FIFO, which bwrap and the held sandbox inherit from create;

@@ -139,9 +139,9 @@ sbx_state_dir_lock (int root_fd, const char *dir, const char *id, int *dir_fd,
 }
 
 /* The one directory a state directory holds: the devpts instance of a
-   create with a terminal (runtime/linux/container/create_console.c), still mounted when
-   that create was killed.  Unmounted through DFD, whatever path the
-   state directory has by now.  */
+   create with a terminal (runtime/linux/container/create_console.c), still
+   mounted when that create was killed.  Unmounted through DFD, whatever path
+   the state directory has by now.  */
 static void
 remove_subdir (int dfd, const char *name)
 {

@@ -50,8 +50,8 @@ int sbx_state_load_spec (const struct sbx_container *c, struct sbx_spec **out,
 
 /* Take ID: its directory appears already locked by us, or not at all (a
    second create fails with `container "ID" already exists`); see
-   runtime/linux/state/state_dir.h.  ROOT is made if missing, and refused (-EPERM)
-   unless it is the caller's own (runtime/state_root.h).  */
+   runtime/linux/state/state_dir.h.  ROOT is made if missing, and refused
+   (-EPERM) unless it is the caller's own (runtime/state_root.h).  */
 int sbx_state_claim (const char *root, const char *id, struct sbx_container *c,
                      struct sbx_error *err);
 

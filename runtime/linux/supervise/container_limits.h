@@ -1,7 +1,7 @@
 /* Limits on the create/start path (DESIGN.md, "Process model").  `create`
-   chooses the mechanism as `run` does (runtime/linux/supervise/limits.h): a cgroup quota
-   the runner enters before it execs, or, where no cgroup can be had, a
-   watcher: a small process of its own session, started by a double fork
+   chooses the mechanism as `run` does (runtime/linux/supervise/limits.h): a
+   cgroup quota the runner enters before it execs, or, where no cgroup can be
+   had, a watcher: a small process of its own session, started by a double fork
    so it is never the sandbox's parent (after `create` returns it is
    re-parented to the caller's subreaper, conmon or a shim, or to init;
    those reap it like any orphan and never mistake it for the sandbox,

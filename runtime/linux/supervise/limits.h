@@ -2,8 +2,9 @@
    around it.  A kernel quota (a cgroup, see cgroups/cgroup.h) when the
    host lets sbx create one: the runner enters it before it execs, so the
    whole sandbox is inside.  Otherwise the monitor: the supervision loop
-   samples the sandbox's process tree (runtime/linux/supervise/process_sample.h) and tears
-   the sandbox down on a breach.  */
+   samples the sandbox's process tree
+   (runtime/linux/supervise/process_sample.h) and tears the sandbox down on a
+   breach.  */
 #ifndef SBX_LIMITS_H
 #define SBX_LIMITS_H
 
