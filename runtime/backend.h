@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "runtime/cli.h"
+#include "runtime/context.h"
 #include "runtime/outcome.h"
 #include "policy/policy.h"
 
@@ -46,12 +46,12 @@ struct sbx_run_result
    foreground, supervised until it ends (or print it, for a dry run).
    Returns 0 with RES->outcome filled, or a negative errno with ERR (the
    sandbox never ran the command).  RES->plan is the caller's to free.  */
-int sbx_backend_run (const struct sbx_globals *g,
+int sbx_backend_run (const struct sbx_context *g,
                      const struct sbx_run_request *req,
                      struct sbx_run_result *res, struct sbx_error *err);
 
 /* The `--version` line that names the runner this backend would use.  */
-void sbx_backend_print_runner (const struct sbx_globals *g);
+void sbx_backend_print_runner (const struct sbx_context *g);
 
 /* A command this backend does not offer (runtime/commands/refused.c,
    built where the container lifecycle is unavailable): the one-line

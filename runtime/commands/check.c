@@ -226,7 +226,7 @@ print_json (const struct report *rep, const struct sbx_sandbox *sb)
 }
 
 int
-sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_check (struct sbx_context *g, int argc, char **argv,
                struct sbx_error *err)
 {
   static const struct option longopts[] = {

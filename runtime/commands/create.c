@@ -337,7 +337,7 @@ launch_limited (struct sbx_sandbox *sb, const struct create_options *o,
 }
 
 int
-sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_create (struct sbx_context *g, int argc, char **argv,
                 struct sbx_error *err)
 {
   struct create_options o = { .bundle = "." };

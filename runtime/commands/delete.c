@@ -28,7 +28,7 @@
    record's.  A record that does not name a cgroup of this host is
    logged and skipped: the first process still ends the sandbox.  */
 static struct sbx_cgroup *
-open_cgroup (const struct sbx_globals *g, const struct sbx_container *c,
+open_cgroup (const struct sbx_context *g, const struct sbx_container *c,
              const struct sbx_record *rec)
 {
   struct sbx_cgroup *cg = NULL;
@@ -58,7 +58,7 @@ remove_cgroup (struct sbx_cgroup *cg, struct sbx_error *err)
    left: otherwise the error names what is, and the state directory stays
    so that another delete --force can find it again.  */
 static int
-end_and_remove (const struct sbx_globals *g, struct sbx_container *c,
+end_and_remove (const struct sbx_context *g, struct sbx_container *c,
                 struct sbx_error *err)
 {
   struct sbx_record rec;
@@ -84,7 +84,7 @@ end_and_remove (const struct sbx_globals *g, struct sbx_container *c,
 }
 
 static int
-delete_container (const struct sbx_globals *g, struct sbx_container *c,
+delete_container (const struct sbx_context *g, struct sbx_container *c,
                   bool force, struct sbx_error *err)
 {
   enum sbx_status s = sbx_state_status (c);
@@ -99,7 +99,7 @@ delete_container (const struct sbx_globals *g, struct sbx_container *c,
 }
 
 int
-sbx_cmd_delete (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_delete (struct sbx_context *g, int argc, char **argv,
                 struct sbx_error *err)
 {
   static const struct option longopts[] = {

@@ -503,7 +503,7 @@ check_running (const struct sbx_container *c, struct sbx_error *err)
 }
 
 int
-sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_exec (struct sbx_context *g, int argc, char **argv,
               struct sbx_error *err)
 {
   struct exec_options o = { 0 };

@@ -86,7 +86,7 @@ features_json (yajl_gen g)
 }
 
 int
-sbx_cmd_features (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_features (struct sbx_context *g, int argc, char **argv,
                   struct sbx_error *err)
 {
   (void) g, (void) argv;

@@ -82,7 +82,7 @@ terminate (const struct sbx_container *ct, int pidfd, struct sbx_error *err)
 }
 
 int
-sbx_cmd_kill (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_kill (struct sbx_context *g, int argc, char **argv,
               struct sbx_error *err)
 {
   static const struct option longopts[] = {

@@ -180,7 +180,7 @@ parse_args (char **argv, struct watch *w, unsigned long long *start,
 }
 
 int
-sbx_cmd_limits_watcher (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_limits_watcher (struct sbx_context *g, int argc, char **argv,
                         struct sbx_error *err)
 {
   (void) g;

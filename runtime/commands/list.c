@@ -107,7 +107,7 @@ list_all (const char *root, const struct strv *ids, enum list_format fmt,
 }
 
 int
-sbx_cmd_list (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_list (struct sbx_context *g, int argc, char **argv,
               struct sbx_error *err)
 {
   static const struct option longopts[] = {

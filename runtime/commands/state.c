@@ -8,7 +8,7 @@
 #include "runtime/linux/state/state_store.h"
 
 int
-sbx_cmd_state (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_state (struct sbx_context *g, int argc, char **argv,
                struct sbx_error *err)
 {
   if (argc != 2)

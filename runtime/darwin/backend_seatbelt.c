@@ -22,7 +22,7 @@
 extern char **environ;
 
 static void
-host_facts (const struct sbx_globals *g, struct sbx_host_facts *f)
+host_facts (const struct sbx_context *g, struct sbx_host_facts *f)
 {
   memset (f, 0, sizeof *f);
   f->seatbelt = true;
@@ -109,7 +109,7 @@ struct seatbelt
 };
 
 static int
-prepare (const struct sbx_globals *g, const char *bundle, struct seatbelt *sb,
+prepare (const struct sbx_context *g, const char *bundle, struct seatbelt *sb,
          struct sbx_error *err)
 {
   host_facts (g, &sb->facts);
@@ -170,7 +170,7 @@ run (const struct seatbelt *sb, const struct sbx_run_request *req,
 }
 
 int
-sbx_backend_run (const struct sbx_globals *g,
+sbx_backend_run (const struct sbx_context *g,
                  const struct sbx_run_request *req, struct sbx_run_result *res,
                  struct sbx_error *err)
 {
@@ -190,7 +190,7 @@ sbx_backend_run (const struct sbx_globals *g,
 }
 
 void
-sbx_backend_print_runner (const struct sbx_globals *g)
+sbx_backend_print_runner (const struct sbx_context *g)
 {
   printf ("runner: %s (seatbelt%s)\n",
           g->runner ? g->runner : SBX_SANDBOX_EXEC,

@@ -216,7 +216,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
    ended, whatever happened in between: a quota's cgroup never outlives
    the run.  */
 static int
-run_limited (const struct sbx_globals *g, struct sbx_sandbox *sb,
+run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
              const struct sbx_run_request *o, struct sbx_outcome *out,
              struct sbx_error *err)
 {
@@ -244,7 +244,7 @@ run_limited (const struct sbx_globals *g, struct sbx_sandbox *sb,
 }
 
 int
-sbx_backend_run (const struct sbx_globals *g,
+sbx_backend_run (const struct sbx_context *g,
                  const struct sbx_run_request *req, struct sbx_run_result *res,
                  struct sbx_error *err)
 {
@@ -267,7 +267,7 @@ sbx_backend_run (const struct sbx_globals *g,
 }
 
 void
-sbx_backend_print_runner (const struct sbx_globals *g)
+sbx_backend_print_runner (const struct sbx_context *g)
 {
   struct sbx_probe probe;
   struct sbx_error err = { 0 };

@@ -8,7 +8,7 @@
 #include "spec/spec.h"
 
 void
-sbx_run_logged_hooks (const struct sbx_globals *g,
+sbx_run_logged_hooks (const struct sbx_context *g,
                       const struct sbx_container *c, const char *phase,
                       bool warn_unreadable)
 {

@@ -28,7 +28,7 @@ sbx_state_root_ensure (const char *root, struct sbx_error *err)
 }
 
 int
-sbx_usable_state_root (const struct sbx_globals *g, int *fd,
+sbx_usable_state_root (const struct sbx_context *g, int *fd,
                        struct sbx_error *err)
 {
   *fd = -1;
@@ -193,7 +193,7 @@ join_names (const struct strv *names, char *buf, size_t size)
 /* One line on stderr naming what the agent's environment lost, so that a
    name dropped on purpose is never a silent surprise.  */
 static void
-report_env_dropped (const struct sbx_globals *g, const struct sbx_plan *plan)
+report_env_dropped (const struct sbx_context *g, const struct sbx_plan *plan)
 {
   if (plan->env_dropped.n == 0 && plan->env_redacted.n == 0)
     return;
@@ -222,7 +222,7 @@ check_command (struct sbx_sandbox *sb, struct sbx_error *err)
 }
 
 int
-sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
+sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
                      struct sbx_sandbox *sb, struct sbx_error *err)
 {
   memset (sb, 0, sizeof *sb);

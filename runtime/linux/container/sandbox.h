@@ -4,7 +4,7 @@
 #ifndef SBX_SANDBOX_H
 #define SBX_SANDBOX_H
 
-#include "runtime/cli.h"
+#include "runtime/context.h"
 #include "runtime/linux/confine/alias_walk.h"
 #include "runtime/linux/bwrap/probe.h"
 #include "policy/policy.h"
@@ -30,7 +30,7 @@ struct sbx_sandbox
 /* Load BUNDLE, probe the host, resolve the plan and compile what the
    runner needs.  On failure ERR says why; when the command itself cannot
    be found or executed, exec_status is 127 or 126.  */
-int sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
+int sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
                          struct sbx_sandbox *sb, struct sbx_error *err);
 
 void sbx_sandbox_release (struct sbx_sandbox *sb);
@@ -39,7 +39,7 @@ void sbx_sandbox_release (struct sbx_sandbox *sb);
    cannot be made: the host is then probed without a cache, slower, not
    wrong.  One that is there but not the caller's own (or not a
    directory) is refused: ERR names it and the fix.  */
-int sbx_usable_state_root (const struct sbx_globals *g, int *fd,
+int sbx_usable_state_root (const struct sbx_context *g, int *fd,
                            struct sbx_error *err);
 
 /* mkdir -p of the state root, mode 0700, and the check that it is the
