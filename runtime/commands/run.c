@@ -50,19 +50,12 @@ write_outcome (const char *path, const struct sbx_outcome *o,
 int
 sbx_run_refuse_held_only (const struct sbx_spec *spec, struct sbx_error *err)
 {
-  const struct sbx_hooks *h = &spec->hooks;
-  const struct sbx_hook_list *lists[]
-      = { &h->prestart,        &h->create_runtime, &h->create_container,
-          &h->start_container, &h->poststart,      &h->poststop };
-  static const char *const names[]
-      = { "prestart",       "createRuntime", "createContainer",
-          "startContainer", "poststart",     "poststop" };
-  for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
-    if (lists[i]->n > 0)
+  for (int p = 0; p < SBX_HOOK_PHASE_N; p++)
+    if (spec->hooks.phase[p].n > 0)
       return sbx_fail (err, -ENOTSUP,
                        "hooks.%s: `run` does not run OCI hooks; use "
                        "`create` and `start`, which do",
-                       names[i]);
+                       sbx_hook_phase_name (p));
   if (spec->has_linux && spec->linux_.n_sysctl > 0)
     return sbx_fail (err, -ENOTSUP,
                      "linux.sysctl: `run` does not set sysctls; use "
