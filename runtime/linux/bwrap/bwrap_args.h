@@ -1,0 +1,54 @@
+/* The bwrap argument builder: a pure function from a resolved plan to the
+   runner's argv.  The environment is not in the argv (it would be visible
+   to every user in /proc/PID/cmdline): the runner is exec'd with the plan's
+   environment and passes it on.  */
+#ifndef SBX_BWRAP_ARGS_H
+#define SBX_BWRAP_ARGS_H
+
+#include "policy/policy.h"
+#include "runtime/linux/confine/capabilities.h"
+
+/* Descriptors the runner is told about; -1 = not passed.  */
+struct sbx_bwrap_fds
+{
+  int json_status;  /* --json-status-fd: child pid, then exit code */
+  int info;         /* --info-fd */
+  int block;        /* --block-fd: hold before exec until a byte arrives */
+  int seccomp;      /* --add-seccomp-fd: the config's or the agent filter */
+  int seccomp_net;  /* --add-seccomp-fd: the network "deny" filter */
+  int userns_block; /* --userns-block-fd: sbx writes the id maps first */
+  int args;         /* --args: the sandbox's environment as --setenv
+                       (runner_env.h); -1: the runner's own is passed */
+  /* One per plan mount: the number at which bwrap finds the bind's
+     source held open (--bind-fd, --ro-bind-fd), or -1 for a path.  NULL:
+     every source is a path (a dry run prints a reproducible command).  */
+  const int *mounts;
+  /* sbx-oci-init (plan->init): the sealed copy bwrap executes as
+     /proc/self/fd/N (-1: named "sbx-oci-init", for a dry run); where it
+     reports a lookup failure to create (-r); the exec FIFO it keeps open
+     until its exec (-s).  With plan->init, BLOCK is the helper's to read
+     (-h), not bwrap's.  */
+  int init, init_report, init_started;
+};
+
+#define SBX_BWRAP_NO_FDS                                                      \
+  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1, -1, NULL, -1, -1, -1 }
+
+struct sbx_bwrap_opts
+{
+  bool as_pid_1;        /* the command is pid 1 of its namespace (create) */
+  bool die_with_parent; /* the sandbox dies with its launcher (run) */
+  const struct strv *cap_keep; /* privileged runs: the only caps kept */
+  const char *mqueue_dir;      /* mqueue mounts bind this (a joined IPC
+                                  namespace's, mounted by spawn.c); NULL: fresh */
+  const struct sbx_cap_sets *init_caps; /* plan->init_ids: the five sets
+                                           sbx-oci-init gives */
+};
+
+int sbx_bwrap_args (const struct sbx_plan *plan,
+                    const struct sbx_host_facts *host,
+                    const struct sbx_bwrap_fds *fds,
+                    const struct sbx_bwrap_opts *opts, struct strv *argv,
+                    struct sbx_error *err);
+
+#endif
