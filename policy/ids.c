@@ -99,8 +99,14 @@ proc_mounted (const struct sbx_spec *spec)
 
 /* The helper takes the identity: no user namespace, no gap.  */
 static int
-helper_takes_ids (const struct sbx_user *u, struct sbx_plan *plan)
+helper_takes_ids (const struct sbx_user *u, struct sbx_plan *plan,
+                  struct sbx_error *err)
 {
+  if (u->n_additional_gids > SBX_INIT_MAX_GROUPS)
+    return sbx_fail (err, -E2BIG,
+                     "process.user.additionalGids: %zu groups; at most %d "
+                     "are supported",
+                     u->n_additional_gids, SBX_INIT_MAX_GROUPS);
   plan->init_ids = true;
   plan->uid = u->uid;
   plan->gid = u->gid;
@@ -128,7 +134,7 @@ policy_identity (const struct sbx_spec *spec,
   plan->init = !plan->agent && proc_mounted (spec);
   if (host->is_root && plan->init && !plan->unshare[SBX_NS_USER]
       && lx->n_uid_mappings == 0 && lx->n_gid_mappings == 0)
-    return helper_takes_ids (u, plan);
+    return helper_takes_ids (u, plan, err);
   bool as_caller = u->uid == host->uid && u->gid == host->gid;
   if (host->is_root && !plan->agent && as_caller && lx->n_uid_mappings == 0
       && lx->n_gid_mappings == 0)

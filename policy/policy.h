@@ -76,6 +76,9 @@ struct sbx_filters
   bool net_deny; /* network "deny"'s program on top */
 };
 
+/* The most additionalGids sbx-oci-init takes (its MAX_GROUPS).  */
+#define SBX_INIT_MAX_GROUPS 256
+
 struct sbx_plan
 {
   bool agent;

@@ -171,7 +171,7 @@ init_ids_args (const struct sbx_plan *plan, const struct sbx_cap_sets *c,
   r = r ?: push_opt (argv, "-g", plan->gid);
   if (r == 0 && plan->n_groups > 0)
     {
-      char list[64 * 12] = "";
+      char list[SBX_INIT_MAX_GROUPS * 11] = "";
       size_t used = 0;
       for (size_t i = 0; i < plan->n_groups && used < sizeof list; i++)
         used += snprintf (list + used, sizeof list - used, "%s%u",

@@ -45,7 +45,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define MAX_GROUPS 256
+#define MAX_GROUPS 256 /* SBX_INIT_MAX_GROUPS (policy/policy.h) */
 
 struct init_request
 {
