@@ -9,7 +9,7 @@
 
 #include "common/cleanup.h"
 #include "fence/fence_layers.h"
-#include "runtime/sandbox.h"
+#include "runtime/linux/container/sandbox.h"
 
 static bool
 is_bind (enum sbx_plan_op op)
@@ -88,7 +88,7 @@ sbx_fence_open (const struct sbx_fence_options *opts, struct sbx_fence **out,
                 struct sbx_error *err)
 {
   *out = NULL;
-  struct sbx_globals g = {
+  struct sbx_context g = {
     .root = opts->root,
     .runner = opts->runner,
     .ceiling = opts->ceiling,

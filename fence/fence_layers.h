@@ -4,7 +4,7 @@
 #define SBX_FENCE_LAYERS_H
 
 #include "fence/fence.h"
-#include "spec/policy.h"
+#include "policy/policy.h"
 
 struct fence_layer
 {

@@ -8,7 +8,7 @@
 #include "runtime/platform_unavailable.h"
 
 int
-sbx_backend_run (const struct sbx_globals *g,
+sbx_backend_run (const struct sbx_context *g,
                  const struct sbx_run_request *req, struct sbx_run_result *res,
                  struct sbx_error *err)
 {
@@ -17,7 +17,7 @@ sbx_backend_run (const struct sbx_globals *g,
 }
 
 void
-sbx_backend_print_runner (const struct sbx_globals *g)
+sbx_backend_print_runner (const struct sbx_context *g)
 {
   (void) g;
   struct sbx_error err = { 0 };

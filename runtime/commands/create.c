@@ -23,16 +23,16 @@
 #include "common/json_gen.h"
 #include "hooks/hooks.h"
 #include "runtime/cli.h"
-#include "runtime/container_limits.h"
-#include "runtime/create_console.h"
+#include "runtime/linux/supervise/container_limits.h"
+#include "runtime/linux/container/create_console.h"
 #include "runtime/linux/pidfd.h"
-#include "runtime/linux/runner_status.h"
-#include "runtime/linux/spawn.h"
-#include "runtime/linux/sysctl.h"
+#include "runtime/linux/bwrap/runner_status.h"
+#include "runtime/linux/bwrap/spawn.h"
+#include "runtime/linux/confine/sysctl.h"
 #include "runtime/outcome.h"
-#include "runtime/sandbox.h"
-#include "runtime/sandbox_record.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/container/sandbox.h"
+#include "runtime/linux/state/sandbox_record.h"
+#include "runtime/linux/state/state_store.h"
 
 /* How long bwrap may take to set the sandbox up.  */
 #define HOLD_WAIT_MS 30000
@@ -337,7 +337,7 @@ launch_limited (struct sbx_sandbox *sb, const struct create_options *o,
 }
 
 int
-sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_create (struct sbx_context *g, int argc, char **argv,
                 struct sbx_error *err)
 {
   struct create_options o = { .bundle = "." };

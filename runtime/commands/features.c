@@ -8,8 +8,8 @@
 
 #include "common/json_gen.h"
 #include "runtime/cli.h"
-#include "runtime/linux/capabilities.h"
-#include "runtime/linux/seccomp.h"
+#include "runtime/linux/confine/capabilities.h"
+#include "runtime/linux/confine/seccomp.h"
 
 static int
 key_list (yajl_gen g, const char *key, const char *const *names)
@@ -86,7 +86,7 @@ features_json (yajl_gen g)
 }
 
 int
-sbx_cmd_features (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_features (struct sbx_context *g, int argc, char **argv,
                   struct sbx_error *err)
 {
   (void) g, (void) argv;

@@ -194,7 +194,7 @@ one_op (const struct fence_cli *c, struct sbx_fence *f, const char *op,
 }
 
 static int
-check_paths (const struct sbx_globals *g, const struct fence_cli *c,
+check_paths (const struct sbx_context *g, const struct fence_cli *c,
              struct sbx_fence *f, char **paths, int n, struct sbx_error *err)
 {
   bool all = true;
@@ -293,7 +293,7 @@ op_arity (const char *op)
 }
 
 int
-sbx_cmd_fence (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_fence (struct sbx_context *g, int argc, char **argv,
                struct sbx_error *err)
 {
   struct fence_cli c = {

@@ -174,7 +174,7 @@ check_outcome_dir (const char *path, struct sbx_error *err)
 }
 
 int
-sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_run (struct sbx_context *g, int argc, char **argv,
              struct sbx_error *err)
 {
   struct run_options o = { .req = { .bundle = "." } };
