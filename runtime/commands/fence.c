@@ -60,35 +60,40 @@ report (const struct fence_cli *c, const char *path,
     dprintf (c->verdict_fd, "%s\n", strtok (text, "\n"));
 }
 
+/* All of stdin, at most MAX bytes: the content of write and append.  */
 static int
 read_stdin (size_t max, char **data, size_t *len, struct sbx_error *err)
 {
   size_t cap = 0, n = 0;
-  char *buf = NULL;
+  cleanup_free char *buf = NULL;
   for (;;)
     {
       if (n == cap)
         {
-          char *p
-              = n > max ? NULL : realloc (buf, cap = cap ? cap * 2 : 65536);
+          if (n > max)
+            return sbx_fail (err, -EFBIG,
+                             "fence: stdin: more than --max-bytes %zu", max);
+          char *p = realloc (buf, cap = cap ? cap * 2 : 65536);
           if (p == NULL)
-            break;
+            return sbx_fail (err, -ENOMEM, "out of memory");
           buf = p;
         }
       ssize_t got = read (STDIN_FILENO, buf + n, cap - n);
-      if (got == 0 && n <= max)
-        {
-          *data = buf;
-          *len = n;
-          return 0;
-        }
-      if (got < 0 && errno != EINTR)
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        return sbx_fail_errno (err, -errno, "fence: stdin");
+      if (got == 0)
         break;
-      n += got > 0 ? (size_t) got : 0;
+      n += (size_t) got;
     }
-  free (buf);
-  return sbx_fail (err, n > max ? -EFBIG : -EIO,
-                   "fence: stdin: more than --max-bytes, or unreadable");
+  if (n > max)
+    return sbx_fail (err, -EFBIG, "fence: stdin: more than --max-bytes %zu",
+                     max);
+  *data = buf;
+  buf = NULL;
+  *len = n;
+  return 0;
 }
 
 static int
@@ -323,8 +328,15 @@ sbx_cmd_fence (struct sbx_context *g, int argc, char **argv,
   cleanup_fence struct sbx_fence *f = NULL;
   if (r == 0)
     r = sbx_fence_open (&c.opts, &f, err);
-  if (r < 0 || strcmp (op, "check") == 0)
-    return r < 0 ? r : check_paths (g, &c, f, paths, n, err);
+  if (r < 0)
+    {
+      /* The config refused (by the ceiling, say): a client learns it on
+         the descriptor as well.  */
+      report (&c, n > 0 ? paths[0] : "", NULL, err);
+      return r;
+    }
+  if (strcmp (op, "check") == 0)
+    return check_paths (g, &c, f, paths, n, err);
   bool denied = false;
   for (int i = 0; r == 0 && i < (arity == 2 ? 1 : n); i++)
     {

@@ -169,6 +169,27 @@ case_check_verdict ()
   tap_is "$?" 0 "check: allowed paths exit 0"
 }
 
+# Under the operator's ceiling, the fence refuses what `run` refuses, with
+# the same line; with the grant approved, it writes where the sandbox can.
+case_ceiling ()
+{
+  make_tree ceiling
+  HOME=$H write_agent "$T/bundle" workspace-write "$H" "$(bind_rw "$T/outside")" true
+  printf '{"workspaces": [%s]}\n' "$(json_str "$H")" > "$T/ceiling"
+  local r f
+  r=$(HOME=$H sbx --ceiling "$T/ceiling" run --bundle "$T/bundle" "it-c$RANDOM" 2>&1)
+  f=$(HOME=$H "$SBX_OCI" --root "$WORK/state" --ceiling "$T/ceiling" fence check \
+    --config "$T/bundle/config.json" "$T/outside/x" 2>&1)
+  tap_is "$?" 1 "ceiling: the fence refuses the config the ceiling refuses"
+  tap_has "$r" "$f" "ceiling: with the line run prints ($f)"
+  printf '{"workspaces": [%s], "approve": [%s]}\n' "$(json_str "$H")" \
+    "$(json_str "$T/outside")" > "$T/ceiling"
+  printf new | HOME=$H fence write --ceiling "$T/ceiling" \
+    --config "$T/bundle/config.json" "$T/outside/x"
+  tap_is "$(cat "$T/outside/x" 2> /dev/null)" new \
+    "ceiling: approved, the fence writes the granted root"
+}
+
 # The race, through the library: WS/d swapped for a link to the outside
 # while the fence writes WS/d/f; bounded to 4 s.
 case_race ()
@@ -191,6 +212,7 @@ run_cases ()
 {
   case_table
   case_check_verdict
+  case_ceiling
   case_race
 }
 
