@@ -50,6 +50,14 @@ int sbx_backend_run (const struct sbx_context *g,
                      const struct sbx_run_request *req,
                      struct sbx_run_result *res, struct sbx_error *err);
 
+/* Resolve BUNDLE's plan as this host's backend would for `run`, and run
+   nothing: what the dry run of another backend's translation starts from
+   (`run --dry-run --backend seatbelt` on Linux, runtime/commands/run.c).
+   0 with *SPEC and *PLAN the caller's to free.  */
+int sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+                         struct sbx_spec **spec, struct sbx_plan **plan,
+                         struct sbx_error *err);
+
 /* The `--version` line that names the runner this backend would use.  */
 void sbx_backend_print_runner (const struct sbx_context *g);
 

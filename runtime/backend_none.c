@@ -16,6 +16,15 @@ sbx_backend_run (const struct sbx_context *g,
   return sbx_platform_unavailable (SBX_HOST_SYSTEM, err);
 }
 
+int
+sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+                     struct sbx_spec **spec, struct sbx_plan **plan,
+                     struct sbx_error *err)
+{
+  (void) g, (void) bundle, (void) spec, (void) plan;
+  return sbx_platform_unavailable (SBX_HOST_SYSTEM, err);
+}
+
 void
 sbx_backend_print_runner (const struct sbx_context *g)
 {

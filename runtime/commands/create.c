@@ -228,13 +228,11 @@ static int
 run_create_hooks (const struct sbx_spec *spec, const char *state,
                   struct sbx_error *err)
 {
-  int r = sbx_hooks_run (&spec->hooks.prestart, "prestart", state, err);
-  r = r
-          ?: sbx_hooks_run (&spec->hooks.create_runtime, "createRuntime",
-                            state, err);
-  r = r
-          ?: sbx_hooks_run (&spec->hooks.create_container, "createContainer",
-                            state, err);
+  int r = 0;
+  for (int p = SBX_HOOK_PRESTART; r == 0 && p <= SBX_HOOK_CREATE_CONTAINER;
+       p++)
+    r = sbx_hooks_run (&spec->hooks.phase[p], sbx_hook_phase_name (p), state,
+                       err);
   return r;
 }
 
@@ -296,6 +294,8 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
   if (r == 0 && sb->spec->has_linux)
     r = sbx_sysctl_apply (c->pid, sb->spec->linux_.sysctl,
                           sb->spec->linux_.n_sysctl, err);
+  if (r == 0)
+    sbx_container_limits_hold_nproc (lim, c->pid);
   r = r
           ?: sbx_container_limits_watch (lim, c->dir, c->pid, c->start_time,
                                          err);
@@ -363,7 +363,7 @@ sbx_cmd_create (struct sbx_context *g, int argc, char **argv,
                   "process.terminal is true: --console-socket is required");
   /* It would have to run inside the sandbox between bwrap's set-up and
      the command's exec, where bwrap offers no step: refused, not skipped. */
-  if (r == 0 && sb.spec->hooks.start_container.n > 0)
+  if (r == 0 && sb.spec->hooks.phase[SBX_HOOK_START_CONTAINER].n > 0)
     r = sbx_fail (err, -ENOTSUP,
                   "hooks.startContainer: bubblewrap cannot run a hook "
                   "inside the sandbox before the command starts");

@@ -69,7 +69,7 @@ end_and_remove (const struct sbx_context *g, struct sbx_container *c,
   struct sbx_cgroup *cg = open_cgroup (g, c, &rec);
   int r = sbx_container_end (c, &procs, cg, KILL_WAIT_MS, err);
   if (r == 0 && c->doc)
-    sbx_run_logged_hooks (g, c, "poststop", false);
+    sbx_run_logged_hooks (g, c, SBX_HOOK_POSTSTOP, false);
   r = r ?: (cg ? remove_cgroup (cg, err) : 0);
   char left[512];
   sbx_container_left (c, &procs, left, sizeof left);

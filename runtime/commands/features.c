@@ -63,9 +63,10 @@ features_json (yajl_gen g)
 {
   /* startContainer would have to run inside the sandbox before the
      command, which bwrap offers no step for.  */
-  static const char *const hooks[]
-      = { "prestart",  "createRuntime", "createContainer",
-          "poststart", "poststop",      NULL };
+  const char *hooks[SBX_HOOK_PHASE_N + 1] = { NULL };
+  for (int p = 0, n = 0; p < SBX_HOOK_PHASE_N; p++)
+    if (p != SBX_HOOK_START_CONTAINER)
+      hooks[n++] = sbx_hook_phase_name (p);
   static const char *const mount_options[]
       = { "bind", "rbind", "ro", "rw", NULL };
   int r = sbx_json_open (g, false);

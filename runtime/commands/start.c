@@ -65,7 +65,7 @@ sbx_cmd_start (struct sbx_context *g, int argc, char **argv,
         break;
       }
   if (r == 0)
-    sbx_run_logged_hooks (g, &c, "poststart", true);
+    sbx_run_logged_hooks (g, &c, SBX_HOOK_POSTSTART, true);
   sbx_state_close (&c);
   return r < 0 ? r : 0;
 }

@@ -189,6 +189,17 @@ sbx_backend_run (const struct sbx_context *g,
   return r;
 }
 
+int
+sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+                     struct sbx_spec **spec, struct sbx_plan **plan,
+                     struct sbx_error *err)
+{
+  struct seatbelt sb = { 0 };
+  int r = prepare (g, bundle, &sb, err);
+  *spec = sb.spec, *plan = sb.plan;
+  return r;
+}
+
 void
 sbx_backend_print_runner (const struct sbx_context *g)
 {

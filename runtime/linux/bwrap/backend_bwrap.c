@@ -15,7 +15,6 @@
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "runtime/backend.h"
-#include "runtime/darwin/seatbelt_profile.h"
 #include "runtime/linux/supervise/limits.h"
 #include "runtime/linux/supervise/supervise.h"
 #include "runtime/linux/bwrap/probe.h"
@@ -141,14 +140,9 @@ run_opts (const struct sbx_sandbox *sb)
 }
 
 static int
-dry_run (struct sbx_sandbox *sb, bool seatbelt, const char *seccomp_dir,
+dry_run (struct sbx_sandbox *sb, const char *seccomp_dir,
          struct sbx_error *err)
 {
-  if (seatbelt && seccomp_dir)
-    return sbx_fail (err, -EINVAL,
-                     "--seccomp-dir: the seatbelt backend has no seccomp");
-  if (seatbelt)
-    return sbx_seatbelt_dry_run (sb->spec, sb->plan, SBX_SANDBOX_EXEC, err);
   struct sbx_bwrap_opts opts = run_opts (sb);
   struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
   struct exported x = { { -1, -1 }, { NULL, NULL } };
@@ -248,20 +242,35 @@ sbx_backend_run (const struct sbx_context *g,
                  const struct sbx_run_request *req, struct sbx_run_result *res,
                  struct sbx_error *err)
 {
-  bool seatbelt = req->backend == SBX_BACKEND_SEATBELT;
-  if (seatbelt && !req->dry_run)
+  if (req->backend == SBX_BACKEND_SEATBELT)
     return sbx_fail (err, -ENOTSUP,
                      "--backend seatbelt: runs only on macOS; use it with "
                      "--dry-run here to print the profile");
   struct sbx_sandbox sb;
   int r = sbx_sandbox_prepare (g, req->bundle, &sb, err);
   if (r == 0 && req->dry_run)
-    r = dry_run (&sb, seatbelt, req->seccomp_dir, err);
+    r = dry_run (&sb, req->seccomp_dir, err);
   else if (r == 0)
     r = run_limited (g, &sb, req, &res->outcome, err);
   res->exec_status = sb.exec_status;
   res->plan = sb.plan;
   sb.plan = NULL; /* the outcome's enforcement report needs it */
+  sbx_sandbox_release (&sb);
+  return r;
+}
+
+int
+sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+                     struct sbx_spec **spec, struct sbx_plan **plan,
+                     struct sbx_error *err)
+{
+  struct sbx_sandbox sb;
+  int r = sbx_sandbox_prepare (g, bundle, &sb, err);
+  if (r == 0)
+    {
+      *spec = sb.spec, *plan = sb.plan;
+      sb.spec = NULL, sb.plan = NULL;
+    }
   sbx_sandbox_release (&sb);
   return r;
 }
