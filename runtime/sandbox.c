@@ -14,6 +14,7 @@
 #include "runtime/ceiling_load.h"
 #include "runtime/exec_lookup.h"
 #include "runtime/linux/capabilities.h"
+#include "runtime/linux/kernel_calls.h"
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
 #include "runtime/linux/unix_sockets.h"
@@ -233,6 +234,10 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
   bool under = r > 0;
   if (r >= 0)
     r = sbx_spec_load (bundle, &sb->spec, err);
+  /* A kernel without what the runtime needs is refused here, said why,
+     rather than run with signals or path checks that quietly miss.  */
+  if (r == 0)
+    r = sbx_kernel_require (err);
   if (r == 0)
     r = sbx_usable_state_root (g, &root_fd, err);
   if (r == 0)
