@@ -2,9 +2,9 @@
    that names one is compiled by its number (seccomp_numbered.h), for every
    architecture of the filter, instead of being skipped.  The programs are
    loaded for real in forked children.  */
-#include "runtime/linux/seccomp.h"
-#include "runtime/linux/seccomp_builtin.h"
-#include "runtime/linux/seccomp_numbered.h"
+#include "runtime/linux/confine/seccomp.h"
+#include "runtime/linux/confine/seccomp_builtin.h"
+#include "runtime/linux/confine/seccomp_numbered.h"
 #include "tests/unit/tap.h"
 
 #include <errno.h>
