@@ -3,15 +3,20 @@
 # cross-compiled on an x86-64 Debian 12 (default BUILD_DIR: build-arm64,
 # TARGET: sbx-oci).  The arm64 yajl and libseccomp come from Debian's
 # archive, unpacked under SBX_VM_CACHE (tests/vm/debian_debs.sh), not
-# installed; the cross compiler and qemu-user from scripts/setup-debian.sh.
+# installed; the cross compiler and qemu-user from scripts/setup-debian.sh
+# (run first when they are missing and this runs as root).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-build-arm64}
 [ $# -gt 0 ] && shift
 cache=${SBX_VM_CACHE:-/var/cache/sbx-oci-vm}/arm64-dev
-for tool in aarch64-linux-gnu-gcc qemu-aarch64-static apt-get dpkg-deb; do
+# On a fresh Debian 12, as root: the set-up installs what is missing.
+if [ "$(id -u)" = 0 ] && ! command -v aarch64-linux-gnu-gcc > /dev/null; then
+  sh "$top/scripts/setup-debian.sh" >&2 || exit 1
+fi
+for tool in aarch64-linux-gnu-gcc qemu-aarch64-static apt-get dpkg-deb meson; do
   if ! command -v "$tool" > /dev/null; then
-    echo "cross-arm64: $tool is missing (run scripts/setup-debian.sh)" >&2
+    echo "cross-arm64: $tool is missing (run scripts/setup-debian.sh as root)" >&2
     exit 77
   fi
 done
