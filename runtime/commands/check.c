@@ -11,6 +11,7 @@
 #include "common/cleanup.h"
 #include "common/json_gen.h"
 #include "runtime/cli.h"
+#include "runtime/linux/confine/kernel_calls.h"
 #include "runtime/outcome.h"
 #include "runtime/linux/container/sandbox.h"
 
@@ -128,6 +129,22 @@ check_proc (const struct sbx_probe *p, struct report *rep)
               "run outside a container whose /proc has masked or read-only "
               "paths (e.g. a privileged container or --security-opt "
               "unmask=/proc/*)");
+}
+
+/* The system calls sbx-oci relies on (kernel_calls.h): an older kernel
+   lacks some, each named with what it costs.  */
+static void
+check_kernel (struct report *rep)
+{
+  struct sbx_kernel_calls k;
+  sbx_kernel_calls_probe (&k);
+  bool usable = k.pidfd_open && k.openat2;
+  struct finding *f = add (rep, "kernel", usable ? CHECK_OK : CHECK_FAIL);
+  sbx_kernel_calls_describe (&k, f->detail, sizeof f->detail);
+  if (!usable)
+    snprintf (f->fix, sizeof f->fix,
+              "boot Linux 5.6 or later (Debian 12's 6.1 has every call "
+              "sbx-oci uses)");
 }
 
 static void
@@ -272,6 +289,7 @@ sbx_cmd_check (struct sbx_context *g, int argc, char **argv,
   check_runner (probe, &rep);
   check_userns (probe, &rep);
   check_proc (probe, &rep);
+  check_kernel (&rep);
   check_cgroups (&rep);
   r = json ? print_json (&rep, bundle ? &sb : NULL)
            : print_text (&rep, bundle ? &sb : NULL);

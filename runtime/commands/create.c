@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -180,17 +181,20 @@ held_now (const char *path, const char *want, int wlen)
 /* bwrap reports the sandbox's pid right after clone, before it sets the
    sandbox up: only once the sandbox sits in read() on its block fd is the
    setup known to have worked.  /proc/PID/syscall shows that as
-   "0 0xFD ..."; a runner that exits first means the setup failed (bwrap
-   has said why on stderr).  sbx-oci-init, when it holds instead of bwrap,
-   says so itself on REPORT_FD, which works for an unprivileged caller
-   too, whose /proc/PID/syscall of the sandbox is not readable.  */
+   "NR 0xFD ...", NR read's number on this architecture (0 on x86-64, 63
+   on arm64: a literal 0 timed out every create there); a runner that exits
+   first means the setup failed (bwrap has said why on stderr).
+   sbx-oci-init, when it holds instead of bwrap, says so itself on
+   REPORT_FD, which works for an unprivileged caller too, whose
+   /proc/PID/syscall of the sandbox is not readable.  */
 static int
 wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
                  int block_fd, int report_fd, struct sbx_error *err)
 {
   char path[64], want[32];
   snprintf (path, sizeof path, "/proc/%d/syscall", (int) child);
-  int wlen = snprintf (want, sizeof want, "0 0x%x ", block_fd);
+  int wlen
+      = snprintf (want, sizeof want, "%ld 0x%x ", (long) SYS_read, block_fd);
   char msg[512] = "";
   for (int ms = 0; ms < HOLD_WAIT_MS;)
     {

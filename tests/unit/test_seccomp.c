@@ -533,8 +533,8 @@ test_agent_default (void)
   struct sbx_error err = { 0 };
   struct sbx_seccomp *sc = NULL;
   int r = sbx_seccomp_agent_default (false, &sc, &err);
-  tap_ok (r == 0 && sc && sc->n_syscalls == 44,
-          "agent filter built (44 rules)");
+  tap_ok (r == 0 && sc && sc->n_syscalls == 45,
+          "agent filter built (45 rules)");
   check_filtered (sc, probe_agent, 0,
                   "agent filter: ptrace, keyrings, bpf, TIOCSTI, "
                   "TIOCLINUX, new user namespaces, mount, io_uring, file "

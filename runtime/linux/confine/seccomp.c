@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "runtime/linux/confine/seccomp_numbered.h"
 
 #define N_ELEMENTS(a) (sizeof (a) / sizeof ((a)[0]))
 /* A table of names ends with NULL; its value table has one entry less.  */
@@ -234,17 +235,44 @@ build_conditions (const struct sbx_seccomp_rule *rule, size_t ri,
   return 0;
 }
 
+/* The rules libseccomp cannot place, written by number before its
+   program (seccomp_numbered.h).  */
+struct numbered
+{
+  struct sbx_numbered_rule v[SBX_NUMBERED_RULES_MAX];
+  size_t n;
+};
+
+/* NAME, unknown to libseccomp: a rule for it by number when the table has
+   one and the rule compares no argument (the prelude compares numbers
+   only); otherwise skipped, as runc and crun do, for a call this
+   libseccomp does not know is mostly one the kernel does not have.  */
 static int
-add_rule_for (scmp_filter_ctx ctx, const struct sbx_seccomp_rule *rule,
+add_numbered (struct numbered *nb, const struct sbx_seccomp_rule *rule,
               size_t ri, const char *name, uint32_t action,
-              const struct scmp_arg_cmp *cmp, bool shared_index,
               struct sbx_error *err)
 {
-  int nr = seccomp_syscall_resolve_name (name);
-  /* A name this libseccomp does not know is a system call this kernel
-     cannot have been asked for: skipped, as runc and crun do.  */
-  if (nr == __NR_SCMP_ERROR)
+  if (rule->n_args > 0
+      || sbx_syscall_number (name, seccomp_arch_native ()) < 0)
     return 0;
+  if (nb->n == SBX_NUMBERED_RULES_MAX)
+    return sbx_fail (err, -E2BIG,
+                     "linux.seccomp.syscalls[%zu]: more than %u rules for "
+                     "system calls this libseccomp does not know",
+                     ri, SBX_NUMBERED_RULES_MAX);
+  nb->v[nb->n++] = (struct sbx_numbered_rule){ name, action };
+  return 0;
+}
+
+static int
+add_rule_for (scmp_filter_ctx ctx, struct numbered *nb,
+              const struct sbx_seccomp_rule *rule, size_t ri, const char *name,
+              uint32_t action, const struct scmp_arg_cmp *cmp,
+              bool shared_index, struct sbx_error *err)
+{
+  int nr = seccomp_syscall_resolve_name (name);
+  if (nr == __NR_SCMP_ERROR)
+    return add_numbered (nb, rule, ri, name, action, err);
   int r = 0;
   if (!shared_index)
     r = seccomp_rule_add_array (ctx, action, nr, rule->n_args, cmp);
@@ -260,7 +288,8 @@ add_rule_for (scmp_filter_ctx ctx, const struct sbx_seccomp_rule *rule,
 }
 
 static int
-add_rule (scmp_filter_ctx ctx, const struct sbx_seccomp_rule *rule, size_t ri,
+add_rule (scmp_filter_ctx ctx, struct numbered *nb,
+          const struct sbx_seccomp_rule *rule, size_t ri,
           uint32_t default_action, struct sbx_error *err)
 {
   char path[64];
@@ -283,7 +312,7 @@ add_rule (scmp_filter_ctx ctx, const struct sbx_seccomp_rule *rule, size_t ri,
     return 0;
   for (size_t k = 0; k < rule->names.n; k++)
     {
-      r = add_rule_for (ctx, rule, ri, rule->names.v[k], action, cmp,
+      r = add_rule_for (ctx, nb, rule, ri, rule->names.v[k], action, cmp,
                         shared_index, err);
       if (r < 0)
         return r;
@@ -291,10 +320,11 @@ add_rule (scmp_filter_ctx ctx, const struct sbx_seccomp_rule *rule, size_t ri,
   return 0;
 }
 
-/* Build the filter SC describes into *CTX (released by the caller).  */
+/* Build the filter SC describes into *CTX (released by the caller) and
+   NB.  */
 static int
 build_filter (const struct sbx_seccomp *sc, scmp_filter_ctx *ctx,
-              struct sbx_error *err)
+              struct numbered *nb, struct sbx_error *err)
 {
   uint32_t default_action;
   int r = resolve_action ("linux.seccomp", "defaultAction", "defaultErrnoRet",
@@ -320,10 +350,31 @@ build_filter (const struct sbx_seccomp *sc, scmp_filter_ctx *ctx,
     (void) seccomp_attr_set (*ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
   for (size_t i = 0; i < sc->n_syscalls; i++)
     {
-      r = add_rule (*ctx, &sc->syscalls[i], i, default_action, err);
+      r = add_rule (*ctx, nb, &sc->syscalls[i], i, default_action, err);
       if (r < 0)
         return r;
     }
+  return 0;
+}
+
+/* The rules by number first, for each architecture of CTX; libseccomp's
+   program follows and starts afresh.  */
+static int
+write_numbered (scmp_filter_ctx ctx, const struct numbered *nb, int fd,
+                struct sbx_error *err)
+{
+  if (nb->n == 0)
+    return 0;
+  uint32_t archs[N_ELEMENTS (architecture_values)];
+  size_t n = 0;
+  for (size_t i = 0; i < N_ELEMENTS (architecture_values); i++)
+    if (seccomp_arch_exist (ctx, architecture_values[i]) == 0)
+      archs[n++] = architecture_values[i];
+  int r = sbx_numbered_prelude_write (fd, archs, n, nb->v, nb->n);
+  if (r < 0)
+    return sbx_fail_errno (err, r,
+                           "cannot write out the compiled seccomp "
+                           "program");
   return 0;
 }
 
@@ -331,7 +382,10 @@ static int
 compile_into (const struct sbx_seccomp *sc, int fd, struct sbx_error *err)
 {
   cleanup_filter scmp_filter_ctx ctx = NULL;
-  int r = build_filter (sc, &ctx, err);
+  struct numbered nb = { .n = 0 };
+  int r = build_filter (sc, &ctx, &nb, err);
+  if (r == 0)
+    r = write_numbered (ctx, &nb, fd, err);
   if (r < 0)
     return r;
   r = seccomp_export_bpf (ctx, fd);

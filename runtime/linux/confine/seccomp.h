@@ -25,10 +25,11 @@ extern const char *const sbx_seccomp_flags[];
    the JSON path, e.g.
    `linux.seccomp.syscalls[3].action: unsupported action "SCMP_ACT_FOO"`.
    As runc and crun do: syscall names unknown to this libseccomp are
-   skipped, a rule whose action equals the default action is skipped,
-   SCMP_ACT_ERRNO/SCMP_ACT_TRACE without errnoRet return EPERM, and a rule
-   whose args name one index twice becomes one rule per arg (OR, not AND:
-   libseccomp refuses two conditions on one argument).  */
+   skipped, unless seccomp_numbered.h gives their number (then a rule
+   without args holds by number), a rule whose action equals the default action
+   is skipped, SCMP_ACT_ERRNO/SCMP_ACT_TRACE without errnoRet return EPERM, and
+   a rule whose args name one index twice becomes one rule per arg (OR, not
+   AND: libseccomp refuses two conditions on one argument).  */
 int sbx_seccomp_compile (const struct sbx_seccomp *sc, struct sbx_error *err);
 
 /* Append to NOTES one line per way the loaded filter differs from what SC

@@ -58,9 +58,12 @@
  *                                          answer too)
  *   setns                                  EPERM: join other namespaces
  *   mount, umount, umount2, pivot_root,
- *   chroot, open_tree, move_mount, fsopen,
- *   fsconfig, fsmount, fspick,
- *   mount_setattr                          EPERM: change the mount table
+ *   chroot, open_tree, open_tree_attr,
+ *   move_mount, fsopen, fsconfig, fsmount,
+ *   fspick, mount_setattr                  EPERM: change the mount table
+ *                                          (open_tree_attr, Linux 6.15,
+ *                                          by number: libseccomp 2.5.4
+ *                                          does not know it)
  *
  * Refusing mounts does not hurt bwrap: it loads the filter as its very last
  * step before exec, after its own mounts.  When user namespaces are
@@ -147,6 +150,7 @@ static const struct agent_rule agent_rules[] = {
   { "pivot_root", EPERM, true, NO_ARG, 0, 0 },
   { "chroot", EPERM, true, NO_ARG, 0, 0 },
   { "open_tree", EPERM, true, NO_ARG, 0, 0 },
+  { "open_tree_attr", EPERM, true, NO_ARG, 0, 0 },
   { "move_mount", EPERM, true, NO_ARG, 0, 0 },
   { "fsopen", EPERM, true, NO_ARG, 0, 0 },
   { "fsconfig", EPERM, true, NO_ARG, 0, 0 },

@@ -9,11 +9,14 @@
 
 #include "runtime/linux/confine/seccomp.h"
 #include "runtime/linux/confine/seccomp_builtin.h"
+#include "runtime/linux/confine/seccomp_numbered.h"
 
-/* The compiler skips a system call its libseccomp does not know, as it
-   must in a config's filter (the kernel cannot have it either); in a
-   built-in one that would be a rule lost without a word, compiled into
-   every sbx-oci after: the build fails instead.  */
+/* The compiler skips a system call neither its libseccomp nor the table
+   of numbers (seccomp_numbered.h) knows, as it must in a config's filter;
+   in a built-in one that would be a rule lost without a word, compiled
+   into every sbx-oci after: the build fails instead, naming the table to
+   add it to.  A call known by number only is compiled by number for a
+   rule that compares no argument.  */
 static int
 check_names (const struct sbx_seccomp *sc, enum sbx_builtin_filter which,
              struct sbx_error *err)
@@ -22,10 +25,15 @@ check_names (const struct sbx_seccomp *sc, enum sbx_builtin_filter which,
     for (size_t j = 0; j < sc->syscalls[i].names.n; j++)
       {
         const char *name = sc->syscalls[i].names.v[j];
-        if (seccomp_syscall_resolve_name (name) == __NR_SCMP_ERROR)
+        if (seccomp_syscall_resolve_name (name) != __NR_SCMP_ERROR)
+          continue;
+        if (sbx_syscall_number (name, seccomp_arch_native ()) < 0
+            || sc->syscalls[i].n_args > 0)
           return sbx_fail (err, -EINVAL,
                            "built-in filter %d: this libseccomp does not "
-                           "know the system call \"%s\"",
+                           "know the system call \"%s\"; give its number "
+                           "in seccomp_numbered.c (rules without arguments "
+                           "only)",
                            which, name);
       }
   return 0;

@@ -14,6 +14,7 @@
 #include "runtime/ceiling_load.h"
 #include "runtime/linux/container/exec_lookup.h"
 #include "runtime/linux/confine/capabilities.h"
+#include "runtime/linux/confine/kernel_calls.h"
 #include "runtime/linux/confine/seccomp.h"
 #include "runtime/linux/confine/seccomp_builtin.h"
 #include "runtime/linux/confine/unix_sockets.h"
@@ -233,7 +234,11 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
   struct sbx_ceiling ceiling;
   int r = sbx_ceiling_load (g, &ceiling, err);
   bool under = r > 0;
+  /* A kernel without what the runtime needs is refused here, said why,
+     rather than run with signals or path checks that quietly miss.  */
   if (r >= 0)
+    r = sbx_kernel_require (err);
+  if (r == 0)
     r = sbx_probe_host (g->runner, root_fd, &sb->probe, err);
   if (r == 0)
     r = walk_aliases (sb, err);
