@@ -47,6 +47,38 @@
  *                                 cannot make any
  *   syslog                        the kernel log: addresses and the
  *                                 host's messages
+ *   chmod, fchmod, fchmodat,
+ *   fchmodat2, open, openat,
+ *   creat, mknod, mknodat with
+ *   S_ISUID or S_ISGID in the mode
+ *                                 a set-user-ID or set-group-ID file left
+ *                                 in the workspace acts after the sandbox
+ *                                 has ended: the workspace is not nosuid
+ *                                 on the host, and a host user who runs it
+ *                                 becomes root (a root-run agent's files
+ *                                 are root's) or the caller (an
+ *                                 unprivileged agent's are the caller's:
+ *                                 the same step from one user to another,
+ *                                 so refused there too).  The mode is
+ *                                 checked whatever open's flags say (a
+ *                                 mode without O_CREAT or O_TMPFILE means
+ *                                 nothing to the kernel, and libcs pass 0
+ *                                 there).  A set-group-ID directory goes
+ *                                 too (`git init --shared` makes them;
+ *                                 nothing an agent needs).  The rest of
+ *                                 the ways are closed already: the agent
+ *                                 holds no capability (no CAP_FSETID, so a
+ *                                 write clears an existing set-id bit; no
+ *                                 CAP_CHOWN or CAP_FOWNER, so no file of
+ *                                 another's changes; no CAP_SETFCAP, so no
+ *                                 security.capability), io_uring's
+ *                                 IORING_OP_OPENAT is refused above, and a
+ *                                 hard link of a host's setuid binary
+ *                                 fails with EXDEV (the workspace is
+ *                                 another mount than the read-only root)
+ *   openat2                       ENOSYS (libc and its callers fall back
+ *                                 to openat): its mode sits in a struct a
+ *                                 filter cannot read
  *
  * Refused unless user namespaces are allowed (a new user namespace is the
  * only way an unprivileged agent gains capabilities, and so the way to the
@@ -79,6 +111,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 /* clone's flags are its second argument on s390, the first elsewhere.  */
 #if defined(__s390__) || defined(__s390x__)
@@ -107,6 +140,15 @@ struct agent_rule
   uint64_t mask, value;
   bool not_equal; /* instead: ARG != MASK, all 64 bits of it */
 };
+
+/* NAME refused (EPERM) when its mode, argument ARG, has the set-user-ID
+   or the set-group-ID bit: one rule per bit, as a rule tests its masked
+   argument for one value.  */
+#define SETID_RULES(name, arg)                                                \
+  { name, EPERM, false, arg, S_ISUID, S_ISUID },                              \
+  {                                                                           \
+    name, EPERM, false, arg, S_ISGID, S_ISGID                                 \
+  }
 
 static const struct agent_rule agent_rules[] = {
   { "ptrace", EPERM, false, NO_ARG, 0, 0 },
@@ -137,6 +179,16 @@ static const struct agent_rule agent_rules[] = {
   { "socket", EAFNOSUPPORT, false, 0, 0xffffffffu, AF_ALG },
   { "socketcall", EAFNOSUPPORT, false, 0, 0xffffffffu, SOCKETCALL_SOCKET },
   { "syslog", EPERM, false, NO_ARG, 0, 0 },
+  SETID_RULES ("chmod", 1),
+  SETID_RULES ("fchmod", 1),
+  SETID_RULES ("fchmodat", 2),
+  SETID_RULES ("fchmodat2", 2),
+  SETID_RULES ("creat", 1),
+  SETID_RULES ("open", 2),
+  SETID_RULES ("openat", 3),
+  SETID_RULES ("mknod", 1),
+  SETID_RULES ("mknodat", 2),
+  { "openat2", ENOSYS, false, NO_ARG, 0, 0 },
   { "unshare", EPERM, true, 0, CLONE_NEWUSER, CLONE_NEWUSER },
   { "clone", EPERM, true, CLONE_FLAGS_ARG, CLONE_NEWUSER, CLONE_NEWUSER },
   { "clone3", ENOSYS, true, NO_ARG, 0, 0 },
