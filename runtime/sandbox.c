@@ -192,8 +192,9 @@ join_names (const struct strv *names, char *buf, size_t size)
 
 /* One line on stderr naming what the agent's environment lost, so that a
    name dropped on purpose is never a silent surprise.  */
-static void
-report_env_dropped (const struct sbx_globals *g, const struct sbx_plan *plan)
+void
+sbx_report_env_dropped (const struct sbx_globals *g,
+                        const struct sbx_plan *plan)
 {
   if (plan->env_dropped.n == 0 && plan->env_redacted.n == 0)
     return;
@@ -250,7 +251,7 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
   sb->probe.facts.approved = NULL; /* the ceiling's, freed next */
   sbx_ceiling_free (&ceiling);
   if (r == 0)
-    report_env_dropped (g, sb->plan);
+    sbx_report_env_dropped (g, sb->plan);
   if (r == 0)
     r = sbx_caps_plan (&sb->spec->process.capabilities,
                        sb->probe.facts.is_root, &sb->cap_keep,

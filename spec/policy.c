@@ -228,6 +228,25 @@ resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
   plan->sample_interval_ms = spec->ext.sample_interval_ms;
 }
 
+enum sbx_mode
+policy_mode (const struct sbx_spec *spec, bool agent)
+{
+  if (agent && spec->ext.mode == SBX_MODE_UNSET)
+    return spec->root_readonly ? SBX_MODE_READ_ONLY
+                               : SBX_MODE_DANGER_FULL_ACCESS;
+  return spec->ext.mode;
+}
+
+int
+policy_keep_approvals (const struct sbx_host_facts *host,
+                       struct sbx_plan *plan)
+{
+  for (size_t i = 0; host->approved && i < host->approved->n; i++)
+    if (strv_push (&plan->approvals, host->approved->v[i]) < 0)
+      return -ENOMEM;
+  return 0;
+}
+
 struct sbx_filters
 sbx_policy_filters (const struct sbx_spec *spec)
 {
@@ -259,10 +278,7 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   plan->agent = sbx_spec_is_agent (spec);
   plan->under_ceiling = ceiling != NULL;
   plan->filters = sbx_policy_filters (spec);
-  plan->mode = spec->ext.mode;
-  if (plan->agent && plan->mode == SBX_MODE_UNSET)
-    plan->mode = spec->root_readonly ? SBX_MODE_READ_ONLY
-                                     : SBX_MODE_DANGER_FULL_ACCESS;
+  plan->mode = policy_mode (spec, plan->agent);
   plan->enforcement.filesystem = SBX_LEVEL_FULL;
   plan->enforcement.network = SBX_LEVEL_FULL;
   plan->new_session = true;
@@ -285,6 +301,8 @@ sbx_policy_resolve (const struct sbx_spec *spec,
     r = policy_seal_hidden (plan);
   if (r == 0)
     r = policy_env (spec, host, plan, err);
+  if (r == 0)
+    r = policy_keep_approvals (host, plan);
   if (r == 0)
     r = policy_widenings (spec, plan);
   if (r == 0)
@@ -326,5 +344,6 @@ sbx_plan_free (struct sbx_plan *plan)
   strv_free (&plan->env_dropped);
   strv_free (&plan->env_redacted);
   strv_free (&plan->enforcement.reasons);
+  strv_free (&plan->approvals);
   free (plan);
 }

@@ -22,6 +22,7 @@
 #include "common/file_io.h"
 #include "common/json_gen.h"
 #include "hooks/hooks.h"
+#include "runtime/kept_policy.h"
 #include "runtime/cli.h"
 #include "runtime/container_limits.h"
 #include "runtime/create_console.h"
@@ -252,6 +253,7 @@ record (const struct sbx_sandbox *sb, const struct create_options *o,
   int r = sbx_write_file_atomic_at (c->dir_fd, SBX_KEPT_CONFIG, kept,
                                     sb->spec->text, sb->spec->text_len, 0600,
                                     err);
+  r = r ?: sbx_kept_policy_write (c, sb->plan, err);
   r = r
           ?: sbx_write_file_atomic_at (c->dir_fd, SBX_STATE_FILE, path, text,
                                        len, 0600, err);

@@ -71,12 +71,86 @@ case_setid_files ()
   fi
 }
 
+# refused PHRASE NAME: the last command was refused with PHRASE in its
+# line (nothing to refuse with SBX_ADV_OLD).
+refused ()
+{
+  [ -n "${SBX_ADV_OLD:-}" ] && return 0
+  tap_ok "$2: refused" test "$RC" -ne 0
+  tap_has "$OUT" "$1" "$2: the refusal names $1"
+}
+
+# exec_process ID MEMBERS ARG...: `exec --process` into ID with a process
+# object running ARG... as the caller, with MEMBERS (JSON text, may be
+# empty) added; OUT and RC as run_bundle sets them.
+exec_process ()
+{
+  local id=$1 members=$2 args="" a
+  shift 2
+  for a in "$@"; do args="$args${args:+, }$(json_str "$a")"; done
+  printf '{"args": [%s], "cwd": %s, "user": {"uid": %s, "gid": %s}%s}\n' \
+    "$args" "$(json_str "$WS")" "$(id -u)" "$(id -g)" \
+    "${members:+, $members}" > "$WORK/process.json"
+  OUT=$(sbx exec --process "$WORK/process.json" "$id" 2>&1)
+  RC=$?
+}
+
+# A sandbox created under the ceiling, then `exec --process FILE` into it:
+# the process object is what an agent (or a tool acting for one) may have
+# composed, and it must meet the gates create's config met.
+case_exec_process ()
+{
+  local b="$WORK/execb" id
+  write_agent "$b" workspace-write "$WS" "" sleep 120
+  N=$((N + 1))
+  id="late-$N"
+  sbx create --bundle "$b" "$id" > "$WORK/create.out" 2>&1
+  sbx start "$id" > /dev/null 2>&1
+  exec_process "$id" "" true
+  tap_is "$RC" 0 "exec: a plain process runs (control)"
+  exec_process "$id" '"capabilities": {"bounding": ["CAP_DAC_READ_SEARCH"], "effective": ["CAP_DAC_READ_SEARCH"], "permitted": ["CAP_DAC_READ_SEARCH"]}' \
+    grep CapEff /proc/self/status
+  refused "add \"capabilities\" to the ceiling's \"approve\"" \
+    "exec: capabilities"
+  tap_lacks "$OUT" "CapEff:	0000000000000004" "exec: capabilities: none granted"
+  exec_process "$id" '"env": ["PATH=/usr/bin:/bin", "MYTOKEN=sbx-tok", "DATABASE_URL=postgres://app:sbx-pw@db/x"]' env
+  tap_lacks "$OUT" sbx-tok "exec: a credential-shaped name is not passed"
+  tap_lacks "$OUT" sbx-pw "exec: a URL's password is removed"
+  tap_has "$OUT" "credential-shaped names not passed: MYTOKEN" \
+    "exec: the dropped name is reported"
+  exec_process "$id" '"oomScoreAdj": -1000' cat /proc/self/oom_score_adj
+  refused "add \"oom-score-adj\" to the ceiling's \"approve\"" \
+    "exec: oomScoreAdj"
+  exec_process "$id" '"ioPriority": {"class": "IOPRIO_CLASS_RT", "priority": 0}' true
+  refused "process.ioPriority: not a field an untrusted config may set" \
+    "exec: a field the allow-list does not know"
+  exec_process "$id" '"apparmorProfile": "unconfined"' true
+  refused "process.apparmorProfile: bubblewrap cannot apply" \
+    "exec: an AppArmor profile"
+  local above=$((($(ulimit -Hl) + 1) * 1024))
+  exec_process "$id" "\"rlimits\": [{\"type\": \"RLIMIT_MEMLOCK\", \"hard\": $above, \"soft\": $above}]" \
+    sh -c 'echo "memlock=$(ulimit -Hl)"'
+  refused "add \"rlimits\" to the ceiling's \"approve\"" \
+    "exec: a resource limit above the caller's"
+  tap_lacks "$OUT" "memlock=$((above / 1024))" "exec: the limit is not raised"
+  if as_root; then
+    printf '{"args": ["id", "-u"], "cwd": %s, "user": {"uid": 4242, "gid": 4242}}\n' \
+      "$(json_str "$WS")" > "$WORK/process.json"
+    OUT=$(sbx exec --process "$WORK/process.json" "$id" 2>&1)
+    RC=$?
+    refused "add \"user\" to the ceiling's \"approve\"" \
+      "exec: another identity than the caller's"
+    tap_lacks "$OUT" 4242 "exec: another identity: not taken"
+  fi
+  sbx delete --force "$id" > /dev/null 2>&1
+}
+
 write_ceiling ()
 {
   local approve="" a
   for a in "$@"; do approve="$approve${approve:+, }$(json_str "$a")"; done
-  printf '{"workspaces": [%s], "approve": [%s]}\n' "$(json_str "$WS")" \
-    "$approve" > "$WORK/ceiling"
+  printf '{"workspaces": [%s], "maxNetwork": "loopback", "approve": [%s]}\n' \
+    "$(json_str "$WS")" "$approve" > "$WORK/ceiling"
 }
 
 run_cases ()
@@ -86,6 +160,7 @@ run_cases ()
   : > "$WORK/empty"
   write_ceiling
   case_setid_files
+  case_exec_process
 }
 
 tap_suite "$HERE/after_launch.sh" late SBX_OCI SETID_PROBE SBX_ADV_OLD
