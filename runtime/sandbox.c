@@ -124,13 +124,15 @@ compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
   return sb->seccomp_fd = sbx_builtin_filter_fd (sbx_agent_filter (main), err);
 }
 
-/* Network "deny" also refuses IP sockets outright.  */
+/* Network "deny" also refuses IP sockets outright; "deny" and
+   "loopback" close host unix sockets unless one is approved.  */
 static int
 network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
 {
-  if (!sb->plan->filters.net_deny)
+  enum sbx_builtin_filter which = sbx_network_filter (sb->plan->filters);
+  if (which == SBX_FILTER_COUNT)
     return 0;
-  return sb->seccomp_net_fd = sbx_builtin_filter_fd (SBX_FILTER_NET_DENY, err);
+  return sb->seccomp_net_fd = sbx_builtin_filter_fd (which, err);
 }
 
 /* Where the runner mounts the mqueue of an IPC namespace the sandbox

@@ -247,10 +247,21 @@ policy_keep_approvals (const struct sbx_host_facts *host,
   return 0;
 }
 
-struct sbx_filters
-sbx_policy_filters (const struct sbx_spec *spec)
+/* Whether the operator approved a host unix socket ("socket:PATH"): the
+   sandbox must then be able to connect to a path.  */
+static bool
+approves_socket (const struct strv *approved)
 {
-  struct sbx_filters f = { SBX_FILTERS_NONE, false };
+  for (size_t i = 0; approved && i < approved->n; i++)
+    if (strncmp (approved->v[i], "socket:", 7) == 0)
+      return true;
+  return false;
+}
+
+struct sbx_filters
+sbx_policy_filters (const struct sbx_spec *spec, const struct strv *approved)
+{
+  struct sbx_filters f = { SBX_FILTERS_NONE, false, false };
   if (spec->linux_.seccomp)
     f.main = SBX_FILTERS_CONFIG;
   /* Agents get the default filter unless their config brings its own.  */
@@ -259,6 +270,12 @@ sbx_policy_filters (const struct sbx_spec *spec)
                                              : SBX_FILTERS_AGENT;
   /* "deny" is only ever the config's explicit word (resolve_namespaces) */
   f.net_deny = spec->ext.network == SBX_NET_DENY;
+  /* Host unix sockets bound after launch (seccomp_agent_default.c): an
+     agent's explicit "deny" or "loopback" reaches none.  */
+  f.unix_closed = sbx_spec_is_agent (spec)
+                  && (spec->ext.network == SBX_NET_DENY
+                      || spec->ext.network == SBX_NET_LOOPBACK)
+                  && !approves_socket (approved);
   return f;
 }
 
@@ -277,7 +294,7 @@ sbx_policy_resolve (const struct sbx_spec *spec,
     return sbx_fail (err, -ENOMEM, "out of memory");
   plan->agent = sbx_spec_is_agent (spec);
   plan->under_ceiling = ceiling != NULL;
-  plan->filters = sbx_policy_filters (spec);
+  plan->filters = sbx_policy_filters (spec, host->approved);
   plan->mode = policy_mode (spec, plan->agent);
   plan->enforcement.filesystem = SBX_LEVEL_FULL;
   plan->enforcement.network = SBX_LEVEL_FULL;

@@ -73,7 +73,9 @@ enum sbx_filter_choice
 struct sbx_filters
 {
   enum sbx_filter_choice main;
-  bool net_deny; /* network "deny"'s program on top */
+  bool net_deny;    /* network "deny"'s program on top */
+  bool unix_closed; /* no socket names a host path (deny and loopback,
+                       when no host socket is approved): on top */
 };
 
 struct sbx_plan
@@ -148,9 +150,11 @@ int sbx_policy_exec (const struct sbx_spec *spec,
                      struct sbx_error *err);
 
 /* Which programs SPEC's processes run under: decided here only, for the
-   sandbox (plan.filters) and for `exec` into it (from the config `create`
-   kept), so the two can never differ.  */
-struct sbx_filters sbx_policy_filters (const struct sbx_spec *spec);
+   sandbox (plan.filters) and for `exec` into it (from the config and the
+   approvals `create` kept), so the two can never differ.  APPROVED: the
+   operator's tokens (a "socket:PATH" keeps unix sockets open), or NULL.  */
+struct sbx_filters sbx_policy_filters (const struct sbx_spec *spec,
+                                       const struct strv *approved);
 
 /* Whether bubblewrap VERSION predates 0.12.0, which fixes
    GHSA-pxhw-h44j-8pfx (CVE-2026-87766).  An unknown version (zeros) does. */

@@ -25,7 +25,7 @@ sbx_policy_exec (const struct sbx_spec *spec,
   plan->agent = sbx_spec_is_agent (spec);
   plan->under_ceiling = ceiling != NULL;
   plan->mode = policy_mode (spec, plan->agent);
-  plan->filters = sbx_policy_filters (spec);
+  plan->filters = sbx_policy_filters (spec, host->approved);
   /* The process object's environment alone, as OCI's exec has it.  */
   struct sbx_host_facts facts = *host;
   facts.environ = NULL;

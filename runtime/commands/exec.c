@@ -262,8 +262,9 @@ load_filters (const struct sbx_spec *spec, struct sbx_filters f,
                       &p->filter, err);
   else if (f.main != SBX_FILTERS_NONE)
     r = copy_builtin (sbx_agent_filter (f.main), &p->filter, err);
-  if (r == 0 && f.net_deny)
-    r = copy_builtin (SBX_FILTER_NET_DENY, &p->filter_net, err);
+  enum sbx_builtin_filter net = sbx_network_filter (f);
+  if (r == 0 && net != SBX_FILTER_COUNT)
+    r = copy_builtin (net, &p->filter_net, err);
   return r;
 }
 

@@ -231,6 +231,62 @@ static const struct agent_rule network_deny_rules[] = {
   { "io_uring_register", ENOSYS, false, NO_ARG, 0, 0 },
 };
 
+/* Host unix sockets bound after launch, which the launch-time hiding
+   (runtime/linux/unix_sockets.c) cannot know: a pathname connect is not
+   confined by a network namespace, Landlock (ABI 7) has no right for it,
+   and seccomp cannot read the path it names.  So where the network reach
+   is "deny" or "loopback" and the operator approved no host socket
+   ("socket:PATH"), no socket of the sandbox can name a path at all:
+
+   "deny" (only AF_UNIX sockets exist there): connect is refused (EACCES),
+   sendto with a destination too, and datagram sockets cannot be made
+   (socket and socketpair of SOCK_DGRAM, and SOCK_RAW, which AF_UNIX makes
+   a datagram socket): sendmsg and sendmmsg name their destination in
+   memory a filter cannot read, and a datagram socket, even one of a
+   socketpair, sends to any path it names.  A stream or seqpacket socket
+   ignores or refuses a destination once connected, and an unconnected one
+   sends nowhere.  socketcall's SYS_CONNECT and SYS_SENDTO (32-bit x86)
+   go too.
+
+   "loopback" (IP over the sandbox's own lo stays): socket(AF_UNIX) is
+   refused (EAFNOSUPPORT; a pathname connect needs a socket of socket()'s
+   making), socketpair keeps working but not for datagrams, and io_uring
+   and socketcall's socket calls are refused here as in "deny"'s filter,
+   since a config's own filter may replace the agent default.
+
+   What still works: socketpair (stream, seqpacket), pipes, and in
+   "loopback" TCP and UDP on 127.0.0.1; what does not: a unix server and
+   client in the workspace (use loopback TCP), and what connects to a
+   local daemon (nscd, syslog's /dev/log, git's credential cache): they
+   fail as if the daemon were absent.  */
+#define SOCKETCALL_CONNECT 3u
+#define SOCKETCALL_SENDTO 11u
+#define SOCK_TYPE_MASK 0xfu
+
+static const struct agent_rule unix_closed_deny_rules[] = {
+  { "connect", EACCES, false, NO_ARG, 0, 0 },
+  { "sendto", EACCES, false, 4, 0, 0, true },
+  { "socket", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_DGRAM },
+  { "socket", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_RAW },
+  { "socketpair", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_DGRAM },
+  { "socketpair", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_RAW },
+  { "socketcall", EACCES, false, 0, 0xffffffffu, SOCKETCALL_CONNECT },
+  { "socketcall", EACCES, false, 0, 0xffffffffu, SOCKETCALL_SENDTO },
+};
+
+static const struct agent_rule unix_closed_loopback_rules[] = {
+  { "socket", EAFNOSUPPORT, false, 0, 0xffffffffu, AF_UNIX },
+  { "socketpair", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_DGRAM },
+  { "socketpair", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_RAW },
+  { "socketcall", EAFNOSUPPORT, false, 0, 0xffffffffu, SOCKETCALL_SOCKET },
+  { "socketcall", EAFNOSUPPORT, false, 0, 0xffffffffu, SOCKETCALL_SOCKETPAIR },
+  { "io_uring_setup", ENOSYS, false, NO_ARG, 0, 0 },
+  { "io_uring_enter", ENOSYS, false, NO_ARG, 0, 0 },
+  { "io_uring_register", ENOSYS, false, NO_ARG, 0, 0 },
+};
+
+#define N_RULES(a) (sizeof (a) / sizeof *(a))
+
 /* 32-bit programs run filtered rather than killed by the filter's
    architecture check.  */
 static const char *const agent_extra_architectures[] = {
@@ -268,10 +324,20 @@ fill_rule (struct sbx_seccomp_rule *rule, const struct agent_rule *ar)
   return rule->args[0].op ? 0 : -ENOMEM;
 }
 
-static int
-fill_filter (struct sbx_seccomp *sc, const struct agent_rule *rules, size_t n,
-             bool allow_user_namespaces)
+/* A filter is one or two of the tables above, one after the other.  */
+struct rule_table
 {
+  const struct agent_rule *rules;
+  size_t n;
+};
+
+static int
+fill_filter (struct sbx_seccomp *sc, const struct rule_table *t,
+             size_t n_tables, bool allow_user_namespaces)
+{
+  size_t n = 0;
+  for (size_t k = 0; k < n_tables; k++)
+    n += t[k].n;
   sc->default_action = strdup ("SCMP_ACT_ALLOW");
   sc->syscalls = calloc (n, sizeof *sc->syscalls);
   if (sc->default_action == NULL || sc->syscalls == NULL)
@@ -279,24 +345,25 @@ fill_filter (struct sbx_seccomp *sc, const struct agent_rule *rules, size_t n,
   for (size_t i = 0; agent_extra_architectures[i]; i++)
     if (strv_push (&sc->architectures, agent_extra_architectures[i]) < 0)
       return -ENOMEM;
-  for (size_t i = 0; i < n; i++)
-    {
-      if (allow_user_namespaces && rules[i].only_without_userns)
-        continue;
-      /* Counted before filling, so that a half-filled rule is freed.  */
-      struct sbx_seccomp_rule *rule = &sc->syscalls[sc->n_syscalls++];
-      if (fill_rule (rule, &rules[i]) < 0)
-        return -ENOMEM;
-    }
+  for (size_t k = 0; k < n_tables; k++)
+    for (size_t i = 0; i < t[k].n; i++)
+      {
+        if (allow_user_namespaces && t[k].rules[i].only_without_userns)
+          continue;
+        /* Counted before filling, so that a half-filled rule is freed.  */
+        struct sbx_seccomp_rule *rule = &sc->syscalls[sc->n_syscalls++];
+        if (fill_rule (rule, &t[k].rules[i]) < 0)
+          return -ENOMEM;
+      }
   return 0;
 }
 
 static int
-build (const struct agent_rule *rules, size_t n, bool allow_user_namespaces,
+build (const struct rule_table *t, size_t n_tables, bool allow_user_namespaces,
        struct sbx_seccomp **out, struct sbx_error *err)
 {
   struct sbx_seccomp *sc = calloc (1, sizeof *sc);
-  if (sc == NULL || fill_filter (sc, rules, n, allow_user_namespaces) < 0)
+  if (sc == NULL || fill_filter (sc, t, n_tables, allow_user_namespaces) < 0)
     {
       sbx_seccomp_free (sc);
       return sbx_fail (err, -ENOMEM, "seccomp filter: out of memory");
@@ -309,24 +376,45 @@ int
 sbx_seccomp_agent_default (bool allow_user_namespaces,
                            struct sbx_seccomp **out, struct sbx_error *err)
 {
-  return build (agent_rules, sizeof agent_rules / sizeof *agent_rules,
-                allow_user_namespaces, out, err);
+  const struct rule_table t[] = { { agent_rules, N_RULES (agent_rules) } };
+  return build (t, 1, allow_user_namespaces, out, err);
 }
 
 int
-sbx_seccomp_network_deny (struct sbx_seccomp **out, struct sbx_error *err)
+sbx_seccomp_network_deny (bool unix_closed, struct sbx_seccomp **out,
+                          struct sbx_error *err)
 {
-  return build (network_deny_rules,
-                sizeof network_deny_rules / sizeof *network_deny_rules, false,
-                out, err);
+  const struct rule_table t[] = {
+    { network_deny_rules, N_RULES (network_deny_rules) },
+    { unix_closed_deny_rules, N_RULES (unix_closed_deny_rules) },
+  };
+  return build (t, unix_closed ? 2 : 1, false, out, err);
+}
+
+int
+sbx_seccomp_loopback_unix_closed (struct sbx_seccomp **out,
+                                  struct sbx_error *err)
+{
+  const struct rule_table t[] = {
+    { unix_closed_loopback_rules, N_RULES (unix_closed_loopback_rules) },
+  };
+  return build (t, 1, false, out, err);
 }
 
 int
 sbx_builtin_filter_define (enum sbx_builtin_filter which,
                            struct sbx_seccomp **out, struct sbx_error *err)
 {
-  if (which == SBX_FILTER_NET_DENY)
-    return sbx_seccomp_network_deny (out, err);
-  return sbx_seccomp_agent_default (which == SBX_FILTER_AGENT_USERNS, out,
-                                    err);
+  switch (which)
+    {
+    case SBX_FILTER_NET_DENY:
+    case SBX_FILTER_NET_DENY_UNIX:
+      return sbx_seccomp_network_deny (which == SBX_FILTER_NET_DENY_UNIX, out,
+                                       err);
+    case SBX_FILTER_LOOPBACK_UNIX:
+      return sbx_seccomp_loopback_unix_closed (out, err);
+    default:
+      return sbx_seccomp_agent_default (which == SBX_FILTER_AGENT_USERNS, out,
+                                        err);
+    }
 }

@@ -552,7 +552,7 @@ test_agent_default (void)
                   "fork, threads and unix "
                   "sockets work");
   sc = NULL;
-  r = sbx_seccomp_network_deny (&sc, &err);
+  r = sbx_seccomp_network_deny (false, &sc, &err);
   tap_ok (r == 0 && sc && sc->n_syscalls == 7,
           "network deny filter built (7 rules)");
   check_filtered (sc, probe_net_deny, 0,
