@@ -2,7 +2,7 @@
    under (sbx_policy_exec): the same gates as create's, the same
    environment rules; and the network programs, which follow the kept
    approvals (sbx_policy_filters).  */
-#include "spec/ceiling.h"
+#include "policy/ceiling.h"
 #include "tests/unit/fake_host.h"
 #include "tests/unit/tap.h"
 
