@@ -43,9 +43,25 @@ enum sbx_path_kind host_path_kind (const struct sbx_host_facts *host,
    its own list, or the defaults.  */
 const char *const *policy_protected_list (const struct sbx_spec *spec);
 
+struct sbx_ceiling;
+
+/* SPEC's sandbox mode: its own, or for an agent that names none, what its
+   root says.  */
+enum sbx_mode policy_mode (const struct sbx_spec *spec, bool agent);
+
+/* Copy the operator's approvals (HOST->approved) into PLAN, for exec.  */
+int policy_keep_approvals (const struct sbx_host_facts *host,
+                           struct sbx_plan *plan);
+
+/* The ceiling's checks of the process object alone (its keys, identity
+   and limits): what `exec --process` must meet (policy/exec.c).  */
+int policy_ceiling_process (const struct sbx_spec *spec,
+                            const struct sbx_host_facts *host,
+                            const struct sbx_ceiling *ceiling,
+                            struct sbx_error *err);
+
 /* The operator's ceiling, checked before resolution (what the config sets)
    and after it (what the plan would expose): policy/ceiling_gate.c.  */
-struct sbx_ceiling;
 int policy_ceiling_fields (const struct sbx_spec *spec,
                            const struct sbx_host_facts *host,
                            const struct sbx_ceiling *ceiling,

@@ -426,6 +426,16 @@ check_process (const struct sbx_spec *spec, const struct sbx_host_facts *host,
 }
 
 int
+policy_ceiling_process (const struct sbx_spec *spec,
+                        const struct sbx_host_facts *host,
+                        const struct sbx_ceiling *ceiling,
+                        struct sbx_error *err)
+{
+  int r = check_keys (spec, ceiling, err);
+  return r ?: check_process (spec, host, ceiling, err);
+}
+
+int
 policy_ceiling_fields (const struct sbx_spec *spec,
                        const struct sbx_host_facts *host,
                        const struct sbx_ceiling *ceiling,

@@ -132,7 +132,19 @@ network_gaps (const struct sbx_spec *spec, const struct sbx_host_facts *host,
     return plan_gap (plan, true, SBX_LEVEL_NONE,
                      "network: the host's network is shared");
   /* The network namespace holds for IP; a unix socket is reached through
-     the file system, and seccomp cannot see the path a connect names.  */
+     the file system, and seccomp cannot see the path a connect names: so
+     no socket may name a path at all (policy/resolve.c, unix_closed)...  */
+  if (plan->filters.unix_closed && !host->seatbelt)
+    return 0;
+  /* ... unless the operator approved one.  */
+  if (plan->agent && !host->seatbelt
+      && (spec->ext.network == SBX_NET_DENY
+          || spec->ext.network == SBX_NET_LOOPBACK))
+    return plan_gap (plan, true, SBX_LEVEL_PARTIAL,
+                     "network: a host unix socket is approved (socket:PATH), "
+                     "so sockets can connect to paths: host sockets "
+                     "listening at launch are hidden outside the writable "
+                     "roots, but sockets bound later stay connectable");
   if (plan->agent && spec->ext.hardened_defaults && host->host_sockets)
     return plan_gap (plan, true, SBX_LEVEL_PARTIAL,
                      "network: host unix sockets listening at launch are "

@@ -73,7 +73,9 @@ enum sbx_filter_choice
 struct sbx_filters
 {
   enum sbx_filter_choice main;
-  bool net_deny; /* network "deny"'s program on top */
+  bool net_deny;    /* network "deny"'s program on top */
+  bool unix_closed; /* no socket names a host path (deny and loopback,
+                       when no host socket is approved): on top */
 };
 
 /* The most additionalGids sbx-oci-init takes (its MAX_GROUPS).  */
@@ -123,6 +125,9 @@ struct sbx_plan
   uint32_t sample_interval_ms;
   struct sbx_filters filters;
   struct sbx_enforcement enforcement;
+  /* The operator's approval tokens the plan was resolved with: create
+     keeps them, so that `exec` meets the same gates (sbx_policy_exec).  */
+  struct strv approvals;
 };
 
 struct sbx_ceiling;
@@ -138,10 +143,27 @@ int sbx_policy_resolve (const struct sbx_spec *spec,
 
 void sbx_plan_free (struct sbx_plan *plan);
 
+/* `exec` into a container: SPEC is the config create kept with exec's
+   process object in place of its own (and SPEC->fields the keys that
+   object set), HOST the exec caller's facts with the approvals create
+   kept, CEILING non-NULL when create was under a ceiling.  The process
+   meets the gates create's config met for the same fields (the ceiling's
+   allow-list and tokens, the identity, the limits: policy/ceiling_gate.c)
+   and gets its environment made as create made the first process's
+   (policy/env.c; HOST->environ is not consulted: exec's environment
+   is its process object's, as OCI says).  *OUT holds agent, mode,
+   under_ceiling, filters, env, env_dropped and env_redacted.  */
+int sbx_policy_exec (const struct sbx_spec *spec,
+                     const struct sbx_host_facts *host,
+                     const struct sbx_ceiling *ceiling, struct sbx_plan **out,
+                     struct sbx_error *err);
+
 /* Which programs SPEC's processes run under: decided here only, for the
-   sandbox (plan.filters) and for `exec` into it (from the config `create`
-   kept), so the two can never differ.  */
-struct sbx_filters sbx_policy_filters (const struct sbx_spec *spec);
+   sandbox (plan.filters) and for `exec` into it (from the config and the
+   approvals `create` kept), so the two can never differ.  APPROVED: the
+   operator's tokens (a "socket:PATH" keeps unix sockets open), or NULL.  */
+struct sbx_filters sbx_policy_filters (const struct sbx_spec *spec,
+                                       const struct strv *approved);
 
 /* Whether bubblewrap VERSION predates 0.12.0, which fixes
    GHSA-pxhw-h44j-8pfx (CVE-2026-87766).  An unknown version (zeros) does. */

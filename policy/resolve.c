@@ -228,10 +228,40 @@ resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
   plan->sample_interval_ms = spec->ext.sample_interval_ms;
 }
 
-struct sbx_filters
-sbx_policy_filters (const struct sbx_spec *spec)
+enum sbx_mode
+policy_mode (const struct sbx_spec *spec, bool agent)
 {
-  struct sbx_filters f = { SBX_FILTERS_NONE, false };
+  if (agent && spec->ext.mode == SBX_MODE_UNSET)
+    return spec->root_readonly ? SBX_MODE_READ_ONLY
+                               : SBX_MODE_DANGER_FULL_ACCESS;
+  return spec->ext.mode;
+}
+
+int
+policy_keep_approvals (const struct sbx_host_facts *host,
+                       struct sbx_plan *plan)
+{
+  for (size_t i = 0; host->approved && i < host->approved->n; i++)
+    if (strv_push (&plan->approvals, host->approved->v[i]) < 0)
+      return -ENOMEM;
+  return 0;
+}
+
+/* Whether the operator approved a host unix socket ("socket:PATH"): the
+   sandbox must then be able to connect to a path.  */
+static bool
+approves_socket (const struct strv *approved)
+{
+  for (size_t i = 0; approved && i < approved->n; i++)
+    if (strncmp (approved->v[i], "socket:", 7) == 0)
+      return true;
+  return false;
+}
+
+struct sbx_filters
+sbx_policy_filters (const struct sbx_spec *spec, const struct strv *approved)
+{
+  struct sbx_filters f = { SBX_FILTERS_NONE, false, false };
   if (spec->linux_.seccomp)
     f.main = SBX_FILTERS_CONFIG;
   /* Agents get the default filter unless their config brings its own.  */
@@ -240,6 +270,12 @@ sbx_policy_filters (const struct sbx_spec *spec)
                                              : SBX_FILTERS_AGENT;
   /* "deny" is only ever the config's explicit word (resolve_namespaces) */
   f.net_deny = spec->ext.network == SBX_NET_DENY;
+  /* Host unix sockets bound after launch (seccomp_agent_default.c): an
+     agent's explicit "deny" or "loopback" reaches none.  */
+  f.unix_closed = sbx_spec_is_agent (spec)
+                  && (spec->ext.network == SBX_NET_DENY
+                      || spec->ext.network == SBX_NET_LOOPBACK)
+                  && !approves_socket (approved);
   return f;
 }
 
@@ -258,11 +294,8 @@ sbx_policy_resolve (const struct sbx_spec *spec,
     return sbx_fail (err, -ENOMEM, "out of memory");
   plan->agent = sbx_spec_is_agent (spec);
   plan->under_ceiling = ceiling != NULL;
-  plan->filters = sbx_policy_filters (spec);
-  plan->mode = spec->ext.mode;
-  if (plan->agent && plan->mode == SBX_MODE_UNSET)
-    plan->mode = spec->root_readonly ? SBX_MODE_READ_ONLY
-                                     : SBX_MODE_DANGER_FULL_ACCESS;
+  plan->filters = sbx_policy_filters (spec, host->approved);
+  plan->mode = policy_mode (spec, plan->agent);
   plan->enforcement.filesystem = SBX_LEVEL_FULL;
   plan->enforcement.network = SBX_LEVEL_FULL;
   plan->new_session = true;
@@ -285,6 +318,8 @@ sbx_policy_resolve (const struct sbx_spec *spec,
     r = policy_seal_hidden (plan);
   if (r == 0)
     r = policy_env (spec, host, plan, err);
+  if (r == 0)
+    r = policy_keep_approvals (host, plan);
   if (r == 0)
     r = policy_widenings (spec, plan);
   if (r == 0)
@@ -326,5 +361,6 @@ sbx_plan_free (struct sbx_plan *plan)
   strv_free (&plan->env_dropped);
   strv_free (&plan->env_redacted);
   strv_free (&plan->enforcement.reasons);
+  strv_free (&plan->approvals);
   free (plan);
 }

@@ -34,6 +34,7 @@
 #include "runtime/linux/confine/sysctl.h"
 #include "runtime/outcome.h"
 #include "runtime/linux/container/sandbox.h"
+#include "runtime/linux/state/kept_policy.h"
 #include "runtime/linux/state/sandbox_record.h"
 #include "runtime/linux/state/state_store.h"
 
@@ -303,6 +304,7 @@ record (const struct sbx_sandbox *sb, const struct create_options *o,
   int r = sbx_write_file_atomic_at (c->dir_fd, SBX_KEPT_CONFIG, kept,
                                     sb->spec->text, sb->spec->text_len, 0600,
                                     err);
+  r = r ?: sbx_kept_policy_write (c, sb->plan, err);
   r = r
           ?: sbx_write_file_atomic_at (c->dir_fd, SBX_STATE_FILE, path, text,
                                        len, 0600, err);

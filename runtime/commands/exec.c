@@ -23,6 +23,7 @@
 #include "runtime/cli.h"
 #include "runtime/linux/container/exec_lookup.h"
 #include "runtime/linux/confine/fd_scrub.h"
+#include "runtime/linux/state/kept_policy.h"
 #include "runtime/linux/confine/capabilities.h"
 #include "runtime/linux/container/console.h"
 #include "runtime/linux/container/ns_join.h"
@@ -173,10 +174,14 @@ load_process (const struct exec_options *o, char **argv,
   r = sbx_spec_parse (doc, strlen (doc), "/", &ps, err);
   if (r < 0)
     return sbx_error_prefix (err, "--process %s", o->process_file);
-  /* Swap in the given process, keep the bundle's seccomp.  */
+  /* Swap in the given process, keep the bundle's seccomp; the keys the
+     process object set are what the ceiling checks (kept_policy.h).  */
   struct sbx_process tmp = p->spec->process;
   p->spec->process = ps->process;
   ps->process = tmp;
+  struct strv fields = p->spec->fields;
+  p->spec->fields = ps->fields;
+  ps->fields = fields;
   sbx_spec_free (ps);
   return 0;
 }
@@ -244,21 +249,22 @@ copy_builtin (enum sbx_builtin_filter which, struct sock_fprog *f,
   return 0;
 }
 
-/* The same programs the sandbox was started with: the bundle's filter, or
-   an agent's default one, and network "deny"'s on top.  */
+/* The same programs the sandbox was started with (F, as the policy
+   decided them): the bundle's filter, or an agent's default one, and
+   network "deny"'s on top.  */
 static int
-load_filters (const struct sbx_spec *spec, struct exec_plan *p,
-              struct sbx_error *err)
+load_filters (const struct sbx_spec *spec, struct sbx_filters f,
+              struct exec_plan *p, struct sbx_error *err)
 {
-  struct sbx_filters f = sbx_policy_filters (spec);
   int r = 0;
   if (f.main == SBX_FILTERS_CONFIG)
     r = read_program (sbx_seccomp_compile (spec->linux_.seccomp, err),
                       &p->filter, err);
   else if (f.main != SBX_FILTERS_NONE)
     r = copy_builtin (sbx_agent_filter (f.main), &p->filter, err);
-  if (r == 0 && f.net_deny)
-    r = copy_builtin (SBX_FILTER_NET_DENY, &p->filter_net, err);
+  enum sbx_builtin_filter net = sbx_network_filter (f);
+  if (r == 0 && net != SBX_FILTER_COUNT)
+    r = copy_builtin (net, &p->filter_net, err);
   return r;
 }
 
@@ -415,27 +421,32 @@ report_failure (const struct exec_failure *f, const struct exec_plan *p,
                          step == STEP_CWD ? cwd : "");
 }
 
-/* The process's environment with --env on top.  In an agent sandbox the
-   same rule as at launch holds: nothing shaped like a credential.  */
+/* --env on top of the process's environment, before the policy makes
+   the environment from it (kept_policy.h): the names --env brings meet
+   the same rules as the process object's.  */
 static int
-merge_env (const struct sbx_process *pr, const struct strv *extra, bool agent,
-           struct strv *out)
+add_env_options (struct sbx_process *pr, const struct strv *extra,
+                 struct sbx_error *err)
 {
+  struct strv env = { 0 };
   for (size_t i = 0; i < pr->env.n; i++)
     {
       size_t klen = strcspn (pr->env.v[i], "=");
-      bool replaced = agent && sbx_env_name_is_secret (pr->env.v[i], klen);
+      bool replaced = false;
       for (size_t j = 0; j < extra->n; j++)
         replaced |= strncmp (extra->v[j], pr->env.v[i], klen + 1) == 0;
-      if (!replaced && strv_push (out, pr->env.v[i]) < 0)
-        return -ENOMEM;
+      if (!replaced && strv_push (&env, pr->env.v[i]) < 0)
+        goto oom;
     }
   for (size_t j = 0; j < extra->n; j++)
-    if (!(agent
-          && sbx_env_name_is_secret (extra->v[j], strcspn (extra->v[j], "=")))
-        && strv_push (out, extra->v[j]) < 0)
-      return -ENOMEM;
+    if (strv_push (&env, extra->v[j]) < 0)
+      goto oom;
+  strv_free (&pr->env);
+  pr->env = env;
   return 0;
+oom:
+  strv_free (&env);
+  return sbx_fail (err, -ENOMEM, "out of memory");
 }
 
 static int
@@ -508,7 +519,8 @@ sbx_cmd_exec (struct sbx_context *g, int argc, char **argv,
 {
   struct exec_options o = { 0 };
   struct exec_plan p = { .tty_slave = -1 };
-  struct strv notes = { 0 }, env = { 0 };
+  struct strv notes = { 0 };
+  struct sbx_plan *policy = NULL;
   struct sbx_container c = { .lock_fd = -1 };
   /* First of all: from here on, nothing of the host's sbx-oci file is
      reachable from this process or its children (sealed_self.h).  */
@@ -520,22 +532,22 @@ sbx_cmd_exec (struct sbx_context *g, int argc, char **argv,
                              err);
   r = r ?: check_running (&c, err);
   r = r ?: load_process (&o, argv, &c, &p, err);
+  r = r ?: add_env_options (&p.spec->process, &o.env, err);
+  /* The gates create's config met, for the process object exec was given;
+     then the environment, as create made it.  */
+  r = r ?: sbx_kept_policy_exec (g, &c, p.spec, &policy, err);
   /* As create planned them: an unprivileged caller's sandbox holds none.  */
   r = r
           ?: sbx_caps_plan (&p.spec->process.capabilities,
                             sbx_probe_is_root (), &p.caps, &notes, err);
-  r = r ?: load_filters (p.spec, &p, err);
-  if (r == 0
-      && merge_env (&p.spec->process, &o.env, sbx_spec_is_agent (p.spec), &env)
-             < 0)
-    r = sbx_fail (err, -ENOMEM, "out of memory");
+  r = r ?: load_filters (p.spec, policy->filters, &p, err);
   r = r ?: open_namespaces (&c, &p, err);
   if (r == 0 && o.tty)
     r = open_terminal (&c, o.console_socket, &p.tty_slave, err);
   if (r == 0)
     {
       char *empty[] = { NULL };
-      r = launch (&p, &o, env.v ? env.v : empty, err);
+      r = launch (&p, &o, policy->env.v ? policy->env.v : empty, err);
     }
   sbx_ns_join_close (&p.ns);
   if (p.tty_slave >= 0)
@@ -544,7 +556,7 @@ sbx_cmd_exec (struct sbx_context *g, int argc, char **argv,
   free (p.filter_net.filter);
   strv_free (&p.caps);
   strv_free (&notes);
-  strv_free (&env);
+  sbx_plan_free (policy);
   strv_free (&o.env);
   sbx_spec_free (p.spec);
   sbx_state_close (&c);

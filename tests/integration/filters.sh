@@ -82,7 +82,9 @@ case_deny ()
   tap_is "$RC" 0 "deny: the probe ran"
   works socket:unix "deny: AF_UNIX sockets can be made"
   works socketpair:unix "deny: an AF_UNIX socketpair can be made"
-  works unix-server "deny: a unix server and client in the workspace talk"
+  # No socket names a path: host sockets bound after launch would be
+  # reached too (tests/adversarial/after_launch.sh).
+  refused unix-server "deny: a unix server and client cannot talk (connect refused)"
   local f
   for f in inet inet6 packet netlink vsock alg; do
     refused "socket:$f" "deny: socket(AF_${f^^}) is refused"
@@ -96,11 +98,13 @@ case_deny ()
 case_agent_default ()
 {
   SBX_NETWORK=loopback probe inet-loopback unix-server socket:vsock \
-    socket:alg uring-socket name-to-handle open-by-handle socket:netlink
+    socket:alg uring-socket name-to-handle open-by-handle socket:netlink \
+    socketpair:unix
   tap_is "$RC" 0 "loopback: the probe ran"
   works inet-loopback "loopback: TCP over the sandbox's own loopback works"
-  works unix-server "loopback: a unix server and client in the workspace talk"
+  refused unix-server "loopback: socket(AF_UNIX) is refused (socketpair stays)"
   works socket:netlink "loopback: netlink stays (ip, getifaddrs)"
+  works socketpair:unix "loopback: an AF_UNIX socketpair can be made"
   refused socket:vsock "agent filter: socket(AF_VSOCK) is refused"
   refused socket:alg "agent filter: socket(AF_ALG) is refused"
   refused uring-socket "agent filter: io_uring is refused"
@@ -220,6 +224,9 @@ case_host_sockets ()
     "host sockets: one listening outside the workspace is unreachable"
   tap_has "$out" "connected $d/allowed.sock" \
     "host sockets: one the operator names (socket:PATH) stays reachable"
+  APPROVE="$WORK/approve-sock" probe unix-server
+  works unix-server \
+    "host sockets: with one approved, a unix server and client in the workspace talk"
   kill "$listener" 2>/dev/null
   wait "$listener" 2>/dev/null
   rm -rf "$d" "$WS/conn.py"

@@ -197,19 +197,29 @@ try_unix_server (void)
   pid_t pid = fork ();
   if (pid == 0)
     {
+      /* Its exit status is its errno, for the report.  */
       int c = socket (AF_UNIX, SOCK_STREAM, 0);
       _exit (c >= 0 && connect (c, (struct sockaddr *) &a, sizeof a) == 0
                      && write (c, "x", 1) == 1
                  ? 0
-                 : 1);
+                 : (errno > 0 && errno < 256 ? errno : EIO));
+    }
+  /* The client first: a refused connect must not leave accept waiting.
+     A connect queued on the listener completes, its byte with it, before
+     the accept.  */
+  int status = 1;
+  waitpid (pid, &status, 0);
+  if (pid < 0 || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    {
+      unlink (a.sun_path);
+      errno = WIFEXITED (status) ? WEXITSTATUS (status) : EIO;
+      return -1;
     }
   int conn = accept (s, NULL, NULL);
   char c = 0;
-  int status = 1;
   bool got = conn >= 0 && read (conn, &c, 1) == 1 && c == 'x';
-  waitpid (pid, &status, 0);
   unlink (a.sun_path);
-  if (!got || status != 0)
+  if (!got)
     {
       errno = errno ? errno : EIO;
       return -1;

@@ -230,6 +230,16 @@ probe_agent (void)
   if (s < 0)
     return 14;
   close (s);
+  /* No set-id mode, however it is set; a plain one still works.  */
+  if (!FAILS_WITH (open ("/mnt/f", O_CREAT | O_WRONLY, 04755), EPERM)
+      || (s = open ("/mnt/f", O_CREAT | O_WRONLY, 0755)) < 0
+      || !FAILS_WITH (fchmod (s, 02755), EPERM)
+      || !FAILS_WITH (chmod ("/mnt/f", 04700), EPERM)
+      || chmod ("/mnt/f", 0700) < 0
+      || !FAILS_WITH (syscall (SYS_openat2, AT_FDCWD, "/mnt/f", NULL, 0),
+                      ENOSYS))
+    return 15;
+  close (s);
   if (!FAILS_WITH (syscall (SYS_clone3, NULL, 0), ENOSYS))
     return 7;
   if (!FAILS_WITH (mount ("none", "/sbx-no-such-dir", "tmpfs", 0, NULL),
@@ -533,15 +543,16 @@ test_agent_default (void)
   struct sbx_error err = { 0 };
   struct sbx_seccomp *sc = NULL;
   int r = sbx_seccomp_agent_default (false, &sc, &err);
-  tap_ok (r == 0 && sc && sc->n_syscalls == 45,
-          "agent filter built (45 rules)");
+  tap_ok (r == 0 && sc && sc->n_syscalls == 64,
+          "agent filter built (64 rules)");
   check_filtered (sc, probe_agent, 0,
                   "agent filter: ptrace, keyrings, bpf, TIOCSTI, "
                   "TIOCLINUX, new user namespaces, mount, io_uring, file "
-                  "handles, vsock, AF_ALG refused; fork, threads and unix "
+                  "handles, vsock, AF_ALG, set-id modes, openat2 refused; "
+                  "fork, threads and unix "
                   "sockets work");
   sc = NULL;
-  r = sbx_seccomp_network_deny (&sc, &err);
+  r = sbx_seccomp_network_deny (false, &sc, &err);
   tap_ok (r == 0 && sc && sc->n_syscalls == 7,
           "network deny filter built (7 rules)");
   check_filtered (sc, probe_net_deny, 0,
@@ -554,8 +565,8 @@ test_agent_default (void)
   close (fd);
   sc = NULL;
   r = sbx_seccomp_agent_default (true, &sc, &err);
-  tap_ok (r == 0 && sc && sc->n_syscalls == 28,
-          "agent filter with user namespaces built (28 rules)");
+  tap_ok (r == 0 && sc && sc->n_syscalls == 47,
+          "agent filter with user namespaces built (47 rules)");
   if (userns)
     check_filtered (sc, probe_agent_userns, 0,
                     "agent filter with user namespaces: unshare works, "

@@ -16,7 +16,10 @@ test_builtin_filters (void)
 {
   static const char *const names[]
       = { "agent default", "agent default, user namespaces allowed",
-          "network deny" };
+          "network deny", "network deny, unix sockets closed",
+          "loopback, unix sockets closed" };
+  _Static_assert(sizeof names / sizeof *names == SBX_FILTER_COUNT,
+                 "a name for every built-in filter");
   for (int i = 0; i < SBX_FILTER_COUNT; i++)
     {
       struct sbx_error err = { 0 };
@@ -41,6 +44,17 @@ test_builtin_filters (void)
               && sbx_agent_filter (SBX_FILTERS_AGENT_USERNS)
                      == SBX_FILTER_AGENT_USERNS,
           "the agent filter follows allowUserNamespaces");
+  tap_ok (
+      sbx_network_filter ((struct sbx_filters){ .net_deny = true })
+              == SBX_FILTER_NET_DENY
+          && sbx_network_filter (
+                 (struct sbx_filters){ .net_deny = true, .unix_closed = true })
+                 == SBX_FILTER_NET_DENY_UNIX
+          && sbx_network_filter ((struct sbx_filters){ .unix_closed = true })
+                 == SBX_FILTER_LOOPBACK_UNIX
+          && sbx_network_filter ((struct sbx_filters){ 0 })
+                 == SBX_FILTER_COUNT,
+      "the network program follows deny and unix_closed");
   /* What the runner reads: the whole program, then the end.  */
   struct sbx_error err = { 0 };
   int fd = sbx_builtin_filter_fd (SBX_FILTER_NET_DENY, &err);

@@ -46,7 +46,15 @@ int sbx_seccomp_agent_default (bool allow_user_namespaces,
 
 /* The filter added for network "deny" on top of any other: sockets of
    any family but AF_UNIX fail with EAFNOSUPPORT (socket, socketpair,
-   socketcall), io_uring with ENOSYS.  */
-int sbx_seccomp_network_deny (struct sbx_seccomp **out, struct sbx_error *err);
+   socketcall), io_uring with ENOSYS; UNIX_CLOSED adds that no socket can
+   name a host path (connect, sendto with a destination, datagram
+   sockets: seccomp_agent_default.c says why).  */
+int sbx_seccomp_network_deny (bool unix_closed, struct sbx_seccomp **out,
+                              struct sbx_error *err);
+
+/* The filter added for network "loopback" when host unix sockets are
+   closed: socket(AF_UNIX) and datagram socketpairs refused.  */
+int sbx_seccomp_loopback_unix_closed (struct sbx_seccomp **out,
+                                      struct sbx_error *err);
 
 #endif

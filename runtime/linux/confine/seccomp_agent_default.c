@@ -47,6 +47,38 @@
  *                                 cannot make any
  *   syslog                        the kernel log: addresses and the
  *                                 host's messages
+ *   chmod, fchmod, fchmodat,
+ *   fchmodat2, open, openat,
+ *   creat, mknod, mknodat with
+ *   S_ISUID or S_ISGID in the mode
+ *                                 a set-user-ID or set-group-ID file left
+ *                                 in the workspace acts after the sandbox
+ *                                 has ended: the workspace is not nosuid
+ *                                 on the host, and a host user who runs it
+ *                                 becomes root (a root-run agent's files
+ *                                 are root's) or the caller (an
+ *                                 unprivileged agent's are the caller's:
+ *                                 the same step from one user to another,
+ *                                 so refused there too).  The mode is
+ *                                 checked whatever open's flags say (a
+ *                                 mode without O_CREAT or O_TMPFILE means
+ *                                 nothing to the kernel, and libcs pass 0
+ *                                 there).  A set-group-ID directory goes
+ *                                 too (`git init --shared` makes them;
+ *                                 nothing an agent needs).  The rest of
+ *                                 the ways are closed already: the agent
+ *                                 holds no capability (no CAP_FSETID, so a
+ *                                 write clears an existing set-id bit; no
+ *                                 CAP_CHOWN or CAP_FOWNER, so no file of
+ *                                 another's changes; no CAP_SETFCAP, so no
+ *                                 security.capability), io_uring's
+ *                                 IORING_OP_OPENAT is refused above, and a
+ *                                 hard link of a host's setuid binary
+ *                                 fails with EXDEV (the workspace is
+ *                                 another mount than the read-only root)
+ *   openat2                       ENOSYS (libc and its callers fall back
+ *                                 to openat): its mode sits in a struct a
+ *                                 filter cannot read
  *
  * Refused unless user namespaces are allowed (a new user namespace is the
  * only way an unprivileged agent gains capabilities, and so the way to the
@@ -82,6 +114,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 /* clone's flags are its second argument on s390, the first elsewhere.  */
 #if defined(__s390__) || defined(__s390x__)
@@ -110,6 +143,15 @@ struct agent_rule
   uint64_t mask, value;
   bool not_equal; /* instead: ARG != MASK, all 64 bits of it */
 };
+
+/* NAME refused (EPERM) when its mode, argument ARG, has the set-user-ID
+   or the set-group-ID bit: one rule per bit, as a rule tests its masked
+   argument for one value.  */
+#define SETID_RULES(name, arg)                                                \
+  { name, EPERM, false, arg, S_ISUID, S_ISUID },                              \
+  {                                                                           \
+    name, EPERM, false, arg, S_ISGID, S_ISGID                                 \
+  }
 
 static const struct agent_rule agent_rules[] = {
   { "ptrace", EPERM, false, NO_ARG, 0, 0 },
@@ -140,6 +182,16 @@ static const struct agent_rule agent_rules[] = {
   { "socket", EAFNOSUPPORT, false, 0, 0xffffffffu, AF_ALG },
   { "socketcall", EAFNOSUPPORT, false, 0, 0xffffffffu, SOCKETCALL_SOCKET },
   { "syslog", EPERM, false, NO_ARG, 0, 0 },
+  SETID_RULES ("chmod", 1),
+  SETID_RULES ("fchmod", 1),
+  SETID_RULES ("fchmodat", 2),
+  SETID_RULES ("fchmodat2", 2),
+  SETID_RULES ("creat", 1),
+  SETID_RULES ("open", 2),
+  SETID_RULES ("openat", 3),
+  SETID_RULES ("mknod", 1),
+  SETID_RULES ("mknodat", 2),
+  { "openat2", ENOSYS, false, NO_ARG, 0, 0 },
   { "unshare", EPERM, true, 0, CLONE_NEWUSER, CLONE_NEWUSER },
   { "clone", EPERM, true, CLONE_FLAGS_ARG, CLONE_NEWUSER, CLONE_NEWUSER },
   { "clone3", ENOSYS, true, NO_ARG, 0, 0 },
@@ -183,6 +235,62 @@ static const struct agent_rule network_deny_rules[] = {
   { "io_uring_register", ENOSYS, false, NO_ARG, 0, 0 },
 };
 
+/* Host unix sockets bound after launch, which the launch-time hiding
+   (runtime/linux/unix_sockets.c) cannot know: a pathname connect is not
+   confined by a network namespace, Landlock (ABI 7) has no right for it,
+   and seccomp cannot read the path it names.  So where the network reach
+   is "deny" or "loopback" and the operator approved no host socket
+   ("socket:PATH"), no socket of the sandbox can name a path at all:
+
+   "deny" (only AF_UNIX sockets exist there): connect is refused (EACCES),
+   sendto with a destination too, and datagram sockets cannot be made
+   (socket and socketpair of SOCK_DGRAM, and SOCK_RAW, which AF_UNIX makes
+   a datagram socket): sendmsg and sendmmsg name their destination in
+   memory a filter cannot read, and a datagram socket, even one of a
+   socketpair, sends to any path it names.  A stream or seqpacket socket
+   ignores or refuses a destination once connected, and an unconnected one
+   sends nowhere.  socketcall's SYS_CONNECT and SYS_SENDTO (32-bit x86)
+   go too.
+
+   "loopback" (IP over the sandbox's own lo stays): socket(AF_UNIX) is
+   refused (EAFNOSUPPORT; a pathname connect needs a socket of socket()'s
+   making), socketpair keeps working but not for datagrams, and io_uring
+   and socketcall's socket calls are refused here as in "deny"'s filter,
+   since a config's own filter may replace the agent default.
+
+   What still works: socketpair (stream, seqpacket), pipes, and in
+   "loopback" TCP and UDP on 127.0.0.1; what does not: a unix server and
+   client in the workspace (use loopback TCP), and what connects to a
+   local daemon (nscd, syslog's /dev/log, git's credential cache): they
+   fail as if the daemon were absent.  */
+#define SOCKETCALL_CONNECT 3u
+#define SOCKETCALL_SENDTO 11u
+#define SOCK_TYPE_MASK 0xfu
+
+static const struct agent_rule unix_closed_deny_rules[] = {
+  { "connect", EACCES, false, NO_ARG, 0, 0 },
+  { "sendto", EACCES, false, 4, 0, 0, true },
+  { "socket", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_DGRAM },
+  { "socket", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_RAW },
+  { "socketpair", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_DGRAM },
+  { "socketpair", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_RAW },
+  { "socketcall", EACCES, false, 0, 0xffffffffu, SOCKETCALL_CONNECT },
+  { "socketcall", EACCES, false, 0, 0xffffffffu, SOCKETCALL_SENDTO },
+};
+
+static const struct agent_rule unix_closed_loopback_rules[] = {
+  { "socket", EAFNOSUPPORT, false, 0, 0xffffffffu, AF_UNIX },
+  { "socketpair", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_DGRAM },
+  { "socketpair", EACCES, false, 1, SOCK_TYPE_MASK, SOCK_RAW },
+  { "socketcall", EAFNOSUPPORT, false, 0, 0xffffffffu, SOCKETCALL_SOCKET },
+  { "socketcall", EAFNOSUPPORT, false, 0, 0xffffffffu, SOCKETCALL_SOCKETPAIR },
+  { "io_uring_setup", ENOSYS, false, NO_ARG, 0, 0 },
+  { "io_uring_enter", ENOSYS, false, NO_ARG, 0, 0 },
+  { "io_uring_register", ENOSYS, false, NO_ARG, 0, 0 },
+};
+
+#define N_RULES(a) (sizeof (a) / sizeof *(a))
+
 /* 32-bit programs run filtered rather than killed by the filter's
    architecture check.  */
 static const char *const agent_extra_architectures[] = {
@@ -220,10 +328,20 @@ fill_rule (struct sbx_seccomp_rule *rule, const struct agent_rule *ar)
   return rule->args[0].op ? 0 : -ENOMEM;
 }
 
-static int
-fill_filter (struct sbx_seccomp *sc, const struct agent_rule *rules, size_t n,
-             bool allow_user_namespaces)
+/* A filter is one or two of the tables above, one after the other.  */
+struct rule_table
 {
+  const struct agent_rule *rules;
+  size_t n;
+};
+
+static int
+fill_filter (struct sbx_seccomp *sc, const struct rule_table *t,
+             size_t n_tables, bool allow_user_namespaces)
+{
+  size_t n = 0;
+  for (size_t k = 0; k < n_tables; k++)
+    n += t[k].n;
   sc->default_action = strdup ("SCMP_ACT_ALLOW");
   sc->syscalls = calloc (n, sizeof *sc->syscalls);
   if (sc->default_action == NULL || sc->syscalls == NULL)
@@ -231,24 +349,25 @@ fill_filter (struct sbx_seccomp *sc, const struct agent_rule *rules, size_t n,
   for (size_t i = 0; agent_extra_architectures[i]; i++)
     if (strv_push (&sc->architectures, agent_extra_architectures[i]) < 0)
       return -ENOMEM;
-  for (size_t i = 0; i < n; i++)
-    {
-      if (allow_user_namespaces && rules[i].only_without_userns)
-        continue;
-      /* Counted before filling, so that a half-filled rule is freed.  */
-      struct sbx_seccomp_rule *rule = &sc->syscalls[sc->n_syscalls++];
-      if (fill_rule (rule, &rules[i]) < 0)
-        return -ENOMEM;
-    }
+  for (size_t k = 0; k < n_tables; k++)
+    for (size_t i = 0; i < t[k].n; i++)
+      {
+        if (allow_user_namespaces && t[k].rules[i].only_without_userns)
+          continue;
+        /* Counted before filling, so that a half-filled rule is freed.  */
+        struct sbx_seccomp_rule *rule = &sc->syscalls[sc->n_syscalls++];
+        if (fill_rule (rule, &t[k].rules[i]) < 0)
+          return -ENOMEM;
+      }
   return 0;
 }
 
 static int
-build (const struct agent_rule *rules, size_t n, bool allow_user_namespaces,
+build (const struct rule_table *t, size_t n_tables, bool allow_user_namespaces,
        struct sbx_seccomp **out, struct sbx_error *err)
 {
   struct sbx_seccomp *sc = calloc (1, sizeof *sc);
-  if (sc == NULL || fill_filter (sc, rules, n, allow_user_namespaces) < 0)
+  if (sc == NULL || fill_filter (sc, t, n_tables, allow_user_namespaces) < 0)
     {
       sbx_seccomp_free (sc);
       return sbx_fail (err, -ENOMEM, "seccomp filter: out of memory");
@@ -261,24 +380,45 @@ int
 sbx_seccomp_agent_default (bool allow_user_namespaces,
                            struct sbx_seccomp **out, struct sbx_error *err)
 {
-  return build (agent_rules, sizeof agent_rules / sizeof *agent_rules,
-                allow_user_namespaces, out, err);
+  const struct rule_table t[] = { { agent_rules, N_RULES (agent_rules) } };
+  return build (t, 1, allow_user_namespaces, out, err);
 }
 
 int
-sbx_seccomp_network_deny (struct sbx_seccomp **out, struct sbx_error *err)
+sbx_seccomp_network_deny (bool unix_closed, struct sbx_seccomp **out,
+                          struct sbx_error *err)
 {
-  return build (network_deny_rules,
-                sizeof network_deny_rules / sizeof *network_deny_rules, false,
-                out, err);
+  const struct rule_table t[] = {
+    { network_deny_rules, N_RULES (network_deny_rules) },
+    { unix_closed_deny_rules, N_RULES (unix_closed_deny_rules) },
+  };
+  return build (t, unix_closed ? 2 : 1, false, out, err);
+}
+
+int
+sbx_seccomp_loopback_unix_closed (struct sbx_seccomp **out,
+                                  struct sbx_error *err)
+{
+  const struct rule_table t[] = {
+    { unix_closed_loopback_rules, N_RULES (unix_closed_loopback_rules) },
+  };
+  return build (t, 1, false, out, err);
 }
 
 int
 sbx_builtin_filter_define (enum sbx_builtin_filter which,
                            struct sbx_seccomp **out, struct sbx_error *err)
 {
-  if (which == SBX_FILTER_NET_DENY)
-    return sbx_seccomp_network_deny (out, err);
-  return sbx_seccomp_agent_default (which == SBX_FILTER_AGENT_USERNS, out,
-                                    err);
+  switch (which)
+    {
+    case SBX_FILTER_NET_DENY:
+    case SBX_FILTER_NET_DENY_UNIX:
+      return sbx_seccomp_network_deny (which == SBX_FILTER_NET_DENY_UNIX, out,
+                                       err);
+    case SBX_FILTER_LOOPBACK_UNIX:
+      return sbx_seccomp_loopback_unix_closed (out, err);
+    default:
+      return sbx_seccomp_agent_default (which == SBX_FILTER_AGENT_USERNS, out,
+                                        err);
+    }
 }

@@ -11,6 +11,14 @@ sbx_agent_filter (enum sbx_filter_choice choice)
                                             : SBX_FILTER_AGENT;
 }
 
+enum sbx_builtin_filter
+sbx_network_filter (struct sbx_filters f)
+{
+  if (f.net_deny)
+    return f.unix_closed ? SBX_FILTER_NET_DENY_UNIX : SBX_FILTER_NET_DENY;
+  return f.unix_closed ? SBX_FILTER_LOOPBACK_UNIX : SBX_FILTER_COUNT;
+}
+
 int
 sbx_builtin_filter_fd (enum sbx_builtin_filter which, struct sbx_error *err)
 {

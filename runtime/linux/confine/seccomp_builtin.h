@@ -17,9 +17,11 @@
 
 enum sbx_builtin_filter
 {
-  SBX_FILTER_AGENT,        /* user namespaces and mounts refused */
-  SBX_FILTER_AGENT_USERNS, /* sbx.allowUserNamespaces: they are not */
-  SBX_FILTER_NET_DENY,
+  SBX_FILTER_AGENT,         /* user namespaces and mounts refused */
+  SBX_FILTER_AGENT_USERNS,  /* sbx.allowUserNamespaces: they are not */
+  SBX_FILTER_NET_DENY,      /* network "deny", a host socket approved */
+  SBX_FILTER_NET_DENY_UNIX, /* network "deny", no path reachable */
+  SBX_FILTER_LOOPBACK_UNIX, /* network "loopback", no path reachable */
   SBX_FILTER_COUNT
 };
 
@@ -43,6 +45,10 @@ int sbx_builtin_filter_define (enum sbx_builtin_filter which,
 /* The built-in program of an agent default CHOICE (SBX_FILTERS_AGENT or
    SBX_FILTERS_AGENT_USERNS).  */
 enum sbx_builtin_filter sbx_agent_filter (enum sbx_filter_choice choice);
+
+/* The network program F asks for on top of the main one, or
+   SBX_FILTER_COUNT when none.  */
+enum sbx_builtin_filter sbx_network_filter (struct sbx_filters f);
 
 /* A pipe holding filter WHICH whole, its write end already closed: what
    bwrap's --add-seccomp-fd reads.  Returns the read end (O_CLOEXEC) or a

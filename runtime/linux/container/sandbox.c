@@ -125,13 +125,15 @@ compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
   return sb->seccomp_fd = sbx_builtin_filter_fd (sbx_agent_filter (main), err);
 }
 
-/* Network "deny" also refuses IP sockets outright.  */
+/* Network "deny" also refuses IP sockets outright; "deny" and
+   "loopback" close host unix sockets unless one is approved.  */
 static int
 network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
 {
-  if (!sb->plan->filters.net_deny)
+  enum sbx_builtin_filter which = sbx_network_filter (sb->plan->filters);
+  if (which == SBX_FILTER_COUNT)
     return 0;
-  return sb->seccomp_net_fd = sbx_builtin_filter_fd (SBX_FILTER_NET_DENY, err);
+  return sb->seccomp_net_fd = sbx_builtin_filter_fd (which, err);
 }
 
 /* Where the runner mounts the mqueue of an IPC namespace the sandbox
@@ -193,8 +195,9 @@ join_names (const struct strv *names, char *buf, size_t size)
 
 /* One line on stderr naming what the agent's environment lost, so that a
    name dropped on purpose is never a silent surprise.  */
-static void
-report_env_dropped (const struct sbx_context *g, const struct sbx_plan *plan)
+void
+sbx_report_env_dropped (const struct sbx_context *g,
+                        const struct sbx_plan *plan)
 {
   if (plan->env_dropped.n == 0 && plan->env_redacted.n == 0)
     return;
@@ -268,7 +271,7 @@ sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
   if (r == 0)
     r = sbx_sandbox_resolve (g, root_fd, sb, err);
   if (r == 0)
-    report_env_dropped (g, sb->plan);
+    sbx_report_env_dropped (g, sb->plan);
   if (r == 0 && sb->plan->init_ids)
     r = sbx_caps_sets (&sb->spec->process.capabilities, &sb->cap_sets, err);
   else if (r == 0)

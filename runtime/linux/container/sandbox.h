@@ -45,6 +45,11 @@ int sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
 
 void sbx_sandbox_release (struct sbx_sandbox *sb);
 
+/* One line on stderr naming what PLAN's environment lost (credential-
+   shaped names, URL passwords), if anything: create's and exec's.  */
+void sbx_report_env_dropped (const struct sbx_context *g,
+                             const struct sbx_plan *plan);
+
 /* The state root open in *FD, made if it is not there, or -1 when it
    cannot be made: the host is then probed without a cache, slower, not
    wrong.  One that is there but not the caller's own (or not a

@@ -1,0 +1,42 @@
+/* `exec` into a container meets the gates `create` met (policy/policy.h,
+   sbx_policy_exec).  Nothing is re-derived here: the same checks of the
+   ceiling and the same environment rules run on the process object exec
+   was given, so a field create would refuse is refused, and a name create
+   would drop is dropped, whichever of the two carried it.  */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "policy/build.h"
+#include "policy/ceiling.h"
+
+int
+sbx_policy_exec (const struct sbx_spec *spec,
+                 const struct sbx_host_facts *host,
+                 const struct sbx_ceiling *ceiling, struct sbx_plan **out,
+                 struct sbx_error *err)
+{
+  *out = NULL;
+  int r = ceiling ? policy_ceiling_process (spec, host, ceiling, err) : 0;
+  if (r < 0)
+    return r;
+  struct sbx_plan *plan = calloc (1, sizeof *plan);
+  if (plan == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  plan->agent = sbx_spec_is_agent (spec);
+  plan->under_ceiling = ceiling != NULL;
+  plan->mode = policy_mode (spec, plan->agent);
+  plan->filters = sbx_policy_filters (spec, host->approved);
+  /* The process object's environment alone, as OCI's exec has it.  */
+  struct sbx_host_facts facts = *host;
+  facts.environ = NULL;
+  r = policy_env (spec, &facts, plan, err);
+  if (r == 0)
+    r = policy_keep_approvals (host, plan);
+  if (r < 0)
+    {
+      sbx_plan_free (plan);
+      return sbx_fail (err, r, "out of memory");
+    }
+  *out = plan;
+  return 0;
+}

@@ -1,0 +1,116 @@
+#include "runtime/linux/state/kept_policy.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <yajl/yajl_tree.h>
+
+#include "common/cleanup.h"
+#include "common/file_io.h"
+#include "common/json_gen.h"
+#include "runtime/host_paths.h"
+#include "policy/ceiling.h"
+#include "runtime/linux/bwrap/probe.h"
+#include "runtime/linux/container/sandbox.h"
+
+/* {"trust": "ceiling" | "operator", "approvals": [TOKEN...]}: JSON, so
+   that a token is read back exactly as it was approved.  */
+int
+sbx_kept_policy_write (const struct sbx_container *c,
+                       const struct sbx_plan *plan, struct sbx_error *err)
+{
+  cleanup_free char *path = sbx_state_file (c, SBX_KEPT_POLICY);
+  cleanup_free char *text = NULL;
+  size_t len = 0;
+  yajl_gen g = sbx_json_new (false);
+  int r = g && path ? sbx_json_open (g, false) : -ENOMEM;
+  r = r
+          ?: sbx_json_key_str (g, "trust",
+                               plan->under_ceiling ? "ceiling" : "operator");
+  r = r ?: sbx_json_key_strv (g, "approvals", &plan->approvals);
+  r = r ?: sbx_json_close (g, false);
+  r = r ?: sbx_json_finish (g, &text, &len);
+  if (g)
+    yajl_gen_free (g);
+  if (r < 0)
+    return sbx_fail (err, -ENOMEM, "cannot format the kept policy");
+  return sbx_write_file_atomic_at (c->dir_fd, SBX_KEPT_POLICY, path, text, len,
+                                   0600, err);
+}
+
+static int
+parse_kept (const char *path, const char *text, bool *under,
+            struct sbx_ceiling *ceiling, struct sbx_error *err)
+{
+  static const char *k_trust[] = { "trust", NULL };
+  static const char *k_approvals[] = { "approvals", NULL };
+  yajl_val doc = yajl_tree_parse (text, NULL, 0);
+  yajl_val trust = yajl_tree_get (doc, k_trust, yajl_t_string);
+  yajl_val list = yajl_tree_get (doc, k_approvals, yajl_t_array);
+  int r = 0;
+  if (trust == NULL || list == NULL)
+    r = sbx_fail (err, -EINVAL, "%s: corrupt kept policy", path);
+  else
+    {
+      /* Anything but "operator" is held to the ceiling.  */
+      const char *t = YAJL_GET_STRING (trust);
+      *under = t == NULL || strcmp (t, "operator") != 0;
+    }
+  for (size_t i = 0; r == 0 && i < YAJL_GET_ARRAY (list)->len; i++)
+    {
+      yajl_val t = YAJL_GET_ARRAY (list)->values[i];
+      if (!YAJL_IS_STRING (t))
+        r = sbx_fail (err, -EINVAL, "%s: corrupt kept policy", path);
+      else if (strv_push (&ceiling->approvals, YAJL_GET_STRING (t)) < 0)
+        r = sbx_fail (err, -ENOMEM, "out of memory");
+    }
+  yajl_tree_free (doc);
+  return r;
+}
+
+static int
+read_kept (const struct sbx_container *c, bool *under,
+           struct sbx_ceiling *ceiling, struct sbx_error *err)
+{
+  cleanup_free char *path = sbx_state_file (c, SBX_KEPT_POLICY);
+  cleanup_free char *text = NULL;
+  size_t len = 0;
+  if (path == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  int r = sbx_read_file_at (c->dir_fd, SBX_KEPT_POLICY, path, 1u << 20, &text,
+                            &len, err);
+  if (r == -ENOENT)
+    return sbx_fail (err, -EPERM,
+                     "cannot exec in container \"%s\": %s is missing (made "
+                     "by an older sbx-oci?): re-create the container",
+                     c->id, path);
+  return r ?: parse_kept (path, text, under, ceiling, err);
+}
+
+int
+sbx_kept_policy_exec (const struct sbx_context *g,
+                      const struct sbx_container *c,
+                      const struct sbx_spec *spec, struct sbx_plan **out,
+                      struct sbx_error *err)
+{
+  struct sbx_ceiling ceiling = { 0 };
+  bool under = true;
+  int r = read_kept (c, &under, &ceiling, err);
+  if (r == 0)
+    {
+      /* The exec caller's identity and limits: the same caller as
+         create's (the state root is its own).  */
+      struct sbx_host_facts host = {
+        .is_root = sbx_probe_is_root (),
+        .uid = geteuid (),
+        .gid = getegid (),
+        .rlimit_hard = sbx_host_rlimits (),
+        .approved = &ceiling.approvals,
+      };
+      r = sbx_policy_exec (spec, &host, under ? &ceiling : NULL, out, err);
+    }
+  if (r == 0)
+    sbx_report_env_dropped (g, *out);
+  sbx_ceiling_free (&ceiling);
+  return r;
+}
