@@ -16,6 +16,7 @@
 #include "runtime/linux/capabilities.h"
 #include "runtime/linux/seccomp.h"
 #include "runtime/linux/seccomp_builtin.h"
+#include "runtime/linux/test_breaks.h"
 #include "runtime/linux/unix_sockets.h"
 #include "runtime/state_dir.h"
 #include "runtime/state_root.h"
@@ -249,6 +250,14 @@ sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
                             under ? &ceiling : NULL, &sb->plan, err);
   sb->probe.facts.approved = NULL; /* the ceiling's, freed next */
   sbx_ceiling_free (&ceiling);
+  if (r == 0 && sb->plan->enforcement.landlock_abi > 0
+      && sbx_test_landlock_off ())
+    {
+      sb->plan->enforcement.landlock_abi = 0;
+      r = strv_push (&sb->plan->enforcement.reasons,
+                     "landlock: left out by the test-only build "
+                     "(SBX_TEST_NO_LANDLOCK)");
+    }
   if (r == 0)
     report_env_dropped (g, sb->plan);
   if (r == 0)

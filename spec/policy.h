@@ -59,6 +59,12 @@ struct sbx_enforcement
   enum sbx_level level; /* the weaker of the two: what the run can claim */
   struct strv reasons;  /* one line per gap, "why not full" */
   bool no_new_privs;    /* setuid and file capabilities grant nothing */
+  /* The layers that hold, besides the seccomp programs (plan.filters):
+     bubblewrap's namespaces and mount table, and a Landlock domain of
+     this ABI (0: none) applied by the helper bubblewrap execs
+     (runtime/linux/landlock_helper.c).  */
+  bool namespaces;
+  int landlock_abi;
 };
 
 /* The seccomp programs a sandbox's processes run under.  */

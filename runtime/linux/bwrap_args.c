@@ -4,6 +4,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "runtime/linux/landlock_rules.h"
+#include "runtime/linux/test_breaks.h"
+
 #define PUSH(...)                                                             \
   do                                                                          \
     {                                                                         \
@@ -185,11 +188,16 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
   for (size_t i = 0; r == 0 && i < plan->n_mounts; i++)
     r = mount_args (&plan->mounts[i], fds->mounts ? fds->mounts[i] : -1, opts,
                     argv);
+  if (r == 0)
+    r = sbx_test_extra_mount_args (argv);
   if (r == 0 && plan->cwd)
     r = strv_push (argv, "--chdir") < 0 ? -ENOMEM
                                         : strv_push (argv, plan->cwd);
   if (r == 0)
     r = strv_push (argv, "--");
+  /* The helper applies the Landlock domain, then execs the command.  */
+  if (r == 0 && plan->enforcement.landlock_abi > 0)
+    r = sbx_landlock_args (plan, fds->landlock, argv);
   for (size_t i = 0; r == 0 && i < plan->argv.n; i++)
     r = strv_push (argv, plan->argv.v[i]);
   if (r < 0)

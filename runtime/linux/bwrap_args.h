@@ -22,10 +22,14 @@ struct sbx_bwrap_fds
      source held open (--bind-fd, --ro-bind-fd), or -1 for a path.  NULL:
      every source is a path (a dry run prints a reproducible command).  */
   const int *mounts;
+  /* The Landlock helper (landlock_helper.c) as a sealed memfd, which
+     bwrap execs as /proc/self/fd/N in place of the command when the plan
+     has a Landlock layer; -1: a dry run names it "sbx-landlock".  */
+  int landlock;
 };
 
 #define SBX_BWRAP_NO_FDS                                                      \
-  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1, -1, NULL }
+  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1, -1, NULL, -1 }
 
 struct sbx_bwrap_opts
 {

@@ -8,6 +8,7 @@
 
 #include "cgroups/cgroup.h"
 #include "runtime/linux/bwrap_args.h"
+#include "runtime/linux/rung_exec.h"
 
 struct sbx_spawn_request
 {
@@ -23,6 +24,8 @@ struct sbx_spawn_request
   int preserve_fds;            /* fds 3 .. 3+N-1 pass through unchanged */
   bool own_process_group;      /* terminal signals reach sbx, not bwrap */
   struct sbx_cgroup *cgroup;   /* the runner enters it before exec; NULL */
+  struct sbx_rung *rung;       /* no namespaces: no bwrap, the helper is
+                                  exec'd directly (rung_exec.h); NULL */
 };
 
 struct sbx_spawned
