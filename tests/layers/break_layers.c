@@ -1,4 +1,4 @@
-/* sbx-oci-broken's test-only breaks (runtime/linux/test_breaks.h): the
+/* sbx-oci-broken's test-only breaks (runtime/linux/bwrap/test_breaks.h): the
    never-installed binary that proves each file-system layer holds alone.
    SBX_TEST_WRONG_BIND=DIR adds one writable bind of DIR onto itself after
    the plan's mounts, a mount-layer mistake the plan does not know of;
@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "runtime/linux/test_breaks.h"
+#include "runtime/linux/bwrap/test_breaks.h"
 
 int
 sbx_test_extra_mount_args (struct strv *argv)
