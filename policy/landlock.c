@@ -44,6 +44,7 @@ policy_landlock (const struct sbx_spec *spec,
 {
   const struct sbx_ext *x = &spec->ext;
   plan->enforcement.namespaces = !host->seatbelt;
+  plan->enforcement.seatbelt = host->seatbelt;
   if (host->seatbelt)
     return 0;
   bool agent = plan->agent && plan->mode != SBX_MODE_DANGER_FULL_ACCESS;

@@ -65,6 +65,7 @@ struct sbx_enforcement
      (runtime/linux/confine/landlock_helper.c).  */
   bool namespaces;
   int landlock_abi;
+  bool seatbelt; /* macOS: the Seatbelt profile is the one layer */
 };
 
 /* The highest Landlock ABI whose rights sbx-oci knows (the helper's

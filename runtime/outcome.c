@@ -94,9 +94,12 @@ layers_json (yajl_gen g, const struct sbx_plan *plan)
   const struct sbx_enforcement *e = &plan->enforcement;
   const char *v[4];
   struct strv layers = { (char **) v, 0 };
+  if (e->seatbelt)
+    v[layers.n++] = "seatbelt";
   if (e->namespaces)
     v[layers.n++] = "namespaces";
-  if (plan->filters.main != SBX_FILTERS_NONE || plan->filters.net_deny)
+  if (!e->seatbelt
+      && (plan->filters.main != SBX_FILTERS_NONE || plan->filters.net_deny))
     v[layers.n++] = "seccomp";
   if (e->landlock_abi > 0)
     v[layers.n++] = "landlock";

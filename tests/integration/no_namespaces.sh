@@ -51,19 +51,24 @@ case_files ()
   mkdir -p "$HOME/.ssh" "$HOME/visible"
   echo sbx-secret-key > "$HOME/.ssh/id_nons"
   echo seen > "$HOME/visible/f"
+  # A link beside the hidden store, made before launch: its rule lands on
+  # the link itself (never followed), so it does not reach the store.
+  ln -sfn .ssh "$HOME/ssh-link"
   agent "" sh -c 'echo w > "$1/w" && echo ws-ok
     { echo x > "$2/escape"; } 2>/dev/null || echo outside-refused
     cat "$3/.ssh/id_nons" 2>/dev/null || echo store-refused
+    cat "$3/ssh-link/id_nons" 2>/dev/null || echo link-refused
     cat "$3/visible/f"
     echo t > "$TMPDIR/t" && echo tmpdir-ok' sh "$WS" "$out" "$HOME"
   tap_has "$OUT" ws-ok "the workspace takes a write"
   tap_has "$OUT" outside-refused "a write outside the grants is refused"
   tap_ok "nothing reached the host outside the grants" test ! -e "$out/escape"
   tap_has "$OUT" store-refused "a hidden credential store is unreadable"
+  tap_has "$OUT" link-refused "a symbolic link beside it does not reach it"
   tap_lacks "$OUT" sbx-secret-key "its content never shows"
   tap_has "$OUT" seen "a sibling of the hidden store stays readable"
   tap_has "$OUT" tmpdir-ok "TMPDIR (the run's own) takes a write"
-  rm -rf "$out" "$HOME/.ssh" "$HOME/visible"
+  rm -rf "$out" "$HOME/.ssh" "$HOME/visible" "$HOME/ssh-link"
   rm -rf "$r"
   mkdir -p "$r/vendor/cache" "$r/src"
   m="$(bind_rw "$r"), $(deny "$r/vendor"), $(bind_rw "$r/vendor/cache")"
