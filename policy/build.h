@@ -92,6 +92,15 @@ int policy_identity (const struct sbx_spec *spec,
 int policy_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
                 struct sbx_plan *plan, struct sbx_error *err);
 int policy_widenings (const struct sbx_spec *spec, struct sbx_plan *plan);
+/* The rung without namespaces (policy/no_namespaces.c): refusals,
+   and the gaps it has, when the host can make no namespace.  */
+int policy_no_namespaces (const struct sbx_host_facts *host,
+                          struct sbx_plan *plan, struct sbx_error *err);
+/* Whether the plan gets a Landlock domain, of which ABI, and the reason
+   for each right that ABI lacks (policy/landlock.c).  */
+int policy_landlock (const struct sbx_spec *spec,
+                     const struct sbx_host_facts *host, struct sbx_plan *plan,
+                     struct sbx_error *err);
 int policy_enforcement (const struct sbx_spec *spec,
                         const struct sbx_host_facts *host,
                         struct sbx_plan *plan, struct sbx_error *err);

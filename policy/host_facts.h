@@ -41,6 +41,15 @@ struct sbx_host_facts
   const char *account_home;
   bool userns_ok;       /* an unprivileged user namespace can be created */
   bool private_proc_ok; /* a fresh /proc mounts inside the sandbox */
+  /* bubblewrap can make no namespace at all here (no user namespace,
+     and no privilege to make the others: a container with a default
+     seccomp or AppArmor profile, user namespaces switched off): agent
+     sandboxes then take the rung without namespaces, Landlock and
+     seccomp alone (policy/no_namespaces.c).  */
+  bool no_namespaces;
+  /* The Landlock ABI the kernel offers (landlock_create_ruleset's
+     version), 0 when it has none or it is disabled.  */
+  int landlock_abi;
   char *const *environ; /* the caller's environment */
   /* Path sockets listening on the host at launch (/proc/net/unix), or
      NULL when not looked for: hardened defaults hide those outside the

@@ -59,7 +59,19 @@ struct sbx_enforcement
   enum sbx_level level; /* the weaker of the two: what the run can claim */
   struct strv reasons;  /* one line per gap, "why not full" */
   bool no_new_privs;    /* setuid and file capabilities grant nothing */
+  /* The layers that hold, besides the seccomp programs (plan.filters):
+     bubblewrap's namespaces and mount table, and a Landlock domain of
+     this ABI (0: none) applied by the helper bubblewrap execs
+     (runtime/linux/confine/landlock_helper.c).  */
+  bool namespaces;
+  int landlock_abi;
+  bool seatbelt; /* macOS: the Seatbelt profile is the one layer */
 };
+
+/* The highest Landlock ABI whose rights sbx-oci knows (the helper's
+   runtime/linux/confine/landlock_abi.h says the same): a higher one the
+   kernel offers is used as this one.  */
+#define SBX_LANDLOCK_ABI_MAX 7
 
 /* The seccomp programs a sandbox's processes run under.  */
 enum sbx_filter_choice

@@ -324,6 +324,12 @@ sbx_policy_resolve (const struct sbx_spec *spec,
     r = policy_widenings (spec, plan);
   if (r == 0)
     r = policy_enforcement (spec, host, plan, err);
+  /* After: its gaps are in the second layer, the first layer's come
+     first in the report.  */
+  if (r == 0)
+    r = policy_landlock (spec, host, plan, err);
+  if (r == 0)
+    r = policy_no_namespaces (host, plan, err);
   if (r == 0)
     r = policy_ceiling_plan (spec, plan, ceiling, err);
   if (r == 0)

@@ -86,6 +86,29 @@ sbx_limit_name (enum sbx_limit_kind limit)
   return names[limit];
 }
 
+/* The layers that hold, strongest first: each names a mechanism that
+   would refuse an escape on its own.  */
+static int
+layers_json (yajl_gen g, const struct sbx_plan *plan)
+{
+  const struct sbx_enforcement *e = &plan->enforcement;
+  const char *v[4];
+  struct strv layers = { (char **) v, 0 };
+  if (e->seatbelt)
+    v[layers.n++] = "seatbelt";
+  if (e->namespaces)
+    v[layers.n++] = "namespaces";
+  if (!e->seatbelt
+      && (plan->filters.main != SBX_FILTERS_NONE || plan->filters.net_deny))
+    v[layers.n++] = "seccomp";
+  if (e->landlock_abi > 0)
+    v[layers.n++] = "landlock";
+  int r = sbx_json_key_strv (g, "layers", &layers);
+  if (r == 0 && e->landlock_abi > 0)
+    r = sbx_json_key_int (g, "landlockAbi", e->landlock_abi);
+  return r;
+}
+
 int
 sbx_enforcement_json (yajl_gen g, const struct sbx_plan *plan)
 {
@@ -104,6 +127,8 @@ sbx_enforcement_json (yajl_gen g, const struct sbx_plan *plan)
     r = sbx_json_key_str (g, "networkReach", sbx_net_name (plan->network));
   if (r == 0)
     r = sbx_json_key_bool (g, "noNewPrivileges", e->no_new_privs);
+  if (r == 0)
+    r = layers_json (g, plan);
   /* "ceiling": the config was untrusted and checked against the
      operator's ceiling; "operator": config.json was the operator's own. */
   if (r == 0)

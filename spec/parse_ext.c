@@ -193,6 +193,9 @@ sbx_parse_ext (struct sbx_jctx *c, yajl_val obj, struct sbx_ext *ext)
     r = json_bool (c, obj, "allowUserNamespaces", 0,
                    &ext->allow_user_namespaces);
   if (r >= 0)
+    r = json_bool (c, obj, "landlock", 0, &ext->landlock);
+  ext->landlock_set = r > 0;
+  if (r >= 0)
     r = json_bool (c, obj, "allowLaunchServices", 0,
                    &ext->allow_launch_services);
   if (r < 0)

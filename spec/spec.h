@@ -71,6 +71,9 @@ struct sbx_ext
   uint64_t wall_clock_ms;      /* "limits": {"wallClockSeconds"}; 0 = none */
   uint32_t sample_interval_ms; /* "limits": {"sampleIntervalMs"} */
   bool allow_user_namespaces;  /* "allowUserNamespaces", default false */
+  bool landlock;               /* "landlock": a container opts in; agents
+                                  always have it (policy/landlock.c) */
+  bool landlock_set;           /* "landlock" was given */
   bool allow_launch_services;  /* "allowLaunchServices" (macOS), default
                                   false */
 };

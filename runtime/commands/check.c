@@ -147,6 +147,39 @@ check_kernel (struct report *rep)
               "sbx-oci uses)");
 }
 
+/* The second file-system layer, and what an agent sandbox gets where
+   bubblewrap can make no namespace (the rung without namespaces).  */
+static void
+check_landlock (const struct sbx_probe *p, struct report *rep)
+{
+  const struct sbx_host_facts *h = &p->facts;
+  int abi = h->landlock_abi;
+  struct finding *f = add (rep, "landlock",
+                           abi >= SBX_LANDLOCK_ABI_MAX ? CHECK_OK
+                           : abi > 0                   ? CHECK_GAP
+                           : h->no_namespaces          ? CHECK_FAIL
+                                                       : CHECK_GAP);
+  const char *rung = h->no_namespaces
+                         ? "; no namespaces can be made here: agent "
+                           "sandboxes run under landlock and seccomp alone "
+                           "(enforcement partial)"
+                         : "";
+  if (abi > 0)
+    snprintf (f->detail, sizeof f->detail,
+              "ABI %d: agent sandboxes get a second file-system layer%s", abi,
+              rung);
+  else
+    snprintf (f->detail, sizeof f->detail, "not offered by this kernel%s",
+              h->no_namespaces ? "; no namespaces can be made here either: "
+                                 "agent sandboxes are refused"
+                               : "");
+  if (abi < SBX_LANDLOCK_ABI_MAX)
+    snprintf (f->fix, sizeof f->fix,
+              "a kernel with landlock ABI %d (Linux 6.15 or newer) and "
+              "landlock in its lsm= list",
+              SBX_LANDLOCK_ABI_MAX);
+}
+
 static void
 check_cgroups (struct report *rep)
 {
@@ -290,6 +323,7 @@ sbx_cmd_check (struct sbx_context *g, int argc, char **argv,
   check_userns (probe, &rep);
   check_proc (probe, &rep);
   check_kernel (&rep);
+  check_landlock (probe, &rep);
   check_cgroups (&rep);
   r = json ? print_json (&rep, bundle ? &sb : NULL)
            : print_text (&rep, bundle ? &sb : NULL);

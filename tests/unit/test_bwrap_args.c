@@ -213,6 +213,67 @@ last_grant (const struct strv *argv)
   return last;
 }
 
+/* ARGV joined from index FROM on.  */
+static char *
+join_from (const struct strv *argv, size_t from)
+{
+  struct strv tail = { argv->v + from, argv->n - from, 0 };
+  return join_argv (&tail);
+}
+
+/* The Landlock helper's command line, from the plan's grants: after
+   bwrap's "--", before the command; the nested carve-out gets no rule of
+   its own (the write grant on /repo covers it, the mount holds it).  */
+static void
+test_landlock (void)
+{
+  struct sbx_host_facts host = fake_host (NULL);
+  host.landlock_abi = 7;
+  struct sbx_plan *plan = NULL;
+  struct sbx_error err = { 0 };
+  int r = fake_resolve_json (AGENT_JSON (NESTED, WS), &host, &plan, &err);
+  tap_ok (r == 0, "landlock: resolved (%s)", err.msg);
+  if (r < 0)
+    return;
+  tap_ok (plan->enforcement.landlock_abi == 7, "landlock: the plan has ABI 7");
+  struct strv argv = { 0 };
+  struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
+  fds.landlock = 9;
+  struct sbx_bwrap_opts opts = { 0 };
+  r = sbx_bwrap_args (plan, &host, &fds, &opts, &argv, &err);
+  long dash = find_pair (&argv, "--", "/proc/self/fd/9");
+  char *tail = dash >= 0 ? join_from (&argv, (size_t) dash) : NULL;
+  tap_ok (tail != NULL
+              && strstr (tail, "-- /proc/self/fd/9 -f 9 -A 7 -r / ") == tail,
+          "landlock: bwrap execs the helper's memfd, read beneath /");
+  tap_ok (tail && strstr (tail, " -w /repo ") && strstr (tail, " -w /tmp ")
+              && strstr (tail, " -w /repo/vendor/cache ")
+              && strstr (tail, " -d /dev/null ")
+              && strstr (tail, " -- true\n"),
+          "landlock: writes beneath the grants and /tmp, then the command");
+  tap_ok (tail && strstr (tail, "/repo/vendor ") == NULL
+              && strstr (tail, "/home/u/.ssh") == NULL,
+          "landlock: hidden places get no rule (the mount layer holds them)");
+  free (tail);
+  strv_free (&argv);
+  sbx_plan_free (plan);
+  host.landlock_abi = 4;
+  r = fake_resolve_json (AGENT_JSON ("", WS), &host, &plan, &err);
+  bool said = false;
+  for (size_t i = 0; r == 0 && i < plan->enforcement.reasons.n; i++)
+    said |= strstr (plan->enforcement.reasons.v[i], "ABI 4 lacks the "
+                                                    "ioctl-dev right")
+            != NULL;
+  tap_ok (said, "landlock ABI 4: the missing ioctl-dev right is a reason");
+  sbx_plan_free (plan);
+  r = fake_resolve_json (AGENT_JSON ("", WS ", \"landlock\": false"), &host,
+                         &plan, &err);
+  tap_ok (r == -EINVAL && strstr (err.msg, "sbx.landlock"),
+          "landlock: an agent cannot turn it off (%s)", err.msg);
+  plan = NULL;
+  sbx_error_clear (&err);
+}
+
 static void
 test_order (void)
 {
@@ -361,6 +422,7 @@ main (void)
   if (tap_ok (root != NULL, "SBX_SOURCE_ROOT names the source tree"))
     test_golden (root);
   test_order ();
+  test_landlock ();
   test_refusals ();
   test_container_paths ();
   test_nested_masks ();

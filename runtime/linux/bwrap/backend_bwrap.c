@@ -20,6 +20,7 @@
 #include "runtime/linux/bwrap/probe.h"
 #include "runtime/linux/bwrap/spawn.h"
 #include "runtime/linux/container/sandbox.h"
+#include "runtime/linux/confine/landlock_helper_fd.h"
 #include "runtime/shell_quote.h"
 #include "runtime/state_root.h"
 
@@ -52,12 +53,12 @@ print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
     }
 }
 
-/* The seccomp programs, written out for a dry run's command line: the
-   file each fd number reads.  */
+/* The seccomp programs and the Landlock helper, written out for a dry
+   run's command line: the file each fd number reads.  */
 struct exported
 {
-  int fd[2];
-  char *path[2];
+  int fd[3];
+  char *path[3];
 };
 
 /* FD is a fresh memfd or a filled pipe: read from where it stands.  */
@@ -93,6 +94,13 @@ export_seccomp (struct sbx_sandbox *sb, const char *dir,
       }
   fds->seccomp = x->fd[0];
   fds->seccomp_net = x->fd[1];
+  if (r == 0 && sb->plan->enforcement.landlock_abi > 0)
+    {
+      if (asprintf (&x->path[2], "%s/sbx-landlock", dir) < 0)
+        return sbx_fail (err, -ENOMEM, "out of memory");
+      r = sbx_landlock_helper_write (x->path[2], err);
+      fds->landlock = x->fd[2] = next++;
+    }
   return r;
 }
 
@@ -111,7 +119,7 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
       fputs (i == 0 ? " \\\n  " : " ", stdout);
       sbx_shell_quote (stdout, argv->v[i]);
     }
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < 3; i++)
     if (x->path[i])
       {
         printf (" %d< ", x->fd[i]);
@@ -122,6 +130,10 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
       && !x->path[1])
     printf ("# run for real, compiled seccomp programs are added with "
             "--add-seccomp-fd FD (--seccomp-dir DIR writes them out)\n");
+  if (sb->plan->enforcement.landlock_abi > 0 && !x->path[2])
+    printf ("# run for real, bubblewrap execs the landlock helper "
+            "sbx-landlock from a sealed memfd (--seccomp-dir DIR writes it "
+            "out)\n");
   print_runner_steps (sb->plan, sb->mqueue_dir);
   for (size_t i = 0; i < sb->plan->enforcement.reasons.n; i++)
     printf ("# enforcement %s: %s\n",
@@ -146,15 +158,15 @@ dry_run (struct sbx_sandbox *sb, const char *seccomp_dir,
 {
   struct sbx_bwrap_opts opts = run_opts (sb);
   struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
-  struct exported x = { { -1, -1 }, { NULL, NULL } };
+  struct exported x = { { -1, -1, -1 }, { NULL, NULL, NULL } };
   cleanup_strv struct strv argv = { 0 };
   int r = seccomp_dir ? export_seccomp (sb, seccomp_dir, &fds, &x, err) : 0;
   if (r == 0)
     r = sbx_bwrap_args (sb->plan, &sb->probe.facts, &fds, &opts, &argv, err);
   if (r == 0)
     print_dry_run (sb, &argv, &x);
-  free (x.path[0]);
-  free (x.path[1]);
+  for (int i = 0; i < 3; i++)
+    free (x.path[i]);
   return r;
 }
 
@@ -183,14 +195,31 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
     .own_process_group = true,
     .cgroup = lim->cgroup,
   };
+  /* Where bwrap can make no namespace, it is not run at all.  */
+  struct sbx_rung rung = { 0 };
+  bool direct = !sb->plan->enforcement.namespaces;
+  if (direct)
+    {
+      int pr = sbx_rung_prepare (sb->plan, sb->seccomp_fd, sb->seccomp_net_fd,
+                                 &rung, err);
+      if (pr < 0)
+        {
+          sbx_rung_release (&rung);
+          return pr;
+        }
+      req.rung = &rung;
+    }
   /* Without a quota, the runner starts held so that RLIMIT_NPROC can be
-     set in the sandbox before the command runs.  */
+     set in the sandbox before the command runs (without bwrap to hold
+     it, it is set as soon as the command started).  */
   int hold[2] = { -1, -1 };
-  if (sbx_limits_wants_nproc (lim) && pipe2 (hold, O_CLOEXEC) < 0)
+  if (!direct && sbx_limits_wants_nproc (lim) && pipe2 (hold, O_CLOEXEC) < 0)
     return sbx_fail_errno (err, -errno, "cannot make the runner's hold pipe");
   req.hold_fd = hold[0];
   struct sbx_spawned sp;
   int r = sbx_spawn_runner (&req, &sp, err);
+  if (r == 0 && direct && sbx_limits_wants_nproc (lim))
+    sbx_limits_hold_nproc (lim, sp.runner_pid, &sb->plan->enforcement.reasons);
   if (hold[0] >= 0)
     {
       close (hold[0]);
@@ -200,10 +229,12 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
       (void) !write (hold[1], "x", 1); /* a runner gone reads EOF anyway */
       close (hold[1]);
     }
-  if (r < 0)
-    return r;
-  r = sbx_monitor_run (&sp, sb->plan, lim, sfd, out, err);
-  close (sp.status_fd);
+  if (r == 0)
+    {
+      r = sbx_monitor_run (&sp, sb->plan, lim, sfd, out, err);
+      close (sp.status_fd);
+    }
+  sbx_rung_release (&rung);
   return r;
 }
 

@@ -4,6 +4,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "runtime/linux/confine/landlock_rules.h"
+#include "runtime/linux/bwrap/test_breaks.h"
+
 #define PUSH(...)                                                             \
   do                                                                          \
     {                                                                         \
@@ -251,6 +254,8 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
   for (size_t i = 0; r == 0 && i < plan->n_mounts; i++)
     r = mount_args (&plan->mounts[i], fds->mounts ? fds->mounts[i] : -1, opts,
                     argv);
+  if (r == 0)
+    r = sbx_test_extra_mount_args (argv);
   if (r == 0 && plan->cwd)
     r = strv_push (argv, "--chdir") < 0 ? -ENOMEM
                                         : strv_push (argv, plan->cwd);
@@ -258,6 +263,11 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
     r = strv_push (argv, "--");
   if (r == 0 && plan->init)
     r = init_args (plan, fds, opts, argv);
+  /* The Landlock helper applies the domain, then execs the command: after
+     sbx-oci-init (which has switched identity by then), never before it,
+     whose memfd a Landlock domain would refuse to execute.  */
+  if (r == 0 && plan->enforcement.landlock_abi > 0)
+    r = sbx_landlock_args (plan, fds->landlock, argv);
   for (size_t i = 0; r == 0 && i < plan->argv.n; i++)
     r = strv_push (argv, plan->argv.v[i]);
   if (r < 0)

@@ -29,10 +29,15 @@ struct sbx_bwrap_fds
      until its exec (-s).  With plan->init, BLOCK is the helper's to read
      (-h), not bwrap's.  */
   int init, init_report, init_started;
+  /* The Landlock helper (landlock_helper.c) as a sealed memfd, exec'd as
+     /proc/self/fd/N in place of the command (after sbx-oci-init, when
+     there is one) when the plan has a Landlock layer; -1: a dry run names
+     it "sbx-landlock".  */
+  int landlock;
 };
 
 #define SBX_BWRAP_NO_FDS                                                      \
-  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1, -1, NULL, -1, -1, -1 }
+  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1, -1, NULL, -1, -1, -1, -1 }
 
 struct sbx_bwrap_opts
 {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "common/file_io.h"
 #include "runtime/host_paths.h"
 #include "runtime/linux/state/state_dir.h"
+#include "runtime/linux/confine/landlock_abi.h"
 #include "runtime/state_root.h"
 
 extern char **environ;
@@ -236,6 +238,16 @@ sbx_probe_is_root (void)
   return geteuid () == 0 && initial_user_namespace ();
 }
 
+/* The Landlock ABI: one system call, never cached (a kernel booted with
+   another lsm= list keeps its release).  */
+static int
+landlock_abi (void)
+{
+  long abi = syscall (SBX_NR_LANDLOCK_CREATE_RULESET, NULL, 0,
+                      SBX_LL_CREATE_RULESET_VERSION);
+  return abi > 0 ? (int) abi : 0;
+}
+
 static void
 probe_identity (struct sbx_probe *p)
 {
@@ -260,6 +272,15 @@ probe_identity (struct sbx_probe *p)
   f->environ = environ;
   f->path_kind = sbx_host_path_kind;
   f->rlimit_hard = sbx_host_rlimits ();
+  f->landlock_abi = landlock_abi ();
+}
+
+/* Neither a user namespace nor, with the caller's privilege, the pid
+   namespace a private /proc needs: bubblewrap can make none.  */
+static bool
+no_namespaces (const struct sbx_host_facts *f)
+{
+  return !f->userns_ok && !f->private_proc_ok;
 }
 
 int
@@ -276,7 +297,10 @@ sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
       = cache_fd >= 0
         && cache_key (out->runner_path, &out->facts, key, sizeof key) == 0;
   if (keyed && load_cache (cache_fd, key, &out->facts))
-    return 0;
+    {
+      out->facts.no_namespaces = no_namespaces (&out->facts);
+      return 0;
+    }
   if (out->facts.runner_named)
     {
       /* Trusted as named: no sandbox is launched to test it; its --help
@@ -288,5 +312,6 @@ sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
     probe_runner (out);
   if (keyed)
     store_cache (cache_fd, key, &out->facts);
+  out->facts.no_namespaces = no_namespaces (&out->facts);
   return 0;
 }

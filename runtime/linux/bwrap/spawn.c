@@ -20,11 +20,13 @@
 
 #include "common/cleanup.h"
 #include "common/file_io.h"
-#include "runtime/linux/confine/fd_scrub.h"
-#include "runtime/linux/confine/rlimits.h"
 #include "runtime/linux/bwrap/bind_sources.h"
 #include "runtime/linux/bwrap/runner_env.h"
 #include "runtime/linux/bwrap/runner_status.h"
+#include "runtime/linux/confine/fd_scrub.h"
+#include "runtime/linux/confine/landlock_helper_fd.h"
+#include "runtime/linux/confine/landlock_rung.h"
+#include "runtime/linux/confine/rlimits.h"
 #include "runtime/linux/container/init_helper.h"
 
 /* What failed in the child before exec, sent back on a CLOEXEC pipe.  */
@@ -80,6 +82,7 @@ enum
   FD_INIT,        /* the sealed sbx-oci-init */
   FD_INIT_REPORT, /* its lookup failures, to create */
   FD_STARTED,     /* the exec FIFO it keeps open until its exec */
+  FD_LANDLOCK,
   FD_COUNT
 };
 
@@ -254,7 +257,10 @@ child_main (void *arg)
   sigemptyset (&none);
   sigprocmask (SIG_SETMASK, &none, NULL);
   signal (SIGPIPE, SIG_DFL);
-  if (req->own_process_group && setpgid (0, 0) < 0)
+  int rr = req->rung ? sbx_rung_session (req->rung) : 0;
+  if (rr < 0)
+    errno = -rr;
+  if (rr < 0 || (!req->rung && req->own_process_group && setpgid (0, 0) < 0))
     child_fail (report_w, STEP_PGRP);
   join_namespaces (req->plan, report_w);
   if (req->opts.mqueue_dir)
@@ -275,6 +281,18 @@ child_main (void *arg)
   apply_inherited (req->spec, report_w);
   if (place_fds (a->l, &report_w) < 0)
     child_fail (report_w, STEP_FDS);
+  if (req->rung)
+    {
+      /* No bwrap: the helper (or, with no landlock, the command) is
+         exec'd from here, under what bwrap would have set up.  */
+      if ((rr = sbx_rung_confine (req->rung)) < 0)
+        {
+          errno = -rr;
+          child_fail (report_w, STEP_EXEC);
+        }
+      execvpe (a->argv[0], a->argv, a->envp);
+      child_fail (report_w, STEP_EXEC);
+    }
   execve (a->argv[0], a->argv, a->envp);
   child_fail (report_w, STEP_EXEC);
 }
@@ -414,10 +432,16 @@ open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
     r = open_pipe (&p->info_r, &l->src[FD_INFO], true);
   if (r == 0 && req->plan->uid_map)
     r = open_pipe (&p->userns_w, &l->src[FD_USERNS], false);
-  if (r == 0)
+  if (r == 0 && req->rung == NULL)
     {
       struct sbx_error ignored = { 0 };
       r = sbx_runner_env_fd (&req->plan->env, &l->src[FD_ARGS], &ignored);
+    }
+  if (r == 0 && req->plan->enforcement.landlock_abi > 0)
+    {
+      struct sbx_error ignored = { 0 };
+      r = l->src[FD_LANDLOCK] = sbx_landlock_helper_fd (&ignored);
+      r = r < 0 ? r : 0;
     }
   if (r == 0)
     r = open_pipe (&p->report_r, report_w, true);
@@ -458,6 +482,29 @@ write_id_maps (const struct sbx_plan *plan, struct spawn_pipes *p,
   return 0;
 }
 
+/* The rung without namespaces: the helper's command line, and the
+   layout's descriptors the command must not keep.  */
+static int
+rung_argv (const struct sbx_spawn_request *req, const struct fd_layout *l,
+           struct strv *argv, struct sbx_error *err)
+{
+  struct sbx_rung *rung = req->rung;
+  rung->n_close = 0;
+  for (int i = 0; i < FD_COUNT; i++)
+    if (l->at[i] >= 0 && i != FD_LANDLOCK
+        && rung->n_close < sizeof rung->close_fds / sizeof *rung->close_fds)
+      rung->close_fds[rung->n_close++] = l->at[i];
+  int r = 0;
+  if (req->plan->enforcement.landlock_abi > 0)
+    r = sbx_landlock_rung_args (req->plan, l->at[FD_LANDLOCK], rung->tmpdir,
+                                argv);
+  for (size_t i = 0; r == 0 && req->plan->enforcement.landlock_abi == 0
+                     && i < req->plan->argv.n;
+       i++)
+    r = strv_push (argv, req->plan->argv.v[i]);
+  return r < 0 ? sbx_fail (err, r, "out of memory") : 0;
+}
+
 int
 sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
                   struct sbx_error *err)
@@ -468,9 +515,14 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   /* Held now, at the last moment before bwrap mounts them: the plan is
      final (create adds its terminal's /dev/pts to it).  */
   int *mount_fds = NULL;
-  int r = req->host->runner_bind_fd
+  int r = req->host->runner_bind_fd && req->rung == NULL
               ? sbx_bind_sources_open (req->plan, &mount_fds, err)
               : 0;
+  if (r == 0 && req->rung && req->opts.as_pid_1)
+    return sbx_fail (err, -EPERM,
+                     "no namespace can be made on this host: `create` needs "
+                     "a pid namespace; `run` works here (landlock and "
+                     "seccomp alone)");
   if (r < 0)
     return r;
   int init_fd = req->plan->init ? sbx_init_helper_open (err) : -1;
@@ -486,19 +538,26 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
     l.at[FD_STATUS],      l.at[FD_INFO],        l.at[FD_BLOCK],
     l.at[FD_SECCOMP],     l.at[FD_SECCOMP_NET], l.at[FD_USERNS],
     l.at[FD_ARGS],        l.mount_at,           l.at[FD_INIT],
-    l.at[FD_INIT_REPORT], l.at[FD_STARTED],
+    l.at[FD_INIT_REPORT], l.at[FD_STARTED],     l.at[FD_LANDLOCK],
   };
   if (r < 0)
     sbx_fail_errno (err, r, "cannot create the runner's pipes");
+  else if (req->rung)
+    r = rung_argv (req, &l, &argv, err);
   else
     r = sbx_bwrap_args (req->plan, req->host, &fds, &req->opts, &argv, err);
   /* The runner's own environment is empty: the sandbox's reaches it as
      --setenv arguments on --args (runner_env.h).  */
   char *empty[] = { NULL };
-  struct child_args a = { req, argv.v, empty, &l, report_w, getpid () };
+  struct child_args a = { req, argv.v,   req->rung ? req->rung->env.v : empty,
+                          &l,  report_w, getpid () };
   pid_t pid = r < 0 ? -1 : start_child (&a);
   if (r == 0 && pid < 0)
     r = sbx_fail_errno (err, -errno, "cannot start the runner");
+  /* Without bwrap, sbx says what bwrap would have: the sandbox's pid (the
+     runner's own), on the status channel the monitor reads.  */
+  if (r == 0 && req->rung)
+    dprintf (l.src[FD_STATUS], "{\"child-pid\": %d}\n", (int) pid);
   close_pipes (&l, report_w);
   free_mount_layout (&l);
   if (r == 0)

@@ -8,6 +8,7 @@
 
 #include "cgroups/cgroup.h"
 #include "runtime/linux/bwrap/bwrap_args.h"
+#include "runtime/linux/bwrap/rung_exec.h"
 
 struct sbx_spawn_request
 {
@@ -26,6 +27,8 @@ struct sbx_spawn_request
   /* plan->init only (sbx-oci-init, runtime/linux/container/init_main.c): */
   int started_fd;   /* > 2: the exec FIFO it keeps open until its exec */
   bool init_report; /* a pipe for its lookup failure (init_report_fd) */
+  struct sbx_rung *rung;       /* no namespaces: no bwrap, the helper is
+                                  exec'd directly (rung_exec.h); NULL */
 };
 
 struct sbx_spawned

@@ -19,6 +19,7 @@
 #include "runtime/linux/confine/seccomp_builtin.h"
 #include "runtime/linux/confine/unix_sockets.h"
 #include "runtime/linux/state/state_dir.h"
+#include "runtime/linux/bwrap/test_breaks.h"
 #include "runtime/state_root.h"
 
 int
@@ -255,6 +256,14 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
                             under ? &ceiling : NULL, &sb->plan, err);
   sb->probe.facts.approved = NULL; /* the ceiling's, freed next */
   sbx_ceiling_free (&ceiling);
+  if (r == 0 && sb->plan->enforcement.landlock_abi > 0
+      && sbx_test_landlock_off ())
+    {
+      sb->plan->enforcement.landlock_abi = 0;
+      r = strv_push (&sb->plan->enforcement.reasons,
+                     "landlock: left out by the test-only build "
+                     "(SBX_TEST_NO_LANDLOCK)");
+    }
   return r < 0 ? r : 0;
 }
 

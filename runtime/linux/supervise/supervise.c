@@ -293,13 +293,23 @@ sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
   /* The sandbox's init is left to release its namespaces after we
      return, unless a quota's cgroup is to be removed: that needs the init
      gone from it, and waiting for the init is the quickest way to know.  */
-  bool leave_init = plan->unshare[SBX_NS_PID] && m.cgroup == NULL;
+  bool leave_init = plan->enforcement.namespaces && plan->unshare[SBX_NS_PID]
+                    && m.cgroup == NULL;
   sweep_children (leave_init ? m.st.child_pid : 0);
   if (m.sandbox_pidfd >= 0)
     close (m.sandbox_pidfd);
   if (r < 0)
     return sbx_fail_errno (err, r, "supervising the sandbox");
   out->wall_ms = sbx_now_ms () - start;
+  /* Without namespaces the runner is the command itself (there is no
+     bwrap to report its exit code): its own status is the command's.  */
+  if (!plan->enforcement.namespaces && !m.st.have_exit_code)
+    {
+      m.st.have_exit_code = true;
+      m.st.exit_code = WIFSIGNALED (m.runner_status)
+                           ? 128 + WTERMSIG (m.runner_status)
+                           : WEXITSTATUS (m.runner_status);
+    }
   sbx_outcome_from_runner (out, m.st.have_exit_code, m.st.exit_code,
                            m.runner_status, m.delivered);
   if (m.breach != SBX_LIMIT_NONE)

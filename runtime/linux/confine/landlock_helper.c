@@ -1,0 +1,343 @@
+/* sbx-landlock: the helper bubblewrap execs in place of the command.  It
+   applies a Landlock domain built from the plan's grants, then execs the
+   real command (searching PATH as bwrap's execvp would).
+
+     sbx-landlock -f FD -A ABI [-r PATH]... [-w PATH]... [-d PATH]... --
+                  COMMAND [ARG]...
+
+   -f FD    the descriptor the helper was exec'd through (a sealed memfd,
+            /proc/self/fd/FD): closed before the command runs
+   -A ABI   the Landlock ABI sbx-oci reported; a lower one here is refused
+   -r PATH  read and execute beneath PATH
+   -w PATH  read, execute and write beneath PATH (make, remove, rename,
+            refer, truncate; no device nodes)
+   -d PATH  a device node, or a directory of them: read, write, ioctl
+
+   Why the ruleset is built here, from paths, and not by sbx-oci outside
+   and passed in as a descriptor: Landlock rules name inodes, and several
+   of the plan's writable places exist only inside the sandbox, made by
+   bubblewrap itself after sbx-oci let go (the private /tmp and every other
+   tmpfs, /dev/shm, /dev/pts, the mqueue).  Built here, the paths resolve in
+   the finished mount table, before any of the sandbox's processes run (the
+   helper is the first), so nothing inside can have moved them.  The list
+   comes from the plan's grants, never from the mount table: a writable
+   mount the plan did not grant (a bug of the mount layer) gets no rule,
+   which is what makes this layer independent (tests/integration/
+   landlock.sh).  Landlock rules only add: a path hidden or read-only
+   inside a granted root is held by the mount layer alone.
+
+   No libc on x86_64 and aarch64 (landlock_sys.h): exit status 125 is the
+   helper's own failure, 126/127 the command's exec failure.  */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/linux/confine/landlock_abi.h"
+#include "runtime/linux/confine/landlock_sys.h"
+
+#define O_PATH_ 010000000
+#define O_CLOEXEC_ 02000000
+#define AT_FDCWD_ (-100)
+#define PR_SET_NO_NEW_PRIVS_ 38
+#define EXIT_HELPER 125
+
+#ifdef SBX_HELPER_NOLIBC
+/* What the compiler may call on its own, without a libc to provide it.  */
+void *memset (void *s, int c, size_t n);
+void *
+memset (void *s, int c, size_t n)
+{
+  unsigned char *p = s;
+  while (n--)
+    *p++ = (unsigned char) c;
+  return s;
+}
+void *memcpy (void *d, const void *s, size_t n);
+void *
+memcpy (void *d, const void *s, size_t n)
+{
+  unsigned char *a = d;
+  const unsigned char *b = s;
+  while (n--)
+    *a++ = *b++;
+  return d;
+}
+#endif
+
+static size_t
+str_len (const char *s)
+{
+  size_t n = 0;
+  while (s[n])
+    n++;
+  return n;
+}
+
+static int
+str_eq (const char *a, const char *b)
+{
+  while (*a && *a == *b)
+    a++, b++;
+  return *a == *b;
+}
+
+static void
+put (const char *s)
+{
+  sbx_sys6 (SBX_NR_WRITE, 2, (long) s, (long) str_len (s), 0, 0, 0);
+}
+
+static const char *
+errno_name (long e)
+{
+  switch (e)
+    {
+    case 1:
+      return "Operation not permitted";
+    case 2:
+      return "No such file or directory";
+    case 7:
+      return "Argument list too long";
+    case 8:
+      return "Exec format error";
+    case 9:
+      return "Bad file descriptor";
+    case 12:
+      return "Cannot allocate memory";
+    case 13:
+      return "Permission denied";
+    case 20:
+      return "Not a directory";
+    case 22:
+      return "Invalid argument";
+    case 38:
+      return "Function not implemented";
+    case 95:
+      return "Operation not supported";
+    default:
+      return "error";
+    }
+}
+
+static __attribute__ ((noreturn)) void
+die (int status, const char *what, const char *path, long neg_errno)
+{
+  put ("sbx-landlock: ");
+  put (what);
+  if (path)
+    {
+      put (" ");
+      put (path);
+    }
+  if (neg_errno)
+    {
+      put (": ");
+      put (errno_name (-neg_errno));
+    }
+  put ("\n");
+  sbx_sys6 (SBX_NR_EXIT_GROUP, status, 0, 0, 0, 0, 0);
+  __builtin_unreachable ();
+}
+
+static long
+parse_num (const char *s)
+{
+  long n = 0;
+  if (s == NULL || *s == '\0')
+    return -1;
+  for (; *s; s++)
+    if (*s < '0' || *s > '9' || n > 100000)
+      return -1;
+    else
+      n = n * 10 + (*s - '0');
+  return n;
+}
+
+/* The rights that apply to a file that is not a directory: a rule on one
+   with any other is refused by the kernel (EINVAL).  */
+#define FILE_RIGHTS                                                           \
+  (SBX_LL_FS_EXECUTE | SBX_LL_FS_WRITE_FILE | SBX_LL_FS_READ_FILE             \
+   | SBX_LL_FS_TRUNCATE | SBX_LL_FS_IOCTL_DEV)
+
+/* Allow RIGHTS beneath PATH.  A path that is not there is skipped: the
+   plan's optional places (/dev/tty, a -try bind) may be absent.  A
+   symbolic link is not followed: the rule lands on the link itself, so
+   a link beside a hidden path never grants its target.  */
+static void
+add_rule (long ruleset, const char *path, uint64_t rights, uint64_t handled)
+{
+  long fd = sbx_sys6 (SBX_NR_OPENAT, AT_FDCWD_, (long) path,
+                      O_PATH_ | O_CLOEXEC_ | SBX_O_NOFOLLOW, 0, 0, 0);
+  if (fd == -2)
+    return;
+  if (fd < 0)
+    die (EXIT_HELPER, "cannot open", path, fd);
+  struct sbx_ll_path_beneath_attr a = { rights & handled, (int32_t) fd };
+  long r = sbx_sys6 (SBX_NR_LANDLOCK_ADD_RULE, ruleset,
+                     SBX_LL_RULE_PATH_BENEATH, (long) &a, 0, 0, 0);
+  if (r == -22) /* not a directory: only the rights a file has */
+    {
+      a.allowed_access &= FILE_RIGHTS;
+      r = sbx_sys6 (SBX_NR_LANDLOCK_ADD_RULE, ruleset,
+                    SBX_LL_RULE_PATH_BENEATH, (long) &a, 0, 0, 0);
+    }
+  if (r < 0)
+    die (EXIT_HELPER, "cannot add a landlock rule for", path, r);
+  sbx_sys6 (SBX_NR_CLOSE, fd, 0, 0, 0, 0, 0);
+}
+
+static const char *
+env_path (char **envp)
+{
+  for (; envp && *envp; envp++)
+    if ((*envp)[0] == 'P' && (*envp)[1] == 'A' && (*envp)[2] == 'T'
+        && (*envp)[3] == 'H' && (*envp)[4] == '=')
+      return *envp + 5;
+  return "/usr/local/bin:/usr/bin:/bin";
+}
+
+/* execvp's search, without its shell fallback for files without a
+   magic number (bwrap's execvp has it; a command here needs its #!).  */
+static __attribute__ ((noreturn)) void
+exec_command (char **argv, char **envp)
+{
+  const char *cmd = argv[0];
+  long r = -2, seen_eacces = 0;
+  for (const char *s = cmd; *s; s++)
+    if (*s == '/')
+      {
+        r = sbx_sys6 (SBX_NR_EXECVE, (long) cmd, (long) argv, (long) envp, 0,
+                      0, 0);
+        die (r == -2 ? 127 : 126, "execvp", cmd, r);
+      }
+  size_t clen = str_len (cmd);
+  for (const char *p = env_path (envp); clen < 2048;)
+    {
+      char buf[4096];
+      size_t n = 0;
+      while (p[n] && p[n] != ':' && n < sizeof buf - clen - 2)
+        n++;
+      memcpy (buf, n ? p : ".", n ? n : 1);
+      size_t at = n ? n : 1;
+      buf[at++] = '/';
+      memcpy (buf + at, cmd, clen + 1);
+      r = sbx_sys6 (SBX_NR_EXECVE, (long) buf, (long) argv, (long) envp, 0, 0,
+                    0);
+      if (r == -13)
+        seen_eacces = 1;
+      if (p[n] == '\0')
+        break;
+      p += n + 1;
+    }
+  if (seen_eacces)
+    r = -13;
+  die (r == -2 ? 127 : 126, "execvp", cmd, r);
+}
+
+struct opts
+{
+  long self_fd, min_abi;
+  int first_rule, command; /* argv indices */
+};
+
+static void
+parse (int argc, char **argv, struct opts *o)
+{
+  o->self_fd = o->min_abi = -1;
+  o->command = 0;
+  for (int i = 1; i < argc; i += 2)
+    {
+      if (str_eq (argv[i], "--"))
+        {
+          o->command = i + 1;
+          break;
+        }
+      if (argv[i][0] != '-' || argv[i][1] == '\0' || argv[i][2] != '\0'
+          || i + 1 >= argc)
+        die (EXIT_HELPER, "bad argument", argv[i], 0);
+      if (argv[i][1] == 'f')
+        o->self_fd = parse_num (argv[i + 1]);
+      else if (argv[i][1] == 'A')
+        o->min_abi = parse_num (argv[i + 1]);
+      else if (argv[i][1] != 'r' && argv[i][1] != 'w' && argv[i][1] != 'd')
+        die (EXIT_HELPER, "bad argument", argv[i], 0);
+    }
+  if (o->command == 0 || o->command >= argc || o->min_abi < 1)
+    die (EXIT_HELPER,
+         "usage: sbx-landlock -f FD -A ABI [-r|-w|-d PATH]... "
+         "-- COMMAND [ARG]...",
+         NULL, 0);
+}
+
+static int
+helper_main (int argc, char **argv, char **envp)
+{
+  struct opts o;
+  parse (argc, argv, &o);
+  long abi = sbx_sys6 (SBX_NR_LANDLOCK_CREATE_RULESET, 0, 0,
+                       SBX_LL_CREATE_RULESET_VERSION, 0, 0, 0);
+  if (abi < o.min_abi)
+    die (EXIT_HELPER,
+         abi < 0 ? "landlock is not available here"
+                 : "the kernel offers a lower landlock ABI than was reported",
+         NULL, abi < 0 ? abi : 0);
+  if (abi > SBX_LL_ABI_KNOWN)
+    abi = SBX_LL_ABI_KNOWN;
+  struct sbx_ll_ruleset_attr attr
+      = { sbx_ll_fs_handled ((int) abi), 0, sbx_ll_scoped ((int) abi) };
+  /* The size of the fields the ABI knows: an ABI < 6 refuses a larger
+     struct whose extra field is set, and ignores nothing.  */
+  long size = abi >= 6 ? (long) sizeof attr : (long) (2 * sizeof (uint64_t));
+  long rs = sbx_sys6 (SBX_NR_LANDLOCK_CREATE_RULESET, (long) &attr, size, 0, 0,
+                      0, 0);
+  if (rs < 0)
+    die (EXIT_HELPER, "cannot create a landlock ruleset", NULL, rs);
+  for (int i = 1; i < o.command - 1; i += 2)
+    {
+      char k = argv[i][1];
+      uint64_t rights = k == 'r'   ? SBX_LL_READ
+                        : k == 'w' ? SBX_LL_WRITE
+                        : k == 'd' ? SBX_LL_DEVICE
+                                   : 0;
+      if (rights)
+        add_rule (rs, argv[i + 1], rights, attr.handled_access_fs);
+    }
+  /* bubblewrap has set it already; sbx-oci's rung without namespaces
+     relies on it here.  */
+  long r = sbx_sys6 (SBX_NR_PRCTL, PR_SET_NO_NEW_PRIVS_, 1, 0, 0, 0, 0);
+  if (r == 0)
+    r = sbx_sys6 (SBX_NR_LANDLOCK_RESTRICT_SELF, rs, 0, 0, 0, 0, 0);
+  if (r < 0)
+    die (EXIT_HELPER, "cannot apply the landlock domain", NULL, r);
+  sbx_sys6 (SBX_NR_CLOSE, rs, 0, 0, 0, 0, 0);
+  if (o.self_fd > 2)
+    sbx_sys6 (SBX_NR_CLOSE, o.self_fd, 0, 0, 0, 0, 0);
+  exec_command (argv + o.command, envp);
+}
+
+#ifdef SBX_HELPER_NOLIBC
+/* The kernel's initial stack: argc, argv..., NULL, envp..., NULL.  */
+__attribute__ ((used)) static void
+helper_start (long *sp)
+{
+  int argc = (int) sp[0];
+  char **argv = (char **) (sp + 1);
+  char **envp = argv + argc + 1;
+  helper_main (argc, argv, envp);
+}
+
+#if defined(__x86_64__)
+__asm__(".text\n.global _start\n_start:\n"
+        "  xor %rbp, %rbp\n  mov %rsp, %rdi\n  and $-16, %rsp\n"
+        "  call helper_start\n  hlt\n");
+#elif defined(__aarch64__)
+__asm__(".text\n.global _start\n_start:\n"
+        "  mov x29, #0\n  mov x30, #0\n  mov x0, sp\n"
+        "  bl helper_start\n  brk #0\n");
+#endif
+#else
+int
+main (int argc, char **argv, char **envp)
+{
+  return helper_main (argc, argv, envp);
+}
+#endif

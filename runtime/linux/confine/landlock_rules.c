@@ -1,0 +1,104 @@
+/* Which paths the Landlock domain grants what, from the plan's grants.
+
+   Read and execute everywhere the sandbox can see (its "/"), writes only
+   beneath the plan's writable binds, its tmpfs mounts (the private /tmp,
+   a config's tmpfs) and the mqueue, and on the few device nodes a shell
+   needs.  Hidden and read-only places inside a granted root get no rule
+   of their own: Landlock's rules only add rights, so "/repo writable,
+   /repo/vendor hidden, /repo/vendor/cache writable" is the write grant on
+   /repo (which covers the other two) in this layer, while the hidden
+   /repo/vendor is the mount layer's empty read-only tmpfs, and both layers
+   allow /repo/vendor/cache.  Outside the grants the two layers agree, and
+   each refuses on its own.  */
+#include "runtime/linux/confine/landlock_rules.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "common/cleanup.h"
+#include "common/path.h"
+#include "runtime/linux/confine/landlock_abi.h"
+
+_Static_assert(SBX_LL_ABI_KNOWN == SBX_LANDLOCK_ABI_MAX,
+               "the helper and the policy know the same landlock ABI");
+
+/* The device nodes of a minimal /dev a shell and its tools use.  */
+static const char *const dev_nodes[] = {
+  "null", "zero", "full", "random", "urandom", "tty", "ptmx", "console", "pts",
+};
+
+static int
+push2 (struct strv *argv, const char *opt, const char *path)
+{
+  return strv_push (argv, opt) < 0 || strv_push (argv, path) < 0 ? -ENOMEM : 0;
+}
+
+static int
+dev_rules (const char *dev, struct strv *argv)
+{
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < sizeof dev_nodes / sizeof *dev_nodes; i++)
+    {
+      cleanup_free char *p = sbx_path_join (dev, dev_nodes[i]);
+      r = p ? push2 (argv, "-d", p) : -ENOMEM;
+    }
+  cleanup_free char *shm = sbx_path_join (dev, "shm");
+  return r ? r : shm ? push2 (argv, "-w", shm) : -ENOMEM;
+}
+
+/* The sandbox's "/": read and execute, or everything when a container's
+   root is writable (sealed read-only at the end when it is not).  */
+static int
+root_rule (const struct sbx_plan *plan, const struct sbx_plan_mount *m,
+           struct strv *argv)
+{
+  bool writable = m->op == SBX_PLAN_BIND_RW && !plan->root_readonly;
+  if (m->op != SBX_PLAN_BIND_RO && m->op != SBX_PLAN_BIND_RW)
+    return 0;
+  return push2 (argv, writable ? "-w" : "-r", m->dest);
+}
+
+static int
+mount_rule (const struct sbx_plan *plan, const struct sbx_plan_mount *m,
+            struct strv *argv)
+{
+  if (m->why == SBX_WHY_ROOT)
+    return root_rule (plan, m, argv);
+  switch (m->op)
+    {
+    case SBX_PLAN_BIND_RW:
+    case SBX_PLAN_TMPFS:
+    case SBX_PLAN_MQUEUE:
+      return push2 (argv, "-w", m->dest);
+    case SBX_PLAN_BIND_DEV:
+      return push2 (argv, "-d", m->dest);
+    case SBX_PLAN_DEV:
+      return dev_rules (m->dest, argv);
+    default:
+      return 0; /* read-only, hidden or made: "/"'s read rule covers it */
+    }
+}
+
+int
+sbx_landlock_args (const struct sbx_plan *plan, int helper_fd,
+                   struct strv *argv)
+{
+  const struct sbx_enforcement *e = &plan->enforcement;
+  int r;
+  if (helper_fd >= 0)
+    r = strv_pushf (argv, "/proc/self/fd/%d", helper_fd) < 0
+                || strv_push (argv, "-f") < 0
+                || strv_pushf (argv, "%d", helper_fd) < 0
+            ? -ENOMEM
+            : 0;
+  else
+    r = strv_push (argv, "sbx-landlock");
+  if (r == 0)
+    r = strv_push (argv, "-A") < 0
+                || strv_pushf (argv, "%d", e->landlock_abi) < 0
+            ? -ENOMEM
+            : 0;
+  for (size_t i = 0; r == 0 && i < plan->n_mounts; i++)
+    r = mount_rule (plan, &plan->mounts[i], argv);
+  return r == 0 && strv_push (argv, "--") < 0 ? -ENOMEM : r;
+}

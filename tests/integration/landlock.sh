@@ -1,0 +1,178 @@
+#!/bin/bash
+# The Landlock layer under agent sandboxes (TAP), as root and as uid 65534:
+# the report names the layers that hold; git, a compiler and a package
+# cache's writes keep working under it; nested grants behave the same with
+# and without it; and each file-system layer refuses a write outside the
+# grants on its own.  The last needs SBX_OCI_BROKEN (sbx-oci-broken, built
+# with -Dtest_layer_breaks=true, never installed): one wrong writable bind
+# the plan does not know of, and Landlock switchable off.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+: "${SBX_OCI:?set SBX_OCI to the sbx-oci binary}"
+SBX_OCI_BROKEN=${SBX_OCI_BROKEN:-}
+WORK=${SBX_IT_WORK:-}
+N=0
+BIN=$SBX_OCI
+
+sbx () { "$BIN" --root "$WORK/state" "$@"; }
+
+# agent MOUNTS ARG...: ARG... in a fresh workspace-write sandbox on WS.
+agent ()
+{
+  local m=$1
+  shift
+  write_agent "$WORK/b$((N + 1))" workspace-write "$WS" "$m" "$@"
+  run_bundle "$WORK/b$((N + 1))"
+}
+
+landlock_abi ()
+{
+  local abi
+  abi=$(printf '%s' "$OUTCOME" | sed -n 's/.*"landlockAbi":\([0-9]*\).*/\1/p')
+  echo "${abi:-0}"
+}
+
+case_report ()
+{
+  agent "" true
+  tap_has "$OUTCOME" '"layers":["namespaces","seccomp","landlock"]' \
+    "the outcome lists the layers: namespaces, seccomp, landlock"
+  tap_ok "the outcome names the landlock ABI ($(landlock_abi))" \
+    test "$(landlock_abi)" -ge 1
+}
+
+# What a developer's tools do in a workspace: git, a compiler, and the
+# writes of a package manager's cache (make, rename across directories,
+# hard and symbolic links, truncate, a fifo, remove).
+case_tools ()
+{
+  local script
+  script='set -e
+cd "$1"
+git init -q repo && cd repo
+echo hello > f && git add f
+git -c user.name=t -c user.email=t@e commit -qm one && git log --oneline | wc -l
+printf "int main(void){return 7;}\n" > p.c && cc -o p p.c && { ./p || echo "cc-built exit $?"; }
+mkdir -p ../cache/a ../cache/b && echo pkg > ../cache/a/x.tar
+mv ../cache/a/x.tar ../cache/b/x.tar && ln ../cache/b/x.tar ../cache/b/hard
+ln -s x.tar ../cache/b/sym && truncate -s 0 ../cache/b/x.tar
+mkfifo ../cache/fifo && rm -r ../cache && echo tools-done'
+  mkdir -p "$WS/tools"
+  agent "" sh -c "$script" sh "$WS/tools"
+  tap_has "$OUT" "cc-built exit 7" "a compiler builds and runs a program"
+  tap_has "$OUT" "tools-done" "git and a package cache's writes work"
+  rm -rf "$WS/tools"
+}
+
+# /repo writable, /repo/vendor hidden, /repo/vendor/cache writable: the
+# same answers with the Landlock layer and (sbx-oci-broken) without it.
+nested_once ()
+{
+  local r="$WS/nested" m
+  rm -rf "$r"
+  mkdir -p "$r/vendor/cache"
+  m="$(bind_rw "$r"), $(deny "$r/vendor"), $(bind_rw "$r/vendor/cache")"
+  agent "$m" sh -c 'echo a > "$1/a" && echo top-ok
+    { echo b > "$1/vendor/b"; } 2>/dev/null || echo vendor-refused
+    echo c > "$1/vendor/cache/c" && echo cache-ok' sh "$r"
+  tap_has "$OUT" "top-ok" "$1: the writable root takes a write"
+  tap_has "$OUT" "vendor-refused" "$1: the hidden directory inside it refuses one"
+  tap_has "$OUT" "cache-ok" "$1: the writable grant inside that takes one"
+  tap_ok "$1: the host sees exactly the granted writes" \
+    test -f "$r/vendor/cache/c" -a ! -e "$r/vendor/b"
+}
+
+case_nested ()
+{
+  nested_once "nested grants, landlock on"
+  if [ -n "$SBX_OCI_BROKEN" ]; then
+    BIN=$SBX_OCI_BROKEN SBX_TEST_NO_LANDLOCK=1 nested_once \
+      "nested grants, landlock off"
+  else
+    tap_skip "nested grants, landlock off" "no sbx-oci-broken (-Dtest_layer_breaks=true)"
+  fi
+}
+
+# write_outside: a write to OUTSIDE, a directory no grant covers, from a
+# fresh sandbox of BIN; RESULT: what the shell said.
+write_outside ()
+{
+  rm -f "$OUTSIDE/escape"
+  agent "" sh -c 'echo escaped > "$1/escape" && echo write-went-through' sh "$OUTSIDE"
+}
+
+case_each_layer_alone ()
+{
+  if [ -z "$SBX_OCI_BROKEN" ]; then
+    tap_skip "each layer alone" "no sbx-oci-broken (-Dtest_layer_breaks=true)"
+    return
+  fi
+  # Not below /tmp: the sandbox's /tmp is its own, and a grant.
+  OUTSIDE=$(mktemp -d /var/tmp/sbx-ll.XXXXXX)
+  chmod 777 "$OUTSIDE"
+  BIN=$SBX_OCI_BROKEN
+  export SBX_TEST_WRONG_BIND=$OUTSIDE
+  write_outside
+  tap_has "$OUT" "Permission denied" \
+    "a wrong writable bind: landlock alone refuses the write"
+  tap_ok "a wrong writable bind: nothing reached the host" \
+    test ! -e "$OUTSIDE/escape"
+  SBX_TEST_NO_LANDLOCK=1 write_outside
+  tap_has "$OUT" "write-went-through" \
+    "a wrong writable bind, landlock off: the write goes through (the test can fail)"
+  tap_has "$OUTCOME" '"layers":["namespaces","seccomp"]' \
+    "landlock off: the outcome lists the layers left"
+  tap_has "$OUTCOME" "landlock: left out by the test-only build" \
+    "landlock off: a reason says so"
+  unset SBX_TEST_WRONG_BIND
+  SBX_TEST_NO_LANDLOCK=1 write_outside
+  tap_has "$OUT" "Read-only file system" \
+    "landlock off, no wrong bind: the mount layer alone refuses the write"
+  tap_ok "the mount layer alone: nothing reached the host" \
+    test ! -e "$OUTSIDE/escape"
+  BIN=$SBX_OCI
+  rm -rf "$OUTSIDE"
+}
+
+# A container opts in with "sbx": {"landlock": true}: its read-only
+# rootfs refuses a write by both layers, its /dev/shm takes one.
+case_container ()
+{
+  local b="$WORK/container"
+  rm -rf "$b"
+  mkdir -p "$b/rootfs/bin" "$b/rootfs/proc" "$b/rootfs/dev" "$b/rootfs/sys"
+  cp /usr/bin/busybox "$b/rootfs/bin/busybox"
+  ln -s busybox "$b/rootfs/bin/sh"
+  (cd "$b" && "$SBX_OCI" spec) || return
+  /usr/bin/python3 - "$b/config.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+c = json.load(open(p))
+c["process"]["args"] = ["/bin/busybox", "sh", "-c",
+  "echo x > /dev/shm/ok && echo shm-ok; echo y > /bin/new || echo root-refused"]
+c["process"]["env"] = ["PATH=/bin"]
+c["sbx"] = {"landlock": True}
+json.dump(c, open(p, "w"))
+PY
+  run_bundle "$b"
+  tap_has "$OUTCOME" '"layers":["namespaces","landlock"]' \
+    "a container opts in: the outcome lists the landlock layer"
+  tap_has "$OUT" "shm-ok" "a container with landlock: /dev/shm takes a write"
+  tap_has "$OUT" "root-refused" "a container with landlock: its read-only root refuses one"
+}
+
+run_cases ()
+{
+  WS="$WORK/ws"
+  mkdir -p "$WS" "$WORK/state"
+  case_report
+  case_tools
+  case_nested
+  case_each_layer_alone
+  case_container
+}
+
+tap_suite "$0" landlock SBX_OCI SBX_OCI_BROKEN

@@ -1,0 +1,145 @@
+#!/bin/bash
+# The rung without namespaces (TAP), as root and as uid 65534: sbx-oci
+# runs in a user namespace of the test's own whose user.max_user_namespaces
+# is 0, so bubblewrap can make no namespace, as inside a container with a
+# default seccomp profile.  Agent sandboxes then run under Landlock and
+# seccomp alone: writes only beneath the grants, hidden stores unreadable,
+# nested grants as with namespaces, network deny, loopback refused, the
+# report partial and naming the missing layer; git, a compiler and a
+# package cache still work; a wall-clock limit ends the whole tree.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+: "${SBX_OCI:?set SBX_OCI to the sbx-oci binary}"
+WORK=${SBX_IT_WORK:-}
+N=0
+
+# sbx ARGS...: sbx-oci where no namespace can be made.
+sbx ()
+{
+  unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"' \
+    sh "$SBX_OCI" --root "$WORK/state" "$@"
+}
+
+agent ()
+{
+  local m=$1
+  shift
+  write_agent "$WORK/b$((N + 1))" workspace-write "$WS" "$m" "$@"
+  run_bundle "$WORK/b$((N + 1))"
+}
+
+case_report ()
+{
+  agent "" true
+  tap_has "$OUTCOME" '"outcome":"exited"' "a command runs without namespaces"
+  tap_has "$OUTCOME" '"layers":["seccomp","landlock"]' \
+    "the outcome lists the layers that hold: seccomp, landlock"
+  tap_has "$OUTCOME" '"level":"partial"' "the level is partial"
+  tap_has "$OUTCOME" "no namespaces (bubblewrap cannot make any" \
+    "a reason names the missing layer"
+  tap_has "$OUTCOME" "no private /tmp" "a reason names the missing private /tmp"
+}
+
+case_files ()
+{
+  local out r="$WS/nested" m
+  out=$(mktemp -d /var/tmp/sbx-nons.XXXXXX)
+  chmod 777 "$out"
+  mkdir -p "$HOME/.ssh" "$HOME/visible"
+  echo sbx-secret-key > "$HOME/.ssh/id_nons"
+  echo seen > "$HOME/visible/f"
+  # A link beside the hidden store, made before launch: its rule lands on
+  # the link itself (never followed), so it does not reach the store.
+  ln -sfn .ssh "$HOME/ssh-link"
+  agent "" sh -c 'echo w > "$1/w" && echo ws-ok
+    { echo x > "$2/escape"; } 2>/dev/null || echo outside-refused
+    cat "$3/.ssh/id_nons" 2>/dev/null || echo store-refused
+    cat "$3/ssh-link/id_nons" 2>/dev/null || echo link-refused
+    cat "$3/visible/f"
+    echo t > "$TMPDIR/t" && echo tmpdir-ok' sh "$WS" "$out" "$HOME"
+  tap_has "$OUT" ws-ok "the workspace takes a write"
+  tap_has "$OUT" outside-refused "a write outside the grants is refused"
+  tap_ok "nothing reached the host outside the grants" test ! -e "$out/escape"
+  tap_has "$OUT" store-refused "a hidden credential store is unreadable"
+  tap_has "$OUT" link-refused "a symbolic link beside it does not reach it"
+  tap_lacks "$OUT" sbx-secret-key "its content never shows"
+  tap_has "$OUT" seen "a sibling of the hidden store stays readable"
+  tap_has "$OUT" tmpdir-ok "TMPDIR (the run's own) takes a write"
+  rm -rf "$out" "$HOME/.ssh" "$HOME/visible" "$HOME/ssh-link"
+  rm -rf "$r"
+  mkdir -p "$r/vendor/cache" "$r/src"
+  m="$(bind_rw "$r"), $(deny "$r/vendor"), $(bind_rw "$r/vendor/cache")"
+  agent "$m" sh -c 'echo a > "$1/src/a" && echo top-ok
+    { echo b > "$1/vendor/b"; } 2>/dev/null || echo vendor-refused
+    echo c > "$1/vendor/cache/c" && echo cache-ok
+    { echo n > "$1/new"; } 2>/dev/null || echo new-top-refused' sh "$r"
+  tap_has "$OUT" top-ok "nested: the writable root takes a write (in an entry there at launch)"
+  # The documented price of carving without a mount namespace: the
+  # directories along the path to the denied one get no rule of their own.
+  tap_has "$OUT" new-top-refused \
+    "nested: a new entry directly in the root is refused (fails closed, reported)"
+  tap_has "$OUT" vendor-refused "nested: the denied directory inside it refuses one"
+  tap_has "$OUT" cache-ok "nested: the grant inside that takes one"
+}
+
+case_tools ()
+{
+  mkdir -p "$WS/tools"
+  agent "" sh -c 'set -e; cd "$1"; git init -q repo; cd repo
+echo hello > f; git add f; git -c user.name=t -c user.email=t@e commit -qm one
+printf "int main(void){return 7;}\n" > p.c; cc -o p p.c; ./p || echo "cc-built exit $?"
+mkdir -p ../cache/a ../cache/b; echo pkg > ../cache/a/x; mv ../cache/a/x ../cache/b/x
+ln ../cache/b/x ../cache/b/h; truncate -s 0 ../cache/b/x; rm -r ../cache; echo tools-done' \
+    sh "$WS/tools"
+  tap_has "$OUT" "cc-built exit 7" "a compiler builds and runs a program"
+  tap_has "$OUT" tools-done "git and a package cache's writes work"
+  rm -rf "$WS/tools"
+}
+
+case_network ()
+{
+  agent "" /usr/bin/python3 -c 'import socket
+try:
+    socket.socket(socket.AF_INET); print("inet-made")
+except OSError as e:
+    print("inet-refused", e.errno)'
+  tap_has "$OUT" inet-refused "network deny: an IP socket is refused (seccomp)"
+  SBX_NETWORK=loopback agent "" true
+  tap_has "$OUT" '"loopback" needs a network namespace' \
+    "network loopback is refused, naming the cause"
+  SBX_EXTRA='"requireEnforcement": "full"' agent "" true
+  tap_has "$OUT" 'requireEnforcement: "full" is required' \
+    "requireEnforcement full refuses the rung"
+}
+
+case_termination ()
+{
+  # A duration no other process on the host has: the marker pgrep finds.
+  local tag="600.$$$N"
+  SBX_EXTRA='"limits": {"wallClockSeconds": 1}' agent "" sh -c \
+    "setsid sleep $tag & sleep $tag"
+  tap_has "$OUTCOME" '"breach":"wall-clock"' "the wall clock ends the run"
+  sleep 0.5
+  tap_ok "nothing of the sandbox outlives it, not even a setsid child (process group + subreaper sweep)" \
+    sh -c "! pgrep -f '^sleep $tag' > /dev/null"
+}
+
+run_cases ()
+{
+  WS="$WORK/ws"
+  mkdir -p "$WS" "$WORK/state"
+  if ! unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces' 2> /dev/null; then
+    tap_skip "the rung without namespaces" "no user namespace to simulate it in"
+    return
+  fi
+  case_report
+  case_files
+  case_tools
+  case_network
+  case_termination
+}
+
+tap_suite "$0" no-namespaces SBX_OCI
