@@ -119,6 +119,7 @@ sbx_spec_free (struct sbx_spec *spec)
   free_hook_list (&spec->hooks.poststop);
   free_ext (&spec->ext);
   strv_free (&spec->fields);
+  strv_free (&spec->ignored);
   free (spec->text);
   free (spec);
 }
