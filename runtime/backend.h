@@ -11,6 +11,7 @@
 #include "runtime/cli.h"
 #include "runtime/outcome.h"
 #include "spec/policy.h"
+#include "spec/spec_call.h"
 
 enum sbx_backend_choice
 {
@@ -22,7 +23,7 @@ enum sbx_backend_choice
 /* What `sbx-oci run` was asked for.  */
 struct sbx_run_request
 {
-  const char *bundle;
+  struct sbx_config_source source; /* the bundle, or --policy and a call */
   const char *id;
   enum sbx_backend_choice backend; /* --backend */
   bool dry_run;                    /* print what would run, run nothing */
@@ -39,6 +40,7 @@ struct sbx_run_result
   struct sbx_outcome outcome;
   struct sbx_plan *plan;
   int exec_status;
+  struct strv ignored; /* the config's keys sbx-oci does not read */
 };
 
 /* Load the bundle, resolve the plan, and run the command confined in the

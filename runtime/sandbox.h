@@ -8,6 +8,7 @@
 #include "runtime/linux/alias_walk.h"
 #include "runtime/linux/probe.h"
 #include "spec/policy.h"
+#include "spec/spec_call.h"
 
 struct sbx_sandbox
 {
@@ -32,6 +33,12 @@ struct sbx_sandbox
    be found or executed, exec_status is 127 or 126.  */
 int sbx_sandbox_prepare (const struct sbx_globals *g, const char *bundle,
                          struct sbx_sandbox *sb, struct sbx_error *err);
+
+/* The same, for `run`'s config source: a bundle, or a policy and a call
+   (spec/spec_call.h).  */
+int sbx_sandbox_prepare_source (const struct sbx_globals *g,
+                                const struct sbx_config_source *src,
+                                struct sbx_sandbox *sb, struct sbx_error *err);
 
 void sbx_sandbox_release (struct sbx_sandbox *sb);
 
