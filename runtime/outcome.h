@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <yajl/yajl_gen.h>
 
+#include "policy/policy.h"
 #include "runtime/exit_status.h"
-#include "spec/policy.h"
 
 enum sbx_outcome_kind
 {

@@ -11,9 +11,11 @@
 #include <sys/stat.h>
 
 #include "common/cleanup.h"
+#include "config.h"
 #include "common/file_io.h"
 #include "runtime/backend.h"
 #include "runtime/cli.h"
+#include "runtime/darwin/seatbelt_profile.h"
 #include "runtime/exit_status.h"
 #include "runtime/outcome_write.h"
 #include "runtime/state_root.h"
@@ -31,19 +33,12 @@ struct run_options
 int
 sbx_run_refuse_held_only (const struct sbx_spec *spec, struct sbx_error *err)
 {
-  const struct sbx_hooks *h = &spec->hooks;
-  const struct sbx_hook_list *lists[]
-      = { &h->prestart,        &h->create_runtime, &h->create_container,
-          &h->start_container, &h->poststart,      &h->poststop };
-  static const char *const names[]
-      = { "prestart",       "createRuntime", "createContainer",
-          "startContainer", "poststart",     "poststop" };
-  for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
-    if (lists[i]->n > 0)
+  for (int p = 0; p < SBX_HOOK_PHASE_N; p++)
+    if (spec->hooks.phase[p].n > 0)
       return sbx_fail (err, -ENOTSUP,
                        "hooks.%s: `run` does not run OCI hooks; use "
                        "`create` and `start`, which do",
-                       names[i]);
+                       sbx_hook_phase_name (p));
   if (spec->has_linux && spec->linux_.n_sysctl > 0)
     return sbx_fail (err, -ENOTSUP,
                      "linux.sysctl: `run` does not set sysctls; use "
@@ -207,8 +202,29 @@ failed_outcome (const struct sbx_error *err, struct sbx_outcome *out)
   snprintf (out->reason, sizeof out->reason, "%s", err->msg);
 }
 
+/* `run --dry-run --backend seatbelt` off macOS: the Seatbelt profile of
+   the plan this host's backend resolves (the translation is portable C;
+   only running it needs macOS, whose own backend answers it there).  */
+static int
+preview_seatbelt (const struct sbx_context *g,
+                  const struct sbx_run_request *req, struct sbx_error *err)
+{
+  if (req->seccomp_dir)
+    return sbx_fail (err, -EINVAL,
+                     "--seccomp-dir: the seatbelt backend has no seccomp");
+  struct sbx_spec *spec = NULL;
+  struct sbx_plan *plan = NULL;
+  int r = sbx_backend_resolve (g, &req->source, &spec, &plan, err);
+  if (r == 0)
+    r = sbx_seatbelt_dry_run (spec, plan,
+                              g->runner ? g->runner : SBX_SANDBOX_EXEC, err);
+  sbx_plan_free (plan);
+  sbx_spec_free (spec);
+  return r;
+}
+
 int
-sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_run (struct sbx_context *g, int argc, char **argv,
              struct sbx_error *err)
 {
   struct run_options o
@@ -216,6 +232,13 @@ sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
   int r = sbx_usage_result (parse_run_options (argc, argv, &o, err), err);
   if (r < 0)
     {
+      strv_free (&o.env);
+      return r;
+    }
+  if (o.req.dry_run && o.req.backend == SBX_BACKEND_SEATBELT
+      && strcmp (SBX_HOST_SYSTEM, "darwin") != 0)
+    {
+      r = preview_seatbelt (g, &o.req, err);
       strv_free (&o.env);
       return r;
     }
