@@ -185,7 +185,7 @@ case_help ()
 # config it would itself refuse.
 case_spec ()
 {
-  local d=$WORK/spec-out args what rc m
+  local d=$WORK/spec-out args what rc m out
   while IFS='|' read -r args what; do
     rm -rf "$d"; mkdir -p "$d"
     # shellcheck disable=SC2086
@@ -202,13 +202,13 @@ case_spec ()
 EOF
   rm -rf "$d"; mkdir -p "$d"
   "$SBX_OCI" spec --agent --workspace "$WORK/ws" --mode danger-full-access --bundle "$d" 2>/dev/null
-  sbx run --bundle "$d" sp-1 -- true > /dev/null 2>&1
-  tap_is "$?" 0 "spec --mode danger-full-access: its config runs (not refused by its own requireEnforcement)"
+  out=$(sbx run --bundle "$d" sp-1 -- true 2>&1)
+  tap_is "$?" 0 "spec --mode danger-full-access: its config runs (not refused by its own requireEnforcement)${out:+ ($out)}"
   for m in read-only workspace-write; do
     rm -rf "$d"; mkdir -p "$d"
     "$SBX_OCI" spec --agent --workspace "$WORK/ws" --mode "$m" --bundle "$d" 2>/dev/null
-    sbx run --bundle "$d" "sp-$m" -- true > /dev/null 2>&1
-    tap_is "$?" 0 "spec --mode $m: its config runs"
+    out=$(sbx run --bundle "$d" "sp-$m" -- true 2>&1)
+    tap_is "$?" 0 "spec --mode $m: its config runs${out:+ ($out)}"
   done
 }
 
