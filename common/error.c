@@ -1,6 +1,7 @@
 #include "common/error.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,6 +55,33 @@ sbx_fail (struct sbx_error *err, int code, const char *fmt, ...)
 }
 
 int
+sbx_fail_kind (struct sbx_error *err, enum sbx_error_kind kind, int code,
+               const char *fmt, ...)
+{
+  bool first = err != NULL && err->code == 0;
+  va_list ap;
+  va_start (ap, fmt);
+  code = vfail (err, code, 0, fmt, ap);
+  va_end (ap);
+  if (first)
+    err->kind = kind;
+  return code;
+}
+
+int
+sbx_fail_usage (struct sbx_error *err, const char *fmt, ...)
+{
+  bool first = err != NULL && err->code == 0;
+  va_list ap;
+  va_start (ap, fmt);
+  int code = vfail (err, -EINVAL, 0, fmt, ap);
+  va_end (ap);
+  if (first)
+    err->kind = SBX_ERROR_USAGE;
+  return code;
+}
+
+int
 sbx_fail_errno (struct sbx_error *err, int code, const char *fmt, ...)
 {
   va_list ap;
@@ -80,5 +108,6 @@ void
 sbx_error_clear (struct sbx_error *err)
 {
   err->code = 0;
+  err->kind = SBX_ERROR_RUNTIME;
   err->msg[0] = '\0';
 }

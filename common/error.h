@@ -12,9 +12,21 @@
 
 #define SBX_ERROR_MSG_MAX 1024
 
+/* What kind of failure an error is, as far as the caller of sbx-oci must
+   tell them apart: runtime/exit_status.h turns it into the exit status.  */
+enum sbx_error_kind
+{
+  SBX_ERROR_RUNTIME = 0,    /* anything not marked otherwise */
+  SBX_ERROR_USAGE,          /* the command line itself is wrong */
+  SBX_ERROR_NO_CONTAINER,   /* the id names no container */
+  SBX_ERROR_NOT_FOUND,      /* the command to run does not exist */
+  SBX_ERROR_NOT_EXECUTABLE, /* the command exists but cannot be executed */
+};
+
 struct sbx_error
 {
   int code;                    /* negative errno-style value, 0 when unset */
+  enum sbx_error_kind kind;    /* set with the message, never after */
   char msg[SBX_ERROR_MSG_MAX]; /* the whole line, without a trailing newline */
 };
 
@@ -25,6 +37,15 @@ int sbx_fail (struct sbx_error *err, int code, const char *fmt, ...)
 /* Like sbx_fail, with ": strerror(-code)" appended.  */
 int sbx_fail_errno (struct sbx_error *err, int code, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)));
+
+/* Like sbx_fail, and the error is of KIND.  */
+int sbx_fail_kind (struct sbx_error *err, enum sbx_error_kind kind, int code,
+                   const char *fmt, ...)
+    __attribute__ ((format (printf, 4, 5)));
+
+/* A wrong command line: sbx_fail_kind (SBX_ERROR_USAGE, -EINVAL, ...).  */
+int sbx_fail_usage (struct sbx_error *err, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
 
 /* Put CONTEXT and ": " in front of an error already filled (e.g. a bundle
    path in front of a JSON path).  Returns err->code.  */

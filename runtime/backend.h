@@ -12,6 +12,7 @@
 #include "runtime/context.h"
 #include "runtime/outcome.h"
 #include "policy/policy.h"
+#include "spec/spec_call.h"
 
 enum sbx_backend_choice
 {
@@ -23,7 +24,7 @@ enum sbx_backend_choice
 /* What `sbx-oci run` was asked for.  */
 struct sbx_run_request
 {
-  const char *bundle;
+  struct sbx_config_source source; /* the bundle, or --policy and a call */
   const char *id;
   enum sbx_backend_choice backend; /* --backend */
   bool dry_run;                    /* print what would run, run nothing */
@@ -40,6 +41,7 @@ struct sbx_run_result
   struct sbx_outcome outcome;
   struct sbx_plan *plan;
   int exec_status;
+  struct strv ignored; /* the config's keys sbx-oci does not read */
 };
 
 /* Load the bundle, resolve the plan, and run the command confined in the
@@ -50,11 +52,13 @@ int sbx_backend_run (const struct sbx_context *g,
                      const struct sbx_run_request *req,
                      struct sbx_run_result *res, struct sbx_error *err);
 
-/* Resolve BUNDLE's plan as this host's backend would for `run`, and run
-   nothing: what the dry run of another backend's translation starts from
+/* Resolve SRC's plan (a bundle, or a policy and a call) as this host's
+   backend would for `run`, and run nothing: what the dry run of another
+   backend's translation starts from
    (`run --dry-run --backend seatbelt` on Linux, runtime/commands/run.c).
    0 with *SPEC and *PLAN the caller's to free.  */
-int sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+int sbx_backend_resolve (const struct sbx_context *g,
+                         const struct sbx_config_source *src,
                          struct sbx_spec **spec, struct sbx_plan **plan,
                          struct sbx_error *err);
 

@@ -17,11 +17,12 @@ sbx_backend_run (const struct sbx_context *g,
 }
 
 int
-sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+sbx_backend_resolve (const struct sbx_context *g,
+                     const struct sbx_config_source *src,
                      struct sbx_spec **spec, struct sbx_plan **plan,
                      struct sbx_error *err)
 {
-  (void) g, (void) bundle, (void) spec, (void) plan;
+  (void) g, (void) src, (void) spec, (void) plan;
   return sbx_platform_unavailable (SBX_HOST_SYSTEM, err);
 }
 

@@ -60,4 +60,14 @@ int sbx_parse_number (const char *name, const char *arg,
 /* --preserve-fds N: 0 to 1024; anything else is an error naming it.  */
 int sbx_parse_preserve_fds (const char *arg, int *out, struct sbx_error *err);
 
+/* R from parsing a command's own arguments: whatever failed there is the
+   caller's command line, a usage error (runtime/exit_status.h).  */
+int sbx_usage_result (int r, struct sbx_error *err);
+
+/* `COMMAND --help` (or -h) as the command's first argument.  */
+bool sbx_help_wanted (int argc, char **argv);
+
+/* Print COMMAND's help on stdout; -1 when the table has no such command. */
+int sbx_print_command_help (const char *command);
+
 #endif

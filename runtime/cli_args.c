@@ -23,6 +23,14 @@ sbx_parse_number (const char *name, const char *arg, unsigned long long min,
 }
 
 int
+sbx_usage_result (int r, struct sbx_error *err)
+{
+  if (r < 0 && err->kind == SBX_ERROR_RUNTIME)
+    err->kind = SBX_ERROR_USAGE;
+  return r;
+}
+
+int
 sbx_parse_preserve_fds (const char *arg, int *out, struct sbx_error *err)
 {
   unsigned long long n;

@@ -10,6 +10,7 @@
 
 #include "runtime/backend.h"
 #include "runtime/cli.h"
+#include "runtime/exit_status.h"
 
 struct command
 {
@@ -158,7 +159,9 @@ parse_globals (int argc, char **argv, struct sbx_context *g,
       case 'h':
         return 'h';
       default:
-        return sbx_fail (err, -EINVAL, "unknown global option (see --help)");
+        return sbx_fail_usage (err,
+                               "unknown global option \"%s\" (see --help)",
+                               argv[optind - 1]);
       }
   return 0;
 }
@@ -175,13 +178,16 @@ main (int argc, char **argv)
   if (r == 'h' || (r == 0 && optind >= argc))
     {
       usage (r == 'h' ? stdout : stderr);
-      return r == 'h' ? 0 : 1;
+      return r == 'h' ? 0 : SBX_EXIT_USAGE;
     }
   for (size_t i = 0; r == 0 && i < sizeof commands / sizeof *commands; i++)
     if (strcmp (argv[optind], commands[i].name) == 0)
       {
         int cargc = argc - optind;
         char **cargv = argv + optind;
+        if (commands[i].summary && sbx_help_wanted (cargc, cargv)
+            && sbx_print_command_help (cargv[0]) == 0)
+          return 0;
         optind = 0; /* reset getopt for the command's own options */
         r = commands[i].fn (&g, cargc, cargv, &err);
         if (r >= 0)
@@ -189,8 +195,8 @@ main (int argc, char **argv)
         break;
       }
   if (r == 0)
-    r = sbx_fail (&err, -EINVAL, "unknown command \"%s\" (see --help)",
-                  argv[optind]);
+    r = sbx_fail_usage (&err, "unknown command \"%s\" (see --help)",
+                        argv[optind]);
   sbx_log_error (&g, err.msg);
-  return 1;
+  return sbx_exit_status_of (&err);
 }

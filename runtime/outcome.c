@@ -17,6 +17,10 @@ sbx_outcome_exit_status (const struct sbx_outcome *o)
     case SBX_OUTCOME_SIGNALED:
     case SBX_OUTCOME_LIMIT:
       return 128 + o->signal;
+    case SBX_OUTCOME_NOT_FOUND:
+      return SBX_EXIT_NOT_FOUND;
+    case SBX_OUTCOME_NOT_EXECUTABLE:
+      return SBX_EXIT_NOT_EXECUTABLE;
     case SBX_OUTCOME_SANDBOX_FAILURE:
       break;
     }
@@ -70,6 +74,10 @@ sbx_outcome_kind_name (enum sbx_outcome_kind kind)
       return "limit";
     case SBX_OUTCOME_SANDBOX_FAILURE:
       return "sandbox-failure";
+    case SBX_OUTCOME_NOT_FOUND:
+      return "command-not-found";
+    case SBX_OUTCOME_NOT_EXECUTABLE:
+      return "command-not-executable";
     }
   return "unknown";
 }
@@ -196,6 +204,8 @@ sbx_outcome_json (yajl_gen g, const struct sbx_outcome *o,
 {
   int r = sbx_json_open (g, false);
   if (r == 0)
+    r = sbx_json_key_int (g, "version", SBX_OUTCOME_VERSION);
+  if (r == 0)
     r = sbx_json_key_str (g, "outcome", sbx_outcome_kind_name (o->kind));
   if (r == 0 && o->kind == SBX_OUTCOME_EXITED)
     r = sbx_json_key_int (g, "exitCode", o->exit_code);
@@ -218,5 +228,7 @@ sbx_outcome_json (yajl_gen g, const struct sbx_outcome *o,
     r = sbx_enforcement_json (g, plan);
   if (r == 0 && plan && plan->agent)
     r = environment_json (g, plan);
+  if (r == 0 && o->ignored_fields)
+    r = sbx_json_key_strv (g, "ignoredFields", o->ignored_fields);
   return r < 0 ? r : sbx_json_close (g, false);
 }

@@ -9,6 +9,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "policy/policy.h"
+#include "runtime/exit_status.h"
 
 enum sbx_outcome_kind
 {
@@ -16,7 +17,13 @@ enum sbx_outcome_kind
   SBX_OUTCOME_SIGNALED,
   SBX_OUTCOME_LIMIT,
   SBX_OUTCOME_SANDBOX_FAILURE,
+  SBX_OUTCOME_NOT_FOUND,      /* the command does not exist: never ran */
+  SBX_OUTCOME_NOT_EXECUTABLE, /* it exists but cannot be executed */
 };
+
+/* The outcome document's "version": raised when a field changes meaning
+   or goes; new fields do not raise it (docs/outcome.schema.json).  */
+#define SBX_OUTCOME_VERSION 1
 
 enum sbx_limit_kind
 {
@@ -28,7 +35,7 @@ enum sbx_limit_kind
 
 /* sbx-oci's own exit status when the sandbox could not be set up; the
    command's statuses are passed through unchanged.  */
-#define SBX_EXIT_SANDBOX_FAILURE 125
+#define SBX_EXIT_SANDBOX_FAILURE SBX_EXIT_FAILURE
 
 struct sbx_outcome
 {
@@ -46,10 +53,13 @@ struct sbx_outcome
   /* What held each limit: "quota", "rlimit" or "sampled"; NULL: no such
      limit.  */
   const char *memory_held_by, *pids_held_by;
+  /* The config's keys sbx-oci does not read; NULL: not known.  */
+  const struct strv *ignored_fields;
 };
 
 /* The status `sbx-oci run` exits with: the command's, 128+N for a signal,
-   SBX_EXIT_SANDBOX_FAILURE when the command never ran.  */
+   SBX_EXIT_SANDBOX_FAILURE when the sandbox never ran it, 127 or 126 when
+   it could not be found or executed (runtime/exit_status.h).  */
 int sbx_outcome_exit_status (const struct sbx_outcome *o);
 
 /* From bwrap's report: its "exit-code" (HAVE_CODE) or, without one, its

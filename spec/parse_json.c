@@ -121,12 +121,31 @@ jquote (const char *s, char *buf, size_t size)
 /* ---- lookup --------------------------------------------------------------
  */
 
+void
+jnote_lookup (struct sbx_jctx *c, yajl_val obj, const char *key)
+{
+  if (c->n_lookups == c->cap_lookups)
+    {
+      size_t cap = c->cap_lookups ? 2 * c->cap_lookups : 64;
+      struct sbx_jlookup *more = realloc (c->lookups, cap * sizeof *more);
+      if (more == NULL)
+        {
+          c->lookups_lost = true;
+          return;
+        }
+      c->lookups = more;
+      c->cap_lookups = cap;
+    }
+  c->lookups[c->n_lookups++] = (struct sbx_jlookup){ obj, key };
+}
+
 int
 json_field (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
             yajl_val *out, size_t *mark)
 {
   yajl_val found = NULL;
   bool seen = false;
+  jnote_lookup (c, obj, key);
   *mark = jpath_push_key (c, key);
   for (size_t i = 0; i < obj->u.object.len; i++)
     {

@@ -20,12 +20,24 @@
 
 #define SBX_JPATH_MAX 512
 
+/* One key a parser looked for in an object, found or not: the keys of
+   an object that no parser asked for are the ones sbx-oci ignores
+   (spec_unknown.c).  */
+struct sbx_jlookup
+{
+  yajl_val obj;
+  const char *key; /* the parser's own string, never freed */
+};
+
 struct sbx_jctx
 {
   struct sbx_error *err;
   const char *bundle; /* absolute, normalized */
   char path[SBX_JPATH_MAX];
   size_t len;
+  struct sbx_jlookup *lookups; /* every json_field call, in order */
+  size_t n_lookups, cap_lookups;
+  bool lookups_lost; /* out of memory: no key may be called unknown */
 };
 
 /* Flags of the field getters.  */
@@ -51,6 +63,9 @@ int jfail_nomem (struct sbx_jctx *c);
    messages quote config values with it too).  */
 const char *jquote (const char *s, char *buf, size_t size);
 #define JQUOTE_MAX 80
+
+/* Record that a parser looked for KEY in OBJ (json_field does).  */
+void jnote_lookup (struct sbx_jctx *c, yajl_val obj, const char *key);
 
 /* Look up KEY in OBJ (an object).  When found, push KEY and return 1 with
    the path left pushed: the caller pops MARK when done.  */

@@ -40,4 +40,10 @@ int sbx_json_parse_object (const char *json, size_t len, yajl_val *out,
    0 or -ENOMEM.  */
 int sbx_spec_collect_fields (yajl_val top, struct strv *out);
 
+/* After parsing TOP with C: a key below "sbx" that no parser looked up is
+   an error naming the closest known key; any other such key goes into
+   IGNORED as its JSON path (spec_unknown.c).  */
+int sbx_spec_check_unknown (struct sbx_jctx *c, yajl_val top,
+                            struct strv *ignored);
+
 #endif

@@ -258,11 +258,13 @@ struct sbx_spec
       linux_; /* "linux": trailing _ because gcc predefines linux */
   struct sbx_hooks hooks;
   struct sbx_ext ext;
-  struct strv fields; /* every key path the file sets, arrays as "[]":
-                         what a ceiling checks (spec_fields.c) */
-  char *text;         /* the file's bytes as parsed (sbx_spec_load only):
-                         what `create` keeps, so later commands read what
-                         was checked, never the bundle again */
+  struct strv ignored; /* keys no parser read (OCI: ignore unknown keys),
+                          as JSON paths: the outcome's "ignoredFields" */
+  struct strv fields;  /* every key path the file sets, arrays as "[]":
+                          what a ceiling checks (spec_fields.c) */
+  char *text;          /* the file's bytes as parsed (sbx_spec_load only):
+                          what `create` keeps, so later commands read what
+                          was checked, never the bundle again */
   size_t text_len;
 };
 

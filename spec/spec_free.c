@@ -115,6 +115,7 @@ sbx_spec_free (struct sbx_spec *spec)
     free_hook_list (&spec->hooks.phase[p]);
   free_ext (&spec->ext);
   strv_free (&spec->fields);
+  strv_free (&spec->ignored);
   free (spec->text);
   free (spec);
 }

@@ -85,8 +85,8 @@ fail_invalid_json (struct sbx_error *err, const char *what, const char *json,
                    line, lineno, column);
 }
 
-/* Check the whole text with yajl's streaming parser (same settings as
-   yajl_tree: comments allowed), which does not recurse, before building the
+/* Check the whole text with yajl's streaming parser, which does not
+   recurse, before building the
    tree.  A NUL byte anywhere fails here, so the NUL-terminated copy handed
    to yajl_tree_parse is the whole text.  */
 static int
@@ -96,7 +96,9 @@ check_text (const char *json, size_t len, struct sbx_error *err)
   yajl_handle h = yajl_alloc (&text_callbacks, NULL, &t);
   if (h == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  yajl_config (h, yajl_allow_comments, 1);
+  /* JSON has no comments, and runc and crun refuse them: a config that
+     runs here must not be refused there.  */
+  yajl_config (h, yajl_allow_comments, 0);
   size_t offset = len;
   yajl_status st = yajl_parse (h, (const unsigned char *) json, len);
   /* yajl counts the byte it stopped at as consumed.  */
@@ -314,6 +316,9 @@ sbx_spec_parse (const char *json, size_t len, const char *bundle,
     return sbx_fail (err, -ENOMEM, "out of memory");
   struct sbx_jctx c = { .err = err, .bundle = spec->bundle };
   r = parse_top (&c, tree, spec);
+  if (r == 0)
+    r = sbx_spec_check_unknown (&c, tree, &spec->ignored);
+  free (c.lookups);
   if (r < 0)
     return r;
   if (sbx_spec_collect_fields (tree, &spec->fields) < 0)

@@ -294,9 +294,8 @@ sbx_cmd_check (struct sbx_context *g, int argc, char **argv,
              && (strcmp (optarg, "json") == 0 || strcmp (optarg, "text") == 0))
       json = optarg[0] == 'j';
     else
-      return sbx_fail (err, -EINVAL,
-                       "check: usage: check [--bundle DIR] "
-                       "[--format text|json]");
+      return sbx_fail_usage (err, "check: usage: check [--bundle DIR] "
+                                  "[--format text|json]");
   /* With a bundle, its preparation probes the host: that one answer
      serves the report too, rather than a second read of the cache.  */
   struct sbx_sandbox sb;

@@ -83,11 +83,10 @@ parse_create_options (int argc, char **argv, struct create_options *o,
       case 'x':
         break;
       default:
-        return sbx_fail (err, -EINVAL, "create: unknown option (see --help)");
+        return sbx_fail_usage (err, "create: unknown option (see --help)");
       }
   if (optind != argc - 1)
-    return sbx_fail (err, -EINVAL,
-                     "create: expected exactly one container id");
+    return sbx_fail_usage (err, "create: expected exactly one container id");
   o->id = argv[optind];
   return 0;
 }
@@ -405,7 +404,7 @@ sbx_cmd_create (struct sbx_context *g, int argc, char **argv,
                 struct sbx_error *err)
 {
   struct create_options o = { .bundle = "." };
-  int r = parse_create_options (argc, argv, &o, err);
+  int r = sbx_usage_result (parse_create_options (argc, argv, &o, err), err);
   if (r < 0)
     return r;
   const char *root = sbx_state_root (g);

@@ -112,10 +112,9 @@ sbx_cmd_delete (struct sbx_context *g, int argc, char **argv,
     if (opt == 'f')
       force = true;
     else
-      return sbx_fail (err, -EINVAL, "delete: unknown option (see --help)");
+      return sbx_fail_usage (err, "delete: unknown option (see --help)");
   if (optind != argc - 1)
-    return sbx_fail (err, -EINVAL,
-                     "delete: expected exactly one container id");
+    return sbx_fail_usage (err, "delete: expected exactly one container id");
   struct sbx_container c;
   int r = sbx_state_open (sbx_state_root (g), argv[optind], true, &c, err);
   if (r == -ENOENT && force)

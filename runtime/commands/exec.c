@@ -10,6 +10,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,10 +129,10 @@ parse_exec_options (int argc, char **argv, struct exec_options *o,
         return sbx_fail (err, -ENOTSUP,
                          "exec --user: give the user in --process");
       default:
-        return sbx_fail (err, -EINVAL, "exec: unknown option (see --help)");
+        return sbx_fail_usage (err, "exec: unknown option (see --help)");
       }
   if (optind >= argc)
-    return sbx_fail (err, -EINVAL, "exec: a container id is required");
+    return sbx_fail_usage (err, "exec: a container id is required");
   if (o->process_file == NULL && optind + 1 >= argc)
     return sbx_fail (err, -EINVAL, "exec: give --process FILE or a command");
   if (o->tty && o->console_socket == NULL)
@@ -410,10 +411,12 @@ report_failure (const struct exec_failure *f, const struct exec_plan *p,
 {
   const char *cmd = p->spec->process.args.v[0];
   if (f->step == STEP_EXEC && f->errnum == ENOENT)
-    return sbx_fail (err, -ENOENT,
-                     "exec: \"%s\": executable file not found in $PATH", cmd);
+    return sbx_fail_kind (err, SBX_ERROR_NOT_FOUND, -ENOENT,
+                          "exec: \"%s\": executable file not found in $PATH",
+                          cmd);
   if (f->step == STEP_EXEC && f->errnum == EACCES)
-    return sbx_fail (err, -EACCES, "exec: \"%s\": permission denied", cmd);
+    return sbx_fail_kind (err, SBX_ERROR_NOT_EXECUTABLE, -EACCES,
+                          "exec: \"%s\": permission denied", cmd);
   int step
       = f->step >= STEP_SETNS && f->step <= STEP_EXEC ? f->step : STEP_EXEC;
   return sbx_fail_errno (err, -f->errnum, "exec %s: cannot %s%s%s", cmd,
@@ -449,6 +452,28 @@ oom:
   return sbx_fail (err, -ENOMEM, "out of memory");
 }
 
+/* While sbx-oci exec waits, the signals a caller ends it with go to the
+   process it started, as `run` forwards them: a caller's SIGTERM ends
+   the command, not only its waiter.  */
+static volatile sig_atomic_t forward_to;
+
+static void
+forward_signal (int sig)
+{
+  if (forward_to > 0)
+    kill ((pid_t) forward_to, sig);
+}
+
+static void
+forward_signals (pid_t pid, bool on)
+{
+  static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+  struct sigaction sa = { .sa_handler = on ? forward_signal : SIG_DFL };
+  forward_to = on ? pid : 0;
+  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+    sigaction (sigs[i], &sa, NULL);
+}
+
 static int
 launch (const struct exec_plan *p, const struct exec_options *o, char **envp,
         struct sbx_error *err)
@@ -457,11 +482,25 @@ launch (const struct exec_plan *p, const struct exec_options *o, char **envp,
   int rep[2], pp[2];
   if (pipe2 (rep, O_CLOEXEC) < 0 || pipe2 (pp, O_CLOEXEC) < 0)
     return sbx_fail_errno (err, -errno, "cannot create a pipe");
+  /* Held from before the fork until the pid is known: a signal in
+     between is delivered then, not lost with sbx-oci.  */
+  sigset_t held, old;
+  sigemptyset (&held);
+  sigaddset (&held, SIGTERM);
+  sigaddset (&held, SIGINT);
+  sigaddset (&held, SIGHUP);
+  sigaddset (&held, SIGQUIT);
+  sigprocmask (SIG_BLOCK, &held, &old);
   pid_t a = fork ();
   if (a < 0)
-    return sbx_fail_errno (err, -errno, "cannot fork");
+    {
+      int saved = errno;
+      sigprocmask (SIG_SETMASK, &old, NULL);
+      return sbx_fail_errno (err, -saved, "cannot fork");
+    }
   if (a == 0)
     {
+      sigprocmask (SIG_SETMASK, &old, NULL);
       close (rep[0]);
       close (pp[0]);
       enter (p, envp, cwd, o->detach, rep[1], pp[1]);
@@ -485,9 +524,13 @@ launch (const struct exec_plan *p, const struct exec_options *o, char **envp,
       int n = snprintf (buf, sizeof buf, "%d", (int) pid);
       r = sbx_write_file_atomic (o->pid_file, buf, n, 0644, err);
     }
+  if (r == 0 && !o->detach && np == (ssize_t) sizeof pid)
+    forward_signals (pid, true);
+  sigprocmask (SIG_SETMASK, &old, NULL);
   int status;
   while (waitpid (a, &status, 0) < 0 && errno == EINTR)
     ;
+  forward_signals (0, false);
   if (r < 0 || o->detach)
     return r;
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
@@ -525,7 +568,7 @@ sbx_cmd_exec (struct sbx_context *g, int argc, char **argv,
   /* First of all: from here on, nothing of the host's sbx-oci file is
      reachable from this process or its children (sealed_self.h).  */
   int r = sbx_run_from_sealed_copy (err);
-  r = r ?: parse_exec_options (argc, argv, &o, err);
+  r = r ?: sbx_usage_result (parse_exec_options (argc, argv, &o, err), err);
   p.preserve_fds = o.preserve_fds;
   r = r
           ?: sbx_state_open (sbx_state_root (g), argv[o.first_arg], false, &c,

@@ -92,7 +92,7 @@ sbx_cmd_features (struct sbx_context *g, int argc, char **argv,
 {
   (void) g, (void) argv;
   if (argc != 1)
-    return sbx_fail (err, -EINVAL, "features: takes no arguments");
+    return sbx_fail_usage (err, "features: takes no arguments");
   yajl_gen gen = sbx_json_new (true);
   char *text = NULL;
   size_t len;

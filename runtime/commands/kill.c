@@ -42,10 +42,10 @@ parse_signal (const char *s, struct sbx_error *err)
             return sig;
         }
     }
-  return sbx_fail (err, -EINVAL,
-                   "invalid signal \"%s\": use a number or a "
-                   "name such as TERM or SIGKILL",
-                   s);
+  return sbx_fail_usage (err,
+                         "invalid signal \"%s\": use a number or a "
+                         "name such as TERM or SIGKILL",
+                         s);
 }
 
 /* Every other process of the namespace, each through its own pidfd.  */
@@ -95,11 +95,10 @@ sbx_cmd_kill (struct sbx_context *g, int argc, char **argv,
     if (c == 'a')
       all = true;
     else
-      return sbx_fail (err, -EINVAL, "kill: unknown option (see --help)");
+      return sbx_fail_usage (err, "kill: unknown option (see --help)");
   if (optind >= argc || argc - optind > 2)
-    return sbx_fail (err, -EINVAL,
-                     "kill: expected a container id and a "
-                     "signal");
+    return sbx_fail_usage (err, "kill: expected a container id and a "
+                                "signal");
   int sig = optind + 1 < argc ? parse_signal (argv[optind + 1], err) : SIGTERM;
   if (sig < 0)
     return sig;

@@ -126,8 +126,7 @@ sbx_cmd_list (struct sbx_context *g, int argc, char **argv,
     else if (c == 'f' && strcmp (optarg, "table") == 0)
       fmt = LIST_TABLE;
     else
-      return sbx_fail (err, -EINVAL,
-                       "list: expected --format table|json or -q");
+      return sbx_fail_usage (err, "list: expected --format table|json or -q");
   if (quiet)
     fmt = LIST_QUIET;
   struct strv ids = { 0 };

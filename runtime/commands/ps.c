@@ -42,9 +42,9 @@ sbx_cmd_ps (struct sbx_context *g, int argc, char **argv,
         && (strcmp (optarg, "json") == 0 || strcmp (optarg, "table") == 0))
       json = optarg[0] == 'j';
     else
-      return sbx_fail (err, -EINVAL, "ps: expected --format table|json");
+      return sbx_fail_usage (err, "ps: expected --format table|json");
   if (optind != argc - 1)
-    return sbx_fail (err, -EINVAL, "ps: expected exactly one container id");
+    return sbx_fail_usage (err, "ps: expected exactly one container id");
   struct sbx_container ct;
   int r = sbx_state_open (sbx_state_root (g), argv[optind], false, &ct, err);
   pid_t *pids = NULL;

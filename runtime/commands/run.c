@@ -13,36 +13,19 @@
 #include "common/cleanup.h"
 #include "config.h"
 #include "common/file_io.h"
-#include "common/json_gen.h"
 #include "runtime/backend.h"
 #include "runtime/cli.h"
 #include "runtime/darwin/seatbelt_profile.h"
+#include "runtime/exit_status.h"
+#include "runtime/outcome_write.h"
 #include "runtime/state_root.h"
 
 struct run_options
 {
   struct sbx_run_request req;
-  const char *outcome_path; /* --outcome FILE, "-" = stdout */
+  struct sbx_outcome_dest outcome;
+  struct strv env; /* --env NAME=VALUE */
 };
-
-static int
-write_outcome (const char *path, const struct sbx_outcome *o,
-               const struct sbx_plan *plan, struct sbx_error *err)
-{
-  yajl_gen g = sbx_json_new (false);
-  cleanup_free char *text = NULL;
-  size_t len = 0;
-  int r = g ? sbx_outcome_json (g, o, plan) : -ENOMEM;
-  if (r == 0)
-    r = sbx_json_finish (g, &text, &len);
-  if (g)
-    yajl_gen_free (g);
-  if (r < 0)
-    return sbx_fail (err, r, "cannot format the outcome");
-  if (strcmp (path, "-") == 0)
-    return fputs (text, stdout) < 0 ? -EIO : 0;
-  return sbx_write_file_atomic (path, text, len, 0644, err);
-}
 
 /* What only a held sandbox can have, which `run` never holds: hooks,
    given the created state between set-up and start, and sysctls, written
@@ -63,13 +46,52 @@ sbx_run_refuse_held_only (const struct sbx_spec *spec, struct sbx_error *err)
   return 0;
 }
 
+/* What follows the id: nothing, or "--" and the call's command.  */
+static int
+parse_call_argv (int argc, char **argv, struct run_options *o,
+                 struct sbx_error *err)
+{
+  if (optind + 1 >= argc)
+    return 0;
+  if (strcmp (argv[optind + 1], "--") != 0)
+    return sbx_fail (err, -EINVAL,
+                     "run: unexpected argument \"%.64s\" after the container "
+                     "id: options go before it, the command after \"--\"",
+                     argv[optind + 1]);
+  if (optind + 2 >= argc)
+    return sbx_fail (err, -EINVAL, "run: no command after \"--\"");
+  o->req.source.argv = argv + optind + 2;
+  return 0;
+}
+
+/* Options that would be silently ignored together are refused.  */
+static int
+check_combinations (const struct run_options *o, bool bundle_given,
+                    struct sbx_error *err)
+{
+  const struct sbx_run_request *q = &o->req;
+  if (q->source.policy && bundle_given)
+    return sbx_fail (err, -EINVAL, "run: --policy and --bundle: give one");
+  if (q->seccomp_dir && !q->dry_run)
+    return sbx_fail (err, -EINVAL, "run --seccomp-dir: only with --dry-run");
+  if (q->dry_run && (o->outcome.path || o->outcome.fd >= 0))
+    return sbx_fail (err, -EINVAL,
+                     "run --dry-run: runs nothing, so writes no outcome "
+                     "(drop --outcome/--outcome-fd)");
+  return 0;
+}
+
 static int
 parse_run_options (int argc, char **argv, struct run_options *o,
                    struct sbx_error *err)
 {
   static const struct option longopts[] = {
     { "bundle", required_argument, NULL, 'b' },
+    { "policy", required_argument, NULL, 'y' },
+    { "env", required_argument, NULL, 'e' },
+    { "cwd", required_argument, NULL, 'w' },
     { "outcome", required_argument, NULL, 'o' },
+    { "outcome-fd", required_argument, NULL, 'O' },
     { "dry-run", no_argument, NULL, 'n' },
     { "backend", required_argument, NULL, 'B' },
     { "preserve-fds", required_argument, NULL, 'p' },
@@ -82,15 +104,40 @@ parse_run_options (int argc, char **argv, struct run_options *o,
     { "keep", no_argument, NULL, 'x' },
     { NULL, 0, NULL, 0 },
   };
+  bool bundle_given = false;
+  unsigned long long n;
   int c;
   while ((c = getopt_long (argc, argv, "+b:d", longopts, NULL)) != -1)
     switch (c)
       {
       case 'b':
-        o->req.bundle = optarg;
+        o->req.source.bundle = optarg;
+        bundle_given = true;
+        break;
+      case 'y':
+        o->req.source.policy = optarg;
+        break;
+      case 'e':
+        if (optarg[0] == '=' || strchr (optarg, '=') == NULL)
+          return sbx_fail (err, -EINVAL, "--env %.64s: expected NAME=VALUE",
+                           optarg);
+        if (strv_push (&o->env, optarg) < 0)
+          return sbx_fail (err, -ENOMEM, "out of memory");
+        break;
+      case 'w':
+        if (optarg[0] != '/')
+          return sbx_fail (err, -EINVAL,
+                           "--cwd %.64s: expected an absolute directory",
+                           optarg);
+        o->req.source.cwd = optarg;
         break;
       case 'o':
-        o->outcome_path = optarg;
+        o->outcome.path = optarg;
+        break;
+      case 'O':
+        if (sbx_parse_number ("--outcome-fd", optarg, 0, 65535, &n, err) < 0)
+          return err->code;
+        o->outcome.fd = (int) n;
         break;
       case 'n':
         o->req.dry_run = true;
@@ -129,43 +176,30 @@ parse_run_options (int argc, char **argv, struct run_options *o,
       default:
         return sbx_fail (err, -EINVAL, "run: unknown option (see --help)");
       }
+  o->req.source.env = &o->env;
   if (optind >= argc && !o->req.dry_run)
     return sbx_fail (err, -EINVAL, "run: a container id is required");
-  if (o->req.seccomp_dir && !o->req.dry_run)
-    return sbx_fail (err, -EINVAL, "run --seccomp-dir: only with --dry-run");
-  if (optind + 1 < argc)
-    return sbx_fail (err, -EINVAL,
-                     "run: unexpected argument \"%.64s\" after the container "
-                     "id: options go before it",
-                     argv[optind + 1]);
+  int r = check_combinations (o, bundle_given, err);
+  r = r ?: parse_call_argv (argc, argv, o, err);
   /* The id names the run's cgroup and its messages, as create's names a
      state directory: the same rule, so that neither is a path.  */
-  if (optind < argc && sbx_state_check_id (argv[optind], err) < 0)
+  if (r == 0 && optind < argc && sbx_state_check_id (argv[optind], err) < 0)
     return err->code;
   o->req.id = optind < argc ? argv[optind] : "run";
-  return 0;
+  return r ?: sbx_outcome_dest_check (&o->outcome, o->req.preserve_fds, err);
 }
 
-/* The outcome's directory, checked before the sandbox runs: a verdict
-   that cannot be written is found out now, not after the command ran.  */
-static int
-check_outcome_dir (const char *path, struct sbx_error *err)
+/* A command that could not be found or executed is its own outcome, with
+   the status it exits with; anything else that stopped the sandbox is a
+   sandbox failure.  */
+static void
+failed_outcome (const struct sbx_error *err, struct sbx_outcome *out)
 {
-  const char *slash = strrchr (path, '/');
-  if (strcmp (path, "-") == 0 || slash == path)
-    return 0;
-  cleanup_free char *dir
-      = slash ? strndup (path, (size_t) (slash - path)) : strdup (".");
-  struct stat st;
-  if (dir == NULL)
-    return sbx_fail (err, -ENOMEM, "out of memory");
-  if (stat (dir, &st) < 0)
-    return sbx_fail_errno (err, -errno, "--outcome %s: cannot use %s", path,
-                           dir);
-  if (!S_ISDIR (st.st_mode))
-    return sbx_fail (err, -ENOTDIR, "--outcome %s: %s is not a directory",
-                     path, dir);
-  return 0;
+  out->kind = err->kind == SBX_ERROR_NOT_FOUND ? SBX_OUTCOME_NOT_FOUND
+              : err->kind == SBX_ERROR_NOT_EXECUTABLE
+                  ? SBX_OUTCOME_NOT_EXECUTABLE
+                  : SBX_OUTCOME_SANDBOX_FAILURE;
+  snprintf (out->reason, sizeof out->reason, "%s", err->msg);
 }
 
 /* `run --dry-run --backend seatbelt` off macOS: the Seatbelt profile of
@@ -180,7 +214,7 @@ preview_seatbelt (const struct sbx_context *g,
                      "--seccomp-dir: the seatbelt backend has no seccomp");
   struct sbx_spec *spec = NULL;
   struct sbx_plan *plan = NULL;
-  int r = sbx_backend_resolve (g, req->bundle, &spec, &plan, err);
+  int r = sbx_backend_resolve (g, &req->source, &spec, &plan, err);
   if (r == 0)
     r = sbx_seatbelt_dry_run (spec, plan,
                               g->runner ? g->runner : SBX_SANDBOX_EXEC, err);
@@ -193,35 +227,41 @@ int
 sbx_cmd_run (struct sbx_context *g, int argc, char **argv,
              struct sbx_error *err)
 {
-  struct run_options o = { .req = { .bundle = "." } };
-  int r = parse_run_options (argc, argv, &o, err);
-  if (r == 0 && o.outcome_path && !o.req.dry_run)
-    r = check_outcome_dir (o.outcome_path, err);
+  struct run_options o
+      = { .req = { .source = { .bundle = "." } }, .outcome = { .fd = -1 } };
+  int r = sbx_usage_result (parse_run_options (argc, argv, &o, err), err);
   if (r < 0)
-    return r;
+    {
+      strv_free (&o.env);
+      return r;
+    }
   if (o.req.dry_run && o.req.backend == SBX_BACKEND_SEATBELT
       && strcmp (SBX_HOST_SYSTEM, "darwin") != 0)
-    return preview_seatbelt (g, &o.req, err);
+    {
+      r = preview_seatbelt (g, &o.req, err);
+      strv_free (&o.env);
+      return r;
+    }
   struct sbx_run_result res = { 0 };
   struct sbx_outcome *out = &res.outcome;
   r = sbx_backend_run (g, &o.req, &res, err);
   if (r < 0)
-    {
-      /* The caller still gets a verdict: the sandbox never ran.  */
-      out->kind = SBX_OUTCOME_SANDBOX_FAILURE;
-      snprintf (out->reason, sizeof out->reason, "%s", err->msg);
-    }
-  if (!o.req.dry_run && o.outcome_path)
+    failed_outcome (err, out); /* the caller still gets a verdict */
+  out->ignored_fields = &res.ignored;
+  if (!o.req.dry_run && (o.outcome.path || o.outcome.fd >= 0))
     {
       struct sbx_error werr = { 0 };
-      if (write_outcome (o.outcome_path, out, res.plan, &werr) < 0)
+      if (sbx_outcome_write (&o.outcome, out, res.plan, &werr) < 0)
         sbx_log_warning (g, "%s", werr.msg);
     }
   sbx_plan_free (res.plan);
+  strv_free (&res.ignored);
+  strv_free (&o.env);
   if (r < 0)
     {
       sbx_log_error (g, err->msg);
-      return res.exec_status ? res.exec_status : SBX_EXIT_SANDBOX_FAILURE;
+      return o.req.dry_run ? sbx_exit_status_of (err)
+                           : sbx_outcome_exit_status (out);
     }
   if (out->kind == SBX_OUTCOME_SANDBOX_FAILURE && !o.req.dry_run)
     sbx_log_error (g, out->reason);

@@ -13,6 +13,7 @@
 #include "common/json_gen.h"
 #include "config.h"
 #include "runtime/cli.h"
+#include "spec/spec.h"
 
 struct spec_options
 {
@@ -144,8 +145,12 @@ gen_ext (yajl_gen g, const struct spec_options *o)
     r = sbx_json_key_str (g, "workspace", o->workspace);
   if (r == 0)
     r = sbx_json_key_str (g, "network", "deny");
+  /* danger-full-access confines nothing and is reported as "none": a
+     higher requirement would make the written config refuse itself.  */
   if (r == 0)
-    r = sbx_json_key_str (g, "requireEnforcement", "partial");
+    r = sbx_json_key_str (
+        g, "requireEnforcement",
+        strcmp (o->mode, "danger-full-access") == 0 ? "none" : "partial");
   if (r == 0)
     r = sbx_json_key (g, "limits");
   if (r == 0)
@@ -217,12 +222,22 @@ parse_spec_options (int argc, char **argv, struct spec_options *o,
       case 'r':
         break;
       default:
-        return sbx_fail (err, -EINVAL, "spec: unknown option (see --help)");
+        return sbx_fail_usage (err, "spec: unknown option (see --help)");
       }
+  /* What only --agent reads would otherwise be silently ignored.  */
+  if (!o->agent && (o->workspace || o->mode))
+    return sbx_fail (err, -EINVAL, "spec --%s: only with --agent",
+                     o->workspace ? "workspace" : "mode");
   if (o->agent && (o->workspace == NULL || o->workspace[0] != '/'))
     return sbx_fail (err, -EINVAL,
                      "spec --agent: --workspace must name an absolute "
                      "directory");
+  struct stat st;
+  if (o->agent && (stat (o->workspace, &st) < 0 || !S_ISDIR (st.st_mode)))
+    return sbx_fail (err, -EINVAL,
+                     "spec --workspace %s: not an existing directory (make "
+                     "it first)",
+                     o->workspace);
   if (o->mode && strcmp (o->mode, "read-only") != 0
       && strcmp (o->mode, "workspace-write") != 0
       && strcmp (o->mode, "danger-full-access") != 0)
@@ -238,10 +253,12 @@ sbx_cmd_spec (struct sbx_context *g, int argc, char **argv,
               struct sbx_error *err)
 {
   (void) g;
-  struct spec_options o = { .bundle = ".", .mode = "workspace-write" };
-  int r = parse_spec_options (argc, argv, &o, err);
+  struct spec_options o = { .bundle = "." };
+  int r = sbx_usage_result (parse_spec_options (argc, argv, &o, err), err);
   if (r < 0)
     return r;
+  if (o.mode == NULL)
+    o.mode = "workspace-write";
   cleanup_free char *path = NULL, *text = NULL;
   size_t len = 0;
   if (asprintf (&path, "%s/config.json", o.bundle) < 0)
@@ -257,6 +274,10 @@ sbx_cmd_spec (struct sbx_context *g, int argc, char **argv,
     yajl_gen_free (j);
   if (r < 0)
     return sbx_fail (err, r, "cannot generate config.json");
+  /* Never write a config the parser would refuse.  */
+  cleanup_spec struct sbx_spec *check = NULL;
+  if (sbx_spec_parse (text, len, "/", &check, err) < 0)
+    return sbx_error_prefix (err, "spec: the config it would write");
   r = sbx_write_file_atomic (path, text, len, 0644, err);
   return r < 0 ? r : 0;
 }

@@ -12,7 +12,7 @@ sbx_cmd_state (struct sbx_context *g, int argc, char **argv,
                struct sbx_error *err)
 {
   if (argc != 2)
-    return sbx_fail (err, -EINVAL, "state: expected exactly one container id");
+    return sbx_fail_usage (err, "state: expected exactly one container id");
   struct sbx_container c;
   int r = sbx_state_open (sbx_state_root (g), argv[1], false, &c, err);
   char *text = NULL;

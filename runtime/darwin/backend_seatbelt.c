@@ -109,15 +109,15 @@ struct seatbelt
 };
 
 static int
-prepare (const struct sbx_context *g, const char *bundle, struct seatbelt *sb,
-         struct sbx_error *err)
+prepare (const struct sbx_context *g, const struct sbx_config_source *src,
+         struct seatbelt *sb, struct sbx_error *err)
 {
   host_facts (g, &sb->facts);
   struct sbx_ceiling ceiling;
   int r = sbx_ceiling_load (g, &ceiling, err);
   bool under = r > 0;
   if (r >= 0)
-    r = sbx_spec_load (bundle, &sb->spec, err);
+    r = sbx_spec_load_source (src, &sb->spec, err);
   if (r == 0)
     r = sbx_policy_resolve (sb->spec, &sb->facts, under ? &ceiling : NULL,
                             &sb->plan, err);
@@ -179,23 +179,29 @@ sbx_backend_run (const struct sbx_context *g,
                      "--backend bwrap: runs only on Linux; this build "
                      "confines with seatbelt");
   struct seatbelt sb = { 0 };
-  int r = prepare (g, req->bundle, &sb, err);
+  int r = prepare (g, &req->source, &sb, err);
   if (r == 0 && req->dry_run)
     r = dry_run (&sb, err);
   else if (r == 0)
     r = run (&sb, req, &res->outcome, err);
   res->plan = sb.plan; /* the outcome's enforcement report */
+  if (sb.spec)
+    {
+      res->ignored = sb.spec->ignored;
+      sb.spec->ignored = (struct strv){ 0 };
+    }
   sbx_spec_free (sb.spec);
   return r;
 }
 
 int
-sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+sbx_backend_resolve (const struct sbx_context *g,
+                     const struct sbx_config_source *src,
                      struct sbx_spec **spec, struct sbx_plan **plan,
                      struct sbx_error *err)
 {
   struct seatbelt sb = { 0 };
-  int r = prepare (g, bundle, &sb, err);
+  int r = prepare (g, src, &sb, err);
   *spec = sb.spec, *plan = sb.plan;
   return r;
 }

@@ -361,6 +361,24 @@ static const struct error_case error_cases[] = {
     "sbx.allowUserNamespaces: duplicate key" },
   { SBX ("'allowUserNamespaces':'yes'"),
     "sbx.allowUserNamespaces: expected a boolean" },
+  /* sbx-oci owns "sbx": a key no parser reads is a typo, refused with the
+     nearest known one (issue 15).  */
+  { SBX ("'requireEnforcment':'full'"),
+    "unknown key sbx.requireEnforcment, did you mean requireEnforcement?" },
+  { SBX ("'hardenedDefault':false"),
+    "unknown key sbx.hardenedDefault, did you mean hardenedDefaults?" },
+  { SBX ("'limits':{'wallClock':3}"),
+    "unknown key sbx.limits.wallClock, did you mean wallClockSeconds?" },
+  { SBX ("'env':{'alow':['A']}"),
+    "unknown key sbx.env.alow, did you mean allow?" },
+  { SBX ("'future':{'x':1}"), "unknown key sbx.future: sbx-oci has no such "
+                              "setting (see sbx-oci-config(5))" },
+  /* JSON has no comments, and runc and crun refuse them.  */
+  { "{/* c */}", "invalid JSON: lexical error: probable comment found in "
+                 "input text, comments are not enabled. at line 1, column 1" },
+  { "{'ociVersion':'1', // c\n 'root':{'path':'/'}}",
+    "invalid JSON: lexical error: probable comment found in input text, "
+    "comments are not enabled. at line 1, column 19" },
 };
 
 /* ' -> " so the tables above stay readable.  */
@@ -606,7 +624,7 @@ static const char agent_json[]
       " 'aliasMasking':{'enabled':false,'maxEntries':1,'maxDepth':64},"
       " 'requireEnforcement':'full','limits':{'wallClockSeconds':1.1,'"
       "sampleIntervalMs':60000},"
-      " 'allowUserNamespaces':true,'future':{'x':[1,2]}}"
+      " 'allowUserNamespaces':true}"
       "}";
 
 static void
@@ -819,9 +837,29 @@ test_load (void)
   test_load_without_cwd ();
 }
 
+/* Keys outside "sbx" that no parser reads are kept, as OCI asks, and
+   named: the outcome's ignoredFields.  */
+static void
+test_ignored (void)
+{
+  struct sbx_error err = { 0 };
+  cleanup_spec struct sbx_spec *s = NULL;
+  int r = parse (DOC ("'linux':{'personality':{'domain':'LINUX'}},"
+                      "'process':{'args':['a'],'cwd':'/','bogus':1},"
+                      "'annotations':{'free.form':'x'}"),
+                 &s, &err);
+  if (!tap_ok (r == 0, "unknown keys outside sbx parse"))
+    printf ("# %s\n", err.msg);
+  tap_ok (s && s->ignored.n == 2
+              && strv_contains (&s->ignored, "linux.personality")
+              && strv_contains (&s->ignored, "process.bogus"),
+          "  and are listed as ignored (annotations' keys are not)");
+}
+
 int
 main (void)
 {
+  test_ignored ();
   test_error_table ();
   test_special_errors ();
   test_container ();

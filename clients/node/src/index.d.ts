@@ -77,7 +77,10 @@ export interface OutcomeLimits {
 
 /** The outcome JSON of `sbx-oci run`, plus what the library adds. */
 export interface Outcome {
-  outcome: 'exited' | 'signaled' | 'limit' | 'sandbox-failure' | (string & {});
+  /** The outcome document's version (docs/outcome.schema.json): 1. */
+  version: number;
+  outcome: 'exited' | 'signaled' | 'limit' | 'command-not-found' | 'command-not-executable'
+    | 'sandbox-failure' | (string & {});
   exitCode?: number;
   signal?: number;
   signalCertain?: boolean;
@@ -88,6 +91,10 @@ export interface Outcome {
   limits: OutcomeLimits;
   /** Absent when the config was refused before the plan was made. */
   enforcement?: Enforcement;
+  /** Agents: credential-shaped names not passed, names whose URL password was removed. */
+  environment?: { dropped: string[]; redacted: string[] };
+  /** The config's keys sbx-oci does not read, as JSON paths. */
+  ignoredFields?: string[];
   /** What the sbx-oci process actually exited with (added by the library). */
   exitStatus: number | null;
   /** Present when captured. */
@@ -102,7 +109,8 @@ export interface ExecOptions extends StdioOptions {
 }
 
 export interface ExecResult {
-  /** The command's exit status (128+N for a signal); 1 can also be sbx-oci's own error. */
+  /** The command's exit status (128+N for a signal); sbx-oci's own: 122 usage, 123 no such
+   *  container, 125 failure, 126 not executable, 127 not found (docs/exit-status.md). */
   status: number;
   signal: NodeJS.Signals | null;
   stdout?: string;

@@ -34,3 +34,18 @@ test('closing a session ends what its calls left running', { timeout: 30000 }, a
   await s.close();
   assert.ok(await waitFor(() => !markerAlive(marker), 3000), 'no marker process is left');
 });
+
+// sbx-oci exec forwards the SIGTERM the abort sends to the command it
+// started (before, SIGTERM ended only sbx-oci exec and the command ran on
+// inside the session): well within the grace period, before any SIGKILL.
+test('aborting a session exec ends its command, not only sbx-oci exec', { timeout: 30000 }, async (t) => {
+  const marker = markerSeconds();
+  const s = await new Session({ binary, workspace: workspace(t) }).create();
+  t.after(() => s.close());
+  const ac = new AbortController();
+  const call = s.exec(['sleep', String(marker)], { signal: ac.signal, killGraceMs: 20000 });
+  assert.ok(await waitFor(() => markerAlive(marker)), 'the marker process started');
+  ac.abort();
+  await assert.rejects(call, (e) => e.name === 'AbortError' && e.status === 143);
+  assert.ok(await waitFor(() => !markerAlive(marker), 3000), 'the command is gone');
+});

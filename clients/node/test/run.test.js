@@ -56,8 +56,10 @@ test('memory and pids limits reach the sandbox', async (t) => {
 
 test('a missing command is not an exit of the command', async (t) => {
   const o = await run({ binary, workspace: workspace(t), argv: ['sbx-no-such-command'] });
-  assert.notEqual(o.outcome, 'exited');
+  assert.equal(o.outcome, 'command-not-found');
+  assert.equal(o.status, 127, 'the outcome agrees with the exit status');
   assert.equal(o.exitStatus, 127);
+  assert.equal(o.version, 1);
   assert.match(o.reason, /not found/);
 });
 

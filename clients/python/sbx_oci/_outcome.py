@@ -25,7 +25,8 @@ class Limits:
 
 @dataclass
 class Outcome:
-    outcome: str  # exited, signaled, limit, sandbox-failure
+    outcome: str  # exited, signaled, limit, command-not-found, command-not-executable,
+    #               sandbox-failure
     status: int  # the status the outcome reports
     wall_time_ms: int
     limits: Limits
@@ -37,6 +38,9 @@ class Outcome:
     exit_status: Optional[int] = None  # what the sbx-oci process exited with
     stdout: Optional[bytes] = None  # when captured
     stderr: Optional[bytes] = None
+    version: int = 1  # the outcome document's version (docs/outcome.schema.json)
+    dropped_env: List[str] = field(default_factory=list)  # credential-shaped names not passed
+    ignored_fields: List[str] = field(default_factory=list)  # config keys sbx-oci does not read
     raw: Dict[str, Any] = field(default_factory=dict)  # the JSON as written
 
 
@@ -56,11 +60,14 @@ def parse_outcome(j: dict, exit_status, stdout, stderr) -> Outcome:
                       lim.get("peakProcesses")),
         enforcement=_enforcement(j.get("enforcement")), exit_code=j.get("exitCode"),
         signal=j.get("signal"), signal_certain=j.get("signalCertain"), reason=j.get("reason"),
-        exit_status=exit_status, stdout=stdout, stderr=stderr, raw=j)
+        exit_status=exit_status, stdout=stdout, stderr=stderr, version=j.get("version", 1),
+        dropped_env=list(j.get("environment", {}).get("dropped", [])),
+        ignored_fields=list(j.get("ignoredFields", [])), raw=j)
 
 
 @dataclass
 class ExecResult:
-    status: int  # the command's status (128+N for a signal); 1 may be sbx-oci's own error
+    status: int  # the command's status (128+N for a signal); sbx-oci's own: 122 usage,
+    #              123 no such container, 125 failure, 126/127 not executable/found
     stdout: Optional[bytes] = None
     stderr: Optional[bytes] = None

@@ -59,8 +59,10 @@ class RunTest(unittest.TestCase):
 
     def test_missing_command(self):
         o = sbx_oci.run(["sbx-no-such-command"], workspace=workspace(self), binary=BINARY)
-        self.assertNotEqual(o.outcome, "exited")
+        self.assertEqual(o.outcome, "command-not-found")
+        self.assertEqual(o.status, 127)  # the outcome agrees with the exit status
         self.assertEqual(o.exit_status, 127)
+        self.assertEqual(o.version, 1)
         self.assertIn("not found", o.reason)
 
     def test_stdin_fed_and_stdout_streamed(self):

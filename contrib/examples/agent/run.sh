@@ -21,4 +21,13 @@ ceiling=$(mktemp)
 trap 'rm -f "$ceiling"' EXIT
 printf '{"workspaces": ["%s"], "maxNetwork": "deny",\n "approve": ["env:SBX_EXAMPLE_WORKSPACE"]}\n' \
   "$here/workspace" > "$ceiling"
-"$sbx" --ceiling "$ceiling" run --bundle "$here" --outcome - "example-agent-$$"
+# The outcome goes to a descriptor of its own (4, a file here), never into
+# the command's output; it is shown after it.
+outcome=$(mktemp)
+trap 'rm -f "$ceiling" "$outcome"' EXIT
+status=0
+"$sbx" --ceiling "$ceiling" run --bundle "$here" --outcome-fd 4 \
+  "example-agent-$$" 4>"$outcome" || status=$?
+echo "== outcome (exit status $status):"
+cat "$outcome"
+exit "$status"

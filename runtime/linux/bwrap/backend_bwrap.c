@@ -279,12 +279,17 @@ sbx_backend_run (const struct sbx_context *g,
                      "--backend seatbelt: runs only on macOS; use it with "
                      "--dry-run here to print the profile");
   struct sbx_sandbox sb;
-  int r = sbx_sandbox_prepare (g, req->bundle, &sb, err);
+  int r = sbx_sandbox_prepare_source (g, &req->source, &sb, err);
   if (r == 0 && req->dry_run)
     r = dry_run (&sb, req->seccomp_dir, err);
   else if (r == 0)
     r = run_limited (g, &sb, req, &res->outcome, err);
   res->exec_status = sb.exec_status;
+  if (sb.spec)
+    {
+      res->ignored = sb.spec->ignored;
+      sb.spec->ignored = (struct strv){ 0 };
+    }
   res->plan = sb.plan;
   sb.plan = NULL; /* the outcome's enforcement report needs it */
   sbx_sandbox_release (&sb);
@@ -292,12 +297,13 @@ sbx_backend_run (const struct sbx_context *g,
 }
 
 int
-sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+sbx_backend_resolve (const struct sbx_context *g,
+                     const struct sbx_config_source *src,
                      struct sbx_spec **spec, struct sbx_plan **plan,
                      struct sbx_error *err)
 {
   struct sbx_sandbox sb;
-  int r = sbx_sandbox_prepare (g, bundle, &sb, err);
+  int r = sbx_sandbox_prepare_source (g, src, &sb, err);
   if (r == 0)
     {
       *spec = sb.spec, *plan = sb.plan;

@@ -227,7 +227,11 @@ check_command (struct sbx_sandbox *sb, struct sbx_error *err)
       = sbx_exec_lookup (plan->root, plan->argv.v[0],
                          strv_env_value (plan->env.v, "PATH"), plan->cwd, err);
   if (r == -ENOENT || r == -EACCES)
-    sb->exec_status = sbx_exec_lookup_status (r);
+    {
+      sb->exec_status = sbx_exec_lookup_status (r);
+      err->kind
+          = r == -ENOENT ? SBX_ERROR_NOT_FOUND : SBX_ERROR_NOT_EXECUTABLE;
+    }
   return r;
 }
 
@@ -271,10 +275,19 @@ int
 sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
                      struct sbx_sandbox *sb, struct sbx_error *err)
 {
+  struct sbx_config_source src = { .bundle = bundle };
+  return sbx_sandbox_prepare_source (g, &src, sb, err);
+}
+
+int
+sbx_sandbox_prepare_source (const struct sbx_context *g,
+                            const struct sbx_config_source *src,
+                            struct sbx_sandbox *sb, struct sbx_error *err)
+{
   memset (sb, 0, sizeof *sb);
   sb->seccomp_fd = sb->seccomp_net_fd = -1;
   cleanup_close int root_fd = -1;
-  int r = sbx_spec_load (bundle, &sb->spec, err);
+  int r = sbx_spec_load_source (src, &sb->spec, err);
   if (r == 0)
     r = sbx_usable_state_root (g, &root_fd, err);
   if (r == 0)

@@ -9,6 +9,7 @@
 #include "runtime/linux/confine/capabilities.h"
 #include "runtime/linux/bwrap/probe.h"
 #include "policy/policy.h"
+#include "spec/spec_call.h"
 
 struct sbx_sandbox
 {
@@ -42,6 +43,12 @@ int sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
    fence (fence/) answers from exactly this plan.  */
 int sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
                          struct sbx_sandbox *sb, struct sbx_error *err);
+
+/* The same, for `run`'s config source: a bundle, or a policy and a call
+   (spec/spec_call.h).  */
+int sbx_sandbox_prepare_source (const struct sbx_context *g,
+                                const struct sbx_config_source *src,
+                                struct sbx_sandbox *sb, struct sbx_error *err);
 
 void sbx_sandbox_release (struct sbx_sandbox *sb);
 

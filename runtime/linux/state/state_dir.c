@@ -123,7 +123,8 @@ sbx_state_dir_lock (int root_fd, const char *dir, const char *id, int *dir_fd,
       cleanup_close int dfd = -1;
       int r = sbx_state_subdir_open (root_fd, id, dir, &dfd, err);
       if (r == -ENOENT)
-        return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
+        return sbx_fail_kind (err, SBX_ERROR_NO_CONTAINER, -ENOENT,
+                              "container \"%s\" does not exist", id);
       if (r < 0)
         return r;
       r = lock_in (root_fd, id, dfd, dir, lock_fd, err);

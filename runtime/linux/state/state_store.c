@@ -128,14 +128,16 @@ open_dir (const char *root, const char *id, bool lock, struct sbx_container *c,
 {
   int r = sbx_state_root_open (root, false, &c->root_fd, err);
   if (r == -ENOENT)
-    return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
+    return sbx_fail_kind (err, SBX_ERROR_NO_CONTAINER, -ENOENT,
+                          "container \"%s\" does not exist", id);
   if (r == 0 && lock)
     return sbx_state_dir_lock (c->root_fd, c->dir, id, &c->dir_fd, &c->lock_fd,
                                err);
   if (r == 0)
     r = sbx_state_subdir_open (c->root_fd, id, c->dir, &c->dir_fd, err);
   if (r == -ENOENT)
-    return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
+    return sbx_fail_kind (err, SBX_ERROR_NO_CONTAINER, -ENOENT,
+                          "container \"%s\" does not exist", id);
   return r;
 }
 
@@ -160,7 +162,8 @@ sbx_state_open (const char *root, const char *id, bool lock,
          before writing its state.  */
       struct stat st;
       if (fstatat (c->root_fd, id, &st, AT_SYMLINK_NOFOLLOW) < 0)
-        return sbx_fail (err, -ENOENT, "container \"%s\" does not exist", id);
+        return sbx_fail_kind (err, SBX_ERROR_NO_CONTAINER, -ENOENT,
+                              "container \"%s\" does not exist", id);
       return sbx_fail (err, -EINVAL,
                        "%s: missing (create did not finish): delete --force "
                        "removes it",
