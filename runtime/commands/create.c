@@ -22,6 +22,7 @@
 #include "common/file_io.h"
 #include "common/json_gen.h"
 #include "hooks/hooks.h"
+#include "runtime/cgroup_view.h"
 #include "runtime/cli.h"
 #include "runtime/container_limits.h"
 #include "runtime/create_console.h"
@@ -327,8 +328,12 @@ launch_limited (struct sbx_sandbox *sb, const struct create_options *o,
   struct sbx_container_limits lim;
   const char *cgroups_path
       = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
-  int r = sbx_container_limits_setup (&lim, sb->plan, cgroups_path, systemd,
-                                      c->id, c->dir, err);
+  const struct sbx_resources_tuning *tuning
+      = sb->spec->has_linux ? &sb->spec->linux_.resources.tuning : NULL;
+  int r = sbx_container_limits_setup (&lim, sb->plan, tuning, cgroups_path,
+                                      systemd, c->id, c->dir, err);
+  if (r == 0 && sbx_cgroup_view (sb->plan, lim.cgroup) < 0)
+    r = sbx_fail (err, -ENOMEM, "out of memory");
   r = r ?: launch (sb, o, c, &lim, err);
   if (r < 0)
     sbx_container_limits_undo (&lim);
