@@ -7,6 +7,9 @@ need="meson ninja-build pkg-config gcc libc6-dev clang clang-format libclang-rt-
 libyajl-dev libseccomp-dev bubblewrap busybox-static \
 python3 util-linux procps strace git qemu-system-x86 cpio"
 [ "${SBX_SETUP_BENCH:-0}" = 1 ] && need="$need crun runc hyperfine"
+# containerd (ctr and the runc shim) for tests/integration/k8s_pod.sh,
+# which is skipped without it; opt-in, as it is a daemon package.
+[ "${SBX_SETUP_CONTAINERD:-0}" = 1 ] && need="$need containerd"
 
 missing=""
 for p in $need; do
