@@ -181,7 +181,9 @@ spawn_held (struct sbx_sandbox *sb, const struct create_options *o, int fifo,
   struct sbx_spawn_request req = {
     .plan = sb->plan,
     .host = &sb->probe.facts,
-    .opts = { .as_pid_1 = true,
+    /* Without a pid namespace of its own (--pid=host) the command is
+       bwrap's child, a host pid: bwrap refuses --as-pid-1 then.  */
+    .opts = { .as_pid_1 = sb->plan->unshare[SBX_NS_PID],
               .die_with_parent = false,
               .cap_keep = &sb->cap_keep,
               .mqueue_dir = sb->mqueue_dir },
