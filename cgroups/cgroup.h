@@ -137,6 +137,7 @@ struct sbx_cgroup_limits
   int64_t memory_swap;        /* memory + swap, bytes; 0 = not asked (no swap
                                  beyond the limit), -1 = unlimited */
   int64_t memory_reservation; /* bytes; <= 0 = not asked */
+  int64_t memory_kernel_tcp;  /* v1 only: bytes; 0 = not asked, -1 = none */
   bool has_swappiness;        /* v1 only: v2 has no such knob */
   unsigned swappiness;
   bool disable_oom_killer; /* v1 only */
@@ -158,13 +159,13 @@ struct sbx_cgroup; /* opaque handle */
    asked, so memory cannot move to swap), memory.low, pids.max, cpu.weight,
    cpu.max, cpuset.cpus/mems; v1 memory.limit_in_bytes (+
    memory.memsw.limit_in_bytes: the swap value as given, else equal to the
-   limit), memory.soft_limit_in_bytes, memory.swappiness,
-   memory.oom_control, pids.max, cpu.shares, cpu.cfs_period_us/quota_us,
-   cpuset.cpus/mems and devices.allow/deny.  v1's cpu, cpuset and devices
-   hierarchies are optional: a cgroup is made in each one mounted, and a
-   setting whose hierarchy is missing is an error.  v2 has no device
-   controller: device rules are not written there (bwrap's /dev holds only
-   the nodes the plan binds).  A limit that cannot be written is an error,
+   limit), memory.soft_limit_in_bytes, memory.kmem.tcp.limit_in_bytes,
+   memory.swappiness, memory.oom_control, pids.max, cpu.shares,
+   cpu.cfs_period_us/quota_us, cpuset.cpus/mems and devices.allow/deny.  v1's
+   cpu, cpuset and devices hierarchies are optional: a cgroup is made in each
+   one mounted, and a setting whose hierarchy is missing is an error.  v2 has
+   no device controller: device rules are not written there (bwrap's /dev holds
+   only the nodes the plan binds).  A limit that cannot be written is an error,
    not a silent downgrade.  On failure nothing is left behind.  */
 int sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
                        const char *cgroups_path, const char *id,

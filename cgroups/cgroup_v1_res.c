@@ -44,6 +44,9 @@ write_memory (const char *mem, const struct sbx_cgroup_limits *l,
   if (r == 0 && l->memory_reservation > 0)
     r = put_i64 (mem, "memory.soft_limit_in_bytes", l->memory_reservation,
                  err);
+  if (r == 0 && l->memory_kernel_tcp)
+    r = put_i64 (mem, "memory.kmem.tcp.limit_in_bytes", l->memory_kernel_tcp,
+                 err);
   if (r == 0 && l->has_swappiness)
     r = put_i64 (mem, "memory.swappiness", l->swappiness, err);
   if (r == 0 && l->disable_oom_killer)

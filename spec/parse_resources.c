@@ -28,6 +28,9 @@ parse_memory (struct sbx_jctx *c, yajl_val resources,
     r = parse_i64_opt (c, obj, "reservation", -1, &t->has_reservation,
                        &t->reservation);
   if (r >= 0)
+    r = parse_i64_opt (c, obj, "kernelTCP", -1, &t->has_kernel_tcp,
+                       &t->kernel_tcp);
+  if (r >= 0)
     {
       uint32_t v = 0;
       r = json_u32 (c, obj, "swappiness", 0, 0, 100, &v);

@@ -195,9 +195,10 @@ struct sbx_device_rule
    whether the config gave it (a value of 0 is a value).  */
 struct sbx_resources_tuning
 {
-  bool has_swap, has_reservation, has_swappiness;
+  bool has_swap, has_reservation, has_swappiness, has_kernel_tcp;
   int64_t swap;        /* memory + swap, bytes; -1 = unlimited */
   int64_t reservation; /* bytes (soft limit) */
+  int64_t kernel_tcp;  /* bytes of TCP buffers (v1 only) */
   uint64_t swappiness; /* 0..100 */
   bool disable_oom_killer;
   bool has_shares, has_quota, has_period;

@@ -40,7 +40,7 @@ c["mounts"].append({"destination": "/sys/fs/cgroup", "type": "cgroup",
 M = 1 << 20
 lx["resources"] = {
     "memory": {"limit": 64 * M, "swap": 128 * M, "reservation": 32 * M,
-               "swappiness": 10, "disableOOMKiller": True},
+               "swappiness": 10, "disableOOMKiller": True, "kernelTCP": 16 * M},
     "cpu": {"shares": 512, "quota": 50000, "period": 100000,
             "cpus": "0", "mems": "0"},
     "pids": {"limit": 100},
@@ -92,6 +92,12 @@ else
   fi
   is "memory.soft_limit_in_bytes (reservation)" $((32 * MiB)) \
     "$(cat "$mem/memory.soft_limit_in_bytes" 2>&1)"
+  if [ -e "$mem/memory.kmem.tcp.limit_in_bytes" ]; then
+    is "memory.kmem.tcp.limit_in_bytes (kernelTCP)" $((16 * MiB)) \
+      "$(cat "$mem/memory.kmem.tcp.limit_in_bytes")"
+  else
+    ok "memory.kmem.tcp.limit_in_bytes # SKIP not in this kernel"
+  fi
   is "memory.swappiness" 10 "$(cat "$mem/memory.swappiness" 2>&1)"
   is "memory.oom_control oom_kill_disable" 1 \
     "$(awk '$1 == "oom_kill_disable" { print $2 }' "$mem/memory.oom_control" 2>&1)"

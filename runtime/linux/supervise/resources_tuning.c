@@ -9,8 +9,9 @@ sbx_tuning_asked (const struct sbx_resources_tuning *t)
 {
   return t
          && (t->has_swap || t->has_reservation || t->has_swappiness
-             || t->disable_oom_killer || t->has_shares || t->has_quota
-             || t->has_period || t->cpus || t->mems || t->n_devices);
+             || t->has_kernel_tcp || t->disable_oom_killer || t->has_shares
+             || t->has_quota || t->has_period || t->cpus || t->mems
+             || t->n_devices);
 }
 
 /* A period or a quota of 0 is no setting (the kernel refuses it); a
@@ -27,6 +28,8 @@ sbx_tuning_to_cgroup (const struct sbx_resources_tuning *t,
     out->memory_swap = t->swap;
   if (t->has_reservation)
     out->memory_reservation = t->reservation;
+  if (t->has_kernel_tcp)
+    out->memory_kernel_tcp = t->kernel_tcp;
   out->has_swappiness = t->has_swappiness;
   out->swappiness = (unsigned) t->swappiness;
   out->disable_oom_killer = t->disable_oom_killer;
