@@ -6,10 +6,23 @@
  * user inside while it keeps the caller's host uid for files.  That is a
  * gap, reported as such; any other mapping cannot be expressed at all.
  *
- * As root, a container whose process runs as root gets a user namespace
- * whose maps sbx writes itself (bwrap's --userns-block-fd): the identity
- * over the whole id range, so uid 0 there is uid 0 on the host and every
- * file keeps its owner.  A user namespace of its own is also what makes
+ * As root (a real one, or rootless podman's uid 0 in its own user
+ * namespace), a container that asks for no user namespace gets none, as
+ * under crun: bwrap runs in the caller's user namespace and
+ * sbx-oci-init (runtime/linux/container/init_main.c), after every mount is in
+ * place, takes process.user's uid, gid and additionalGids and the five
+ * capability sets itself before it executes the command.  So the host
+ * sees the workload as process.user (file permissions act on it), and
+ * its capabilities act in the namespaces the caller made (podman's
+ * network namespace: port 80, NET_ADMIN), which they could not from a
+ * user namespace of bwrap's making.  It needs /proc in the container
+ * (bwrap runs the helper as /proc/self/fd/N); without one, the rules
+ * below apply.
+ *
+ * Otherwise, as root, a container whose process runs as root gets a user
+ * namespace whose maps sbx writes itself (bwrap's --userns-block-fd): the
+ * identity over the whole id range, so uid 0 there is uid 0 on the host and
+ * every file keeps its owner.  A user namespace of its own is also what makes
  * bwrap trim the capability bounding set to the capabilities the
  * container keeps, which it does not do for root outside one.  Its
  * supplementary groups are set to process.user.additionalGids before
@@ -72,6 +85,42 @@ exactly_these_groups (const struct sbx_user *u, struct sbx_plan *plan)
   return 0;
 }
 
+/* /proc is mounted in the container: sbx-oci-init can be run from
+   /proc/self/fd.  */
+static bool
+proc_mounted (const struct sbx_spec *spec)
+{
+  for (size_t i = 0; i < spec->n_mounts; i++)
+    if (spec->mounts[i].type && strcmp (spec->mounts[i].type, "proc") == 0
+        && strcmp (spec->mounts[i].destination, "/proc") == 0)
+      return true;
+  return false;
+}
+
+/* The helper takes the identity: no user namespace, no gap.  */
+static int
+helper_takes_ids (const struct sbx_user *u, struct sbx_plan *plan,
+                  struct sbx_error *err)
+{
+  if (u->n_additional_gids > SBX_INIT_MAX_GROUPS)
+    return sbx_fail (err, -E2BIG,
+                     "process.user.additionalGids: %zu groups; at most %d "
+                     "are supported",
+                     u->n_additional_gids, SBX_INIT_MAX_GROUPS);
+  plan->init_ids = true;
+  plan->uid = u->uid;
+  plan->gid = u->gid;
+  if (u->n_additional_gids == 0)
+    return 0;
+  plan->groups = calloc (u->n_additional_gids, sizeof *plan->groups);
+  if (plan->groups == NULL)
+    return -ENOMEM;
+  memcpy (plan->groups, u->additional_gids,
+          u->n_additional_gids * sizeof *plan->groups);
+  plan->n_groups = u->n_additional_gids;
+  return 0;
+}
+
 int
 policy_identity (const struct sbx_spec *spec,
                  const struct sbx_host_facts *host, struct sbx_plan *plan,
@@ -82,6 +131,10 @@ policy_identity (const struct sbx_spec *spec,
   if (r < 0 || !spec->has_process)
     return r;
   const struct sbx_user *u = &spec->process.user;
+  plan->init = !plan->agent && proc_mounted (spec);
+  if (host->is_root && plan->init && !plan->unshare[SBX_NS_USER]
+      && lx->n_uid_mappings == 0 && lx->n_gid_mappings == 0)
+    return helper_takes_ids (u, plan, err);
   bool as_caller = u->uid == host->uid && u->gid == host->gid;
   if (host->is_root && !plan->agent && as_caller && lx->n_uid_mappings == 0
       && lx->n_gid_mappings == 0)

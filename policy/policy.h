@@ -76,6 +76,9 @@ struct sbx_filters
   bool net_deny; /* network "deny"'s program on top */
 };
 
+/* The most additionalGids sbx-oci-init takes (its MAX_GROUPS).  */
+#define SBX_INIT_MAX_GROUPS 256
+
 struct sbx_plan
 {
   bool agent;
@@ -106,6 +109,12 @@ struct sbx_plan
                       caller's, or none an unmapped namespace can show) */
   gid_t *groups;
   size_t n_groups;
+  bool init;     /* a container's command starts through sbx-oci-init
+                    (runtime/linux/container/init_main.c): looked up among its
+                    mounts, held, its exec reported */
+  bool init_ids; /* ... which also takes uid, gid and GROUPS and the five
+                    capability sets itself, in the caller's user
+                    namespace (a root caller's container without one) */
   bool new_session;
   bool die_with_parent;
   int64_t memory_limit;   /* bytes; -1 = none */

@@ -10,6 +10,9 @@ python3 util-linux procps strace git qemu-system-x86 cpio"
 # containerd (ctr and the runc shim) for tests/integration/k8s_pod.sh,
 # which is skipped without it; opt-in, as it is a daemon package.
 [ "${SBX_SETUP_CONTAINERD:-0}" = 1 ] && need="$need containerd"
+# The podman scenarios (tests/peers/podman_scenarios.sh, meson suite
+# "peers"): podman with crun beside sbx-oci; catatonit for --init.
+[ "${SBX_SETUP_PODMAN:-0}" = 1 ] && need="$need podman crun catatonit"
 
 missing=""
 for p in $need; do

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,32 +139,74 @@ runner_failed (const struct sbx_sandbox *sb, int status, struct sbx_error *err)
                                       : 128 + WTERMSIG (status));
 }
 
+/* sbx-oci-init's one line, when it could not find the command among
+   the container's mounts (then it exited, and with it the runner).  */
+static int
+init_failed (const struct sbx_sandbox *sb, const char *msg, int status,
+             struct sbx_error *err)
+{
+  if (msg == NULL || msg[0] == '\0')
+    return runner_failed (sb, status, err);
+  return sbx_fail (err, -ENOENT, "%.*s", (int) strcspn (msg, "\n"), msg);
+}
+
+/* sbx-oci-init's report: 1 when it is held (it wrote one NUL), 0 when it
+   has said nothing yet, -1 with its message in MSG when it failed.  */
+static int
+init_report (int report_fd, char *msg, size_t size)
+{
+  struct pollfd p = { report_fd, POLLIN, 0 };
+  if (report_fd < 0 || poll (&p, 1, 0) <= 0)
+    return 0;
+  ssize_t n = read (report_fd, msg, size - 1);
+  if (n <= 0)
+    return 0;
+  msg[n] = '\0';
+  return msg[0] == '\0' ? 1 : -1;
+}
+
+/* PATH (/proc/PID/syscall) shows a read of WANT's fd, or cannot be
+   read here (then bwrap's report must do).  */
+static bool
+held_now (const char *path, const char *want, int wlen)
+{
+  char buf[64];
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
+  if (n > wlen && strncmp (buf, want, wlen) == 0)
+    return true;
+  return n < 0 && (errno == EACCES || errno == EPERM);
+}
+
 /* bwrap reports the sandbox's pid right after clone, before it sets the
    sandbox up: only once the sandbox sits in read() on its block fd is the
    setup known to have worked.  /proc/PID/syscall shows that as
    "0 0xFD ..."; a runner that exits first means the setup failed (bwrap
-   has said why on stderr).  */
+   has said why on stderr).  sbx-oci-init, when it holds instead of bwrap,
+   says so itself on REPORT_FD, which works for an unprivileged caller
+   too, whose /proc/PID/syscall of the sandbox is not readable.  */
 static int
 wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
-                 int block_fd, struct sbx_error *err)
+                 int block_fd, int report_fd, struct sbx_error *err)
 {
-  char path[64], want[32], buf[64];
+  char path[64], want[32];
   snprintf (path, sizeof path, "/proc/%d/syscall", (int) child);
   int wlen = snprintf (want, sizeof want, "0 0x%x ", block_fd);
+  char msg[512] = "";
   for (int ms = 0; ms < HOLD_WAIT_MS;)
     {
-      int status;
+      int status, said = init_report (report_fd, msg, sizeof msg);
+      if (said > 0)
+        return 0;
       if (waitpid (*runner, &status, WNOHANG) == *runner)
         {
           *runner = 0;
-          return runner_failed (sb, status, err);
+          if (said == 0)
+            init_report (report_fd, msg, sizeof msg);
+          return init_failed (sb, msg, status, err);
         }
-      cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
-      ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
-      if (n > wlen && strncmp (buf, want, wlen) == 0)
+      if (said == 0 && report_fd < 0 && held_now (path, want, wlen))
         return 0;
-      if (n < 0 && (errno == EACCES || errno == EPERM))
-        return 0; /* cannot be observed here: bwrap's report must do */
       int step = ms < 100 ? 1 : 10;
       usleep (step * 1000);
       ms += step;
@@ -170,11 +214,10 @@ wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
   return sbx_fail (err, -ETIMEDOUT, "the sandbox was not set up within %d s",
                    HOLD_WAIT_MS / 1000);
 }
-
 /* Spawn bwrap held on the FIFO and learn the sandbox's pid.  */
 static int
 spawn_held (struct sbx_sandbox *sb, const struct create_options *o, int fifo,
-            struct sbx_create_console *con, pid_t *runner,
+            int exec_fifo, struct sbx_create_console *con, pid_t *runner,
             struct sbx_container *c, struct sbx_cgroup *cgroup,
             struct sbx_error *err)
 {
@@ -186,13 +229,16 @@ spawn_held (struct sbx_sandbox *sb, const struct create_options *o, int fifo,
     .opts = { .as_pid_1 = sb->plan->unshare[SBX_NS_PID],
               .die_with_parent = false,
               .cap_keep = &sb->cap_keep,
-              .mqueue_dir = sb->mqueue_dir },
+              .mqueue_dir = sb->mqueue_dir,
+              .init_caps = &sb->cap_sets },
     .spec = sb->spec,
     .seccomp_fd = sb->seccomp_fd,
     .seccomp_net_fd = sb->seccomp_net_fd,
     .hold_fd = fifo,
     .preserve_fds = o->preserve_fds,
     .cgroup = cgroup,
+    .started_fd = exec_fifo,
+    .init_report = true,
   };
   struct sbx_spawned sp;
   int r = con->slave >= 0 ? sbx_create_console_swap_in (con) : 0;
@@ -203,6 +249,7 @@ spawn_held (struct sbx_sandbox *sb, const struct create_options *o, int fifo,
   if (r < 0)
     return r;
   *runner = sp.runner_pid;
+  cleanup_close int report_fd = sp.init_report_fd;
   struct sbx_runner_status st = { 0 };
   r = sbx_runner_status_wait_child (&st, sp.status_fd);
   close (sp.status_fd);
@@ -213,7 +260,9 @@ spawn_held (struct sbx_sandbox *sb, const struct create_options *o, int fifo,
       int status = 0;
       waitpid (*runner, &status, 0);
       *runner = 0;
-      return runner_failed (sb, status, err);
+      char msg[512] = "";
+      init_report (report_fd, msg, sizeof msg);
+      return init_failed (sb, msg, status, err);
     }
   c->pid = st.child_pid;
   c->start_time = sbx_pid_start_time (c->pid);
@@ -224,7 +273,7 @@ spawn_held (struct sbx_sandbox *sb, const struct create_options *o, int fifo,
   r = sbx_record_pid (c->dir, "pid", c->pid, c->start_time, err);
   if (r < 0)
     return r;
-  return wait_until_held (sb, runner, c->pid, sp.block_fd, err);
+  return wait_until_held (sb, runner, c->pid, sp.block_fd, report_fd, err);
 }
 
 static int
@@ -279,6 +328,14 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
   cleanup_close int fifo = sbx_state_openat (c, SBX_RELEASE_FIFO, O_RDWR, 0);
   if (fifo < 0)
     return sbx_fail_errno (err, -errno, "cannot open %s", fifo_path);
+  /* `start` reads it to its end: sbx-oci-init closes it by its exec.  */
+  if (mkfifoat (c->dir_fd, SBX_EXEC_FIFO, 0600) < 0)
+    return sbx_fail_errno (err, -errno, "cannot create %s/%s", c->dir,
+                           SBX_EXEC_FIFO);
+  cleanup_close int exec_fifo = sbx_state_openat (c, SBX_EXEC_FIFO, O_RDWR, 0);
+  if (exec_fifo < 0)
+    return sbx_fail_errno (err, -errno, "cannot open %s/%s", c->dir,
+                           SBX_EXEC_FIFO);
   struct sbx_create_console con = { .slave = -1, .saved = { -1, -1, -1 } };
   if (sb->spec->process.terminal)
     {
@@ -291,12 +348,15 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
         }
     }
   pid_t runner = 0;
-  int r = spawn_held (sb, o, fifo, &con, &runner, c, lim->cgroup, err);
+  int r = spawn_held (sb, o, fifo, exec_fifo, &con, &runner, c, lim->cgroup,
+                      err);
   /* Held means set up: the sandbox has its bind of the instance.  */
   sbx_create_console_close (&con);
   if (r == 0 && sb->spec->has_linux)
     r = sbx_sysctl_apply (c->pid, sb->spec->linux_.sysctl,
                           sb->spec->linux_.n_sysctl, err);
+  if (r == 0)
+    sbx_container_limits_hold_nproc (lim, c->pid);
   r = r
           ?: sbx_container_limits_watch (lim, c->dir, c->pid, c->start_time,
                                          err);

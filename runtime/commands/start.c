@@ -1,9 +1,10 @@
-/* `sbx-oci start`: release a created sandbox (one byte on its FIFO) and
-   run the poststart hooks.  */
+/* `sbx-oci start`: release a created sandbox (one byte on its FIFO),
+   wait until its command runs, and run the poststart hooks.  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -41,6 +42,34 @@ release (struct sbx_container *c, struct sbx_error *err)
   return 0;
 }
 
+/* Returns once the command has been executed, as crun's start does, so
+   that a signal sent next reaches the command and not sbx-oci-init: the
+   exec FIFO reads to its end when its last writer, sbx-oci-init, closes
+   it by its exec (create's own copy went with create).  What the helper
+   wrote there instead is its failure.  A container made without one (an
+   older sbx-oci, or one without /proc) has nothing to wait for.  */
+static int
+wait_exec (struct sbx_container *c, struct sbx_error *err)
+{
+  cleanup_close int fd
+      = sbx_state_openat (c, SBX_EXEC_FIFO, O_RDONLY | O_NONBLOCK, 0);
+  if (fd < 0)
+    return 0;
+  /* Blocking from here: a read waits for the last writer to go.  */
+  if (fcntl (fd, F_SETFL, 0) < 0)
+    return sbx_fail_errno (err, -errno, "cannot wait for the command");
+  char msg[512];
+  ssize_t n;
+  do
+    n = read (fd, msg, sizeof msg - 1);
+  while (n < 0 && errno == EINTR);
+  if (n <= 0)
+    return 0;
+  msg[n] = '\0';
+  msg[strcspn (msg, "\n")] = '\0';
+  return sbx_fail (err, -EIO, "%s", msg);
+}
+
 int
 sbx_cmd_start (struct sbx_context *g, int argc, char **argv,
                struct sbx_error *err)
@@ -54,6 +83,7 @@ sbx_cmd_start (struct sbx_context *g, int argc, char **argv,
       {
       case SBX_STATUS_CREATED:
         r = release (&c, err);
+        r = r ?: wait_exec (&c, err);
         break;
       case SBX_STATUS_RUNNING:
         r = sbx_fail (err, -EINVAL,

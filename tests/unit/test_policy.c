@@ -344,6 +344,42 @@ test_supplementary_groups (void)
   sbx_plan_free (plan);
 }
 
+/* A root caller's container with /proc and no user namespace of its own:
+   sbx-oci-init takes uid, gid and groups in the caller's user namespace,
+   no gap is reported; with a user namespace asked for, the old rules.  */
+static void
+test_init_takes_identity (void)
+{
+  const char *json
+      = "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+        "\"mounts\": [{\"destination\": \"/proc\", \"type\": \"proc\"}], "
+        "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\", \"user\": "
+        "{\"uid\": 1000, \"gid\": 1001, \"additionalGids\": [7]}}}";
+  struct sbx_host_facts host = fake_host (NULL);
+  host.is_root = true;
+  host.uid = host.gid = 0;
+  struct sbx_error err = { 0 };
+  struct sbx_plan *plan = NULL;
+  int r = fake_resolve_json (json, &host, &plan, &err);
+  bool gap = false;
+  for (size_t i = 0; plan && i < plan->enforcement.reasons.n; i++)
+    gap |= strstr (plan->enforcement.reasons.v[i], "process.user") != NULL;
+  tap_ok (r == 0 && plan && plan->init && plan->init_ids
+              && !plan->unshare[SBX_NS_USER] && plan->uid == 1000
+              && plan->gid == 1001 && plan->n_groups == 1
+              && plan->groups[0] == 7 && !plan->set_groups && !gap,
+          "root's container: sbx-oci-init takes uid, gid and groups, no "
+          "user namespace, no gap (%s)",
+          err.msg);
+  sbx_plan_free (plan);
+  plan = NULL;
+  host = fake_host (NULL);
+  r = fake_resolve_json (json, &host, &plan, &err);
+  tap_ok (r == 0 && plan && plan->init && !plan->init_ids,
+          "an unprivileged caller's: sbx-oci-init, without the identity");
+  sbx_plan_free (plan);
+}
+
 /* One decision for the sandbox and for exec into it: which seccomp
    programs run (sbx_policy_filters, recorded in the plan).  */
 static void
@@ -412,6 +448,7 @@ main (void)
   test_filters ();
   test_bind_fd_gap ();
   test_supplementary_groups ();
+  test_init_takes_identity ();
   test_sysctl ();
   test_mount_values_quoted ();
   test_namespace_paths ();

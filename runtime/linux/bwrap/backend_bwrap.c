@@ -136,7 +136,8 @@ run_opts (const struct sbx_sandbox *sb)
 {
   return (struct sbx_bwrap_opts){ .die_with_parent = true,
                                   .cap_keep = &sb->cap_keep,
-                                  .mqueue_dir = sb->mqueue_dir };
+                                  .mqueue_dir = sb->mqueue_dir,
+                                  .init_caps = &sb->cap_sets };
 }
 
 static int

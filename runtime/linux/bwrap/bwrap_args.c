@@ -133,9 +133,15 @@ mount_args (const struct sbx_plan_mount *m, int fd,
 }
 
 static int
-capability_args (const struct sbx_host_facts *host,
+capability_args (const struct sbx_plan *plan,
+                 const struct sbx_host_facts *host,
                  const struct sbx_bwrap_opts *opts, struct strv *argv)
 {
+  /* sbx-oci-init needs CAP_SETUID, CAP_SETGID and CAP_SETPCAP to take
+     the identity and the sets; it is given all of root's and gives the
+     command exactly the config's.  */
+  if (plan->init_ids)
+    return 0;
   /* A caller that is not uid 0 has no capability for bwrap to pass on.
      A uid 0 outside the initial user namespace (rootless podman, LXD)
      does, and bwrap keeps them all unless told: it is told to drop them,
@@ -146,6 +152,66 @@ capability_args (const struct sbx_host_facts *host,
   for (size_t i = 0; i < opts->cap_keep->n; i++)
     PUSH ("--cap-add", opts->cap_keep->v[i]);
   return 0;
+}
+
+static int
+push_opt (struct strv *argv, const char *flag, long long v)
+{
+  if (strv_push (argv, flag) < 0 || strv_pushf (argv, "%lld", v) < 0)
+    return -ENOMEM;
+  return 0;
+}
+
+/* The identity and the five sets sbx-oci-init takes (init_main.c).  */
+static int
+init_ids_args (const struct sbx_plan *plan, const struct sbx_cap_sets *c,
+               struct strv *argv)
+{
+  int r = push_opt (argv, "-u", plan->uid);
+  r = r ?: push_opt (argv, "-g", plan->gid);
+  if (r == 0 && plan->n_groups > 0)
+    {
+      char list[SBX_INIT_MAX_GROUPS * 11] = "";
+      size_t used = 0;
+      for (size_t i = 0; i < plan->n_groups && used < sizeof list; i++)
+        used += snprintf (list + used, sizeof list - used, "%s%u",
+                          i ? "," : "", (unsigned) plan->groups[i]);
+      if (used >= sizeof list)
+        return -EINVAL;
+      r = strv_push (argv, "-G") < 0 || strv_push (argv, list) < 0 ? -ENOMEM
+                                                                   : 0;
+    }
+  static const struct sbx_cap_sets none = { 0 };
+  if (c == NULL)
+    c = &none;
+  if (r == 0
+      && (strv_push (argv, "-c") < 0
+          || strv_pushf (argv,
+                         "%" PRIx64 ":%" PRIx64 ":%" PRIx64 ":%" PRIx64
+                         ":%" PRIx64,
+                         c->bounding, c->effective, c->permitted,
+                         c->inheritable, c->ambient)
+                 < 0))
+    r = -ENOMEM;
+  return r;
+}
+
+/* The command through sbx-oci-init: its options, then "--".  */
+static int
+init_args (const struct sbx_plan *plan, const struct sbx_bwrap_fds *fds,
+           const struct sbx_bwrap_opts *opts, struct strv *argv)
+{
+  int r = fds->init >= 0 ? strv_pushf (argv, "/proc/self/fd/%d", fds->init)
+                         : strv_push (argv, "sbx-oci-init");
+  if (r == 0 && fds->init_report >= 0)
+    r = push_opt (argv, "-r", fds->init_report);
+  if (r == 0 && fds->block >= 0)
+    r = push_opt (argv, "-h", fds->block);
+  if (r == 0 && fds->init_started >= 0)
+    r = push_opt (argv, "-s", fds->init_started);
+  if (r == 0 && plan->init_ids)
+    r = init_ids_args (plan, opts->init_caps, argv);
+  return r ?: strv_push (argv, "--");
 }
 
 int
@@ -170,7 +236,7 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
     r = push_fd (argv, "--json-status-fd", fds->json_status);
   if (r == 0)
     r = push_fd (argv, "--info-fd", fds->info);
-  if (r == 0)
+  if (r == 0 && !plan->init)
     r = push_fd (argv, "--block-fd", fds->block);
   if (r == 0)
     r = push_fd (argv, "--userns-block-fd", fds->userns_block);
@@ -181,7 +247,7 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
   if (r == 0)
     r = push_fd (argv, "--add-seccomp-fd", fds->seccomp_net);
   if (r == 0)
-    r = capability_args (host, opts, argv);
+    r = capability_args (plan, host, opts, argv);
   for (size_t i = 0; r == 0 && i < plan->n_mounts; i++)
     r = mount_args (&plan->mounts[i], fds->mounts ? fds->mounts[i] : -1, opts,
                     argv);
@@ -190,6 +256,8 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
                                         : strv_push (argv, plan->cwd);
   if (r == 0)
     r = strv_push (argv, "--");
+  if (r == 0 && plan->init)
+    r = init_args (plan, fds, opts, argv);
   for (size_t i = 0; r == 0 && i < plan->argv.n; i++)
     r = strv_push (argv, plan->argv.v[i]);
   if (r < 0)

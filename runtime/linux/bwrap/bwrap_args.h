@@ -6,6 +6,7 @@
 #define SBX_BWRAP_ARGS_H
 
 #include "policy/policy.h"
+#include "runtime/linux/confine/capabilities.h"
 
 /* Descriptors the runner is told about; -1 = not passed.  */
 struct sbx_bwrap_fds
@@ -22,10 +23,16 @@ struct sbx_bwrap_fds
      source held open (--bind-fd, --ro-bind-fd), or -1 for a path.  NULL:
      every source is a path (a dry run prints a reproducible command).  */
   const int *mounts;
+  /* sbx-oci-init (plan->init): the sealed copy bwrap executes as
+     /proc/self/fd/N (-1: named "sbx-oci-init", for a dry run); where it
+     reports a lookup failure to create (-r); the exec FIFO it keeps open
+     until its exec (-s).  With plan->init, BLOCK is the helper's to read
+     (-h), not bwrap's.  */
+  int init, init_report, init_started;
 };
 
 #define SBX_BWRAP_NO_FDS                                                      \
-  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1, -1, NULL }
+  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1, -1, NULL, -1, -1, -1 }
 
 struct sbx_bwrap_opts
 {
@@ -34,6 +41,8 @@ struct sbx_bwrap_opts
   const struct strv *cap_keep; /* privileged runs: the only caps kept */
   const char *mqueue_dir;      /* mqueue mounts bind this (a joined IPC
                                   namespace's, mounted by spawn.c); NULL: fresh */
+  const struct sbx_cap_sets *init_caps; /* plan->init_ids: the five sets
+                                           sbx-oci-init gives */
 };
 
 int sbx_bwrap_args (const struct sbx_plan *plan,

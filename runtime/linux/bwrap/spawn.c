@@ -25,6 +25,7 @@
 #include "runtime/linux/bwrap/bind_sources.h"
 #include "runtime/linux/bwrap/runner_env.h"
 #include "runtime/linux/bwrap/runner_status.h"
+#include "runtime/linux/container/init_helper.h"
 
 /* What failed in the child before exec, sent back on a CLOEXEC pipe.  */
 struct child_failure
@@ -76,6 +77,9 @@ enum
   FD_INFO,
   FD_USERNS,
   FD_ARGS,
+  FD_INIT,        /* the sealed sbx-oci-init */
+  FD_INIT_REPORT, /* its lookup failures, to create */
+  FD_STARTED,     /* the exec FIFO it keeps open until its exec */
   FD_COUNT
 };
 
@@ -353,7 +357,7 @@ read_child_failure (int report_r, const char *runner, struct sbx_error *err)
 /* The pipes sbx keeps one end of.  */
 struct spawn_pipes
 {
-  int status_r, info_r, userns_w, report_r;
+  int status_r, info_r, userns_w, report_r, init_report_r;
 };
 
 static void
@@ -361,7 +365,7 @@ close_pipes (struct fd_layout *l, int report_w)
 {
   for (int i = 0; i < FD_COUNT; i++)
     if (l->src[i] >= 0 && i != FD_SECCOMP && i != FD_SECCOMP_NET
-        && i != FD_BLOCK)
+        && i != FD_BLOCK && i != FD_STARTED)
       close (l->src[i]);
   if (report_w >= 0)
     close (report_w);
@@ -381,11 +385,12 @@ open_pipe (int *ours, int *theirs, bool we_read)
 /* Make the pipes and name every source of the layout.  */
 static int
 open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
-            struct fd_layout *l, struct spawn_pipes *p, int *report_w)
+            int init_fd, struct fd_layout *l, struct spawn_pipes *p,
+            int *report_w)
 {
   for (int i = 0; i < FD_COUNT; i++)
     l->src[i] = l->at[i] = -1;
-  *p = (struct spawn_pipes){ -1, -1, -1, -1 };
+  *p = (struct spawn_pipes){ -1, -1, -1, -1, -1 };
   l->n_mounts = mount_fds ? req->plan->n_mounts : 0;
   l->mount_at = calloc (l->n_mounts + 1, sizeof *l->mount_at);
   l->mount_src = calloc (l->n_mounts + 1, sizeof *l->mount_src);
@@ -400,6 +405,11 @@ open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
     l->src[FD_SECCOMP] = req->seccomp_fd;
   if (has_fd (req->seccomp_net_fd))
     l->src[FD_SECCOMP_NET] = req->seccomp_net_fd;
+  l->src[FD_INIT] = init_fd;
+  if (r == 0 && req->plan->init && has_fd (req->started_fd))
+    l->src[FD_STARTED] = req->started_fd;
+  if (r == 0 && req->plan->init && req->init_report)
+    r = open_pipe (&p->init_report_r, &l->src[FD_INIT_REPORT], true);
   if (r == 0 && req->plan->uid_map)
     r = open_pipe (&p->info_r, &l->src[FD_INFO], true);
   if (r == 0 && req->plan->uid_map)
@@ -463,12 +473,20 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
               : 0;
   if (r < 0)
     return r;
-  r = open_pipes (req, mount_fds, &l, &p, &report_w);
+  int init_fd = req->plan->init ? sbx_init_helper_open (err) : -1;
+  if (init_fd < 0 && req->plan->init)
+    {
+      sbx_bind_sources_close (mount_fds, req->plan->n_mounts);
+      return init_fd;
+    }
+  r = open_pipes (req, mount_fds, init_fd, &l, &p, &report_w);
   sbx_bind_sources_close (mount_fds, req->plan->n_mounts);
   cleanup_strv struct strv argv = { 0 };
   struct sbx_bwrap_fds fds = {
-    l.at[FD_STATUS],      l.at[FD_INFO],   l.at[FD_BLOCK], l.at[FD_SECCOMP],
-    l.at[FD_SECCOMP_NET], l.at[FD_USERNS], l.at[FD_ARGS],  l.mount_at,
+    l.at[FD_STATUS],      l.at[FD_INFO],        l.at[FD_BLOCK],
+    l.at[FD_SECCOMP],     l.at[FD_SECCOMP_NET], l.at[FD_USERNS],
+    l.at[FD_ARGS],        l.mount_at,           l.at[FD_INIT],
+    l.at[FD_INIT_REPORT], l.at[FD_STARTED],
   };
   if (r < 0)
     sbx_fail_errno (err, r, "cannot create the runner's pipes");
@@ -500,9 +518,12 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
         }
       if (p.status_r >= 0)
         close (p.status_r);
+      if (p.init_report_r >= 0)
+        close (p.init_report_r);
       return r;
     }
   out->runner_pid = pid;
+  out->init_report_fd = p.init_report_r;
   out->status_fd = p.status_r;
   out->block_fd = l.at[FD_BLOCK];
   return 0;

@@ -23,13 +23,17 @@ struct sbx_spawn_request
   int preserve_fds;            /* fds 3 .. 3+N-1 pass through unchanged */
   bool own_process_group;      /* terminal signals reach sbx, not bwrap */
   struct sbx_cgroup *cgroup;   /* the runner enters it before exec; NULL */
+  /* plan->init only (sbx-oci-init, runtime/linux/container/init_main.c): */
+  int started_fd;   /* > 2: the exec FIFO it keeps open until its exec */
+  bool init_report; /* a pipe for its lookup failure (init_report_fd) */
 };
 
 struct sbx_spawned
 {
   pid_t runner_pid;
-  int status_fd; /* read end of --json-status-fd */
-  int block_fd;  /* the --block-fd number the runner sees, or -1 */
+  int status_fd;      /* read end of --json-status-fd */
+  int block_fd;       /* the --block-fd number the runner sees, or -1 */
+  int init_report_fd; /* read end of sbx-oci-init's report pipe, or -1 */
 };
 
 int sbx_spawn_runner (const struct sbx_spawn_request *req,

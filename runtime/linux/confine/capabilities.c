@@ -224,6 +224,22 @@ sbx_caps_plan (const struct sbx_capabilities *caps, bool privileged,
 }
 
 int
+sbx_caps_sets (const struct sbx_capabilities *caps, struct sbx_cap_sets *out,
+               struct sbx_error *err)
+{
+  *out = (struct sbx_cap_sets){ 0 };
+  if (!caps->present)
+    return 0;
+  int r = parse_set (&caps->bounding, "bounding", &out->bounding, err);
+  r = r ?: parse_set (&caps->effective, "effective", &out->effective, err);
+  r = r ?: parse_set (&caps->permitted, "permitted", &out->permitted, err);
+  r = r
+          ?: parse_set (&caps->inheritable, "inheritable", &out->inheritable,
+                        err);
+  return r ?: parse_set (&caps->ambient, "ambient", &out->ambient, err);
+}
+
+int
 sbx_caps_known (struct strv *out)
 {
   return push_names (out, CAP_LAST_CAP == 63 ? UINT64_MAX

@@ -10,6 +10,7 @@
 #define SBX_LINUX_CAPABILITIES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "common/error.h"
 #include "common/strv.h"
@@ -38,6 +39,18 @@
 int sbx_caps_plan (const struct sbx_capabilities *caps, bool privileged,
                    struct strv *keep, struct strv *notes,
                    struct sbx_error *err);
+
+/* The five OCI sets as masks (bit N: capability N), for sbx-oci-init,
+   which gives them as runc does (runtime/linux/container/init_main.c).  */
+struct sbx_cap_sets
+{
+  uint64_t bounding, effective, permitted, inheritable, ambient;
+};
+
+/* Parse CAPS into OUT (all empty when CAPS->present is false); an unknown
+   name fails as in sbx_caps_plan.  */
+int sbx_caps_sets (const struct sbx_capabilities *caps,
+                   struct sbx_cap_sets *out, struct sbx_error *err);
 
 /* Append every capability name this build knows ("CAP_CHOWN" ... up to
    CAP_LAST_CAP), in number order, for `sbx-oci features`.  Returns 0 or

@@ -6,6 +6,7 @@
 
 #include "runtime/context.h"
 #include "runtime/linux/confine/alias_walk.h"
+#include "runtime/linux/confine/capabilities.h"
 #include "runtime/linux/bwrap/probe.h"
 #include "policy/policy.h"
 
@@ -15,7 +16,8 @@ struct sbx_sandbox
   struct sbx_probe probe;
   struct sbx_plan *plan;
   struct strv cap_keep;
-  struct strv host_sockets; /* path sockets listening at launch */
+  struct sbx_cap_sets cap_sets; /* plan->init_ids: given by sbx-oci-init */
+  struct strv host_sockets;     /* path sockets listening at launch */
   struct sbx_alias_result aliases;
   char *alias_gap;
   int seccomp_fd;     /* what the runner reads: a sealed memfd, or a pipe
@@ -31,6 +33,14 @@ struct sbx_sandbox
    runner needs.  On failure ERR says why; when the command itself cannot
    be found or executed, exec_status is 127 or 126.  */
 int sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
+                         struct sbx_sandbox *sb, struct sbx_error *err);
+
+/* The half of sbx_sandbox_prepare that ends with the plan, for SB->spec
+   loaded already (SB otherwise zeroed, its fds -1): the operator's
+   ceiling, the host probe (cached in ROOT_FD, the state root, or -1), the
+   hard-link walk and the host's sockets, then sbx_policy_resolve.  The
+   fence (fence/) answers from exactly this plan.  */
+int sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
                          struct sbx_sandbox *sb, struct sbx_error *err);
 
 void sbx_sandbox_release (struct sbx_sandbox *sb);

@@ -77,9 +77,8 @@ exec_extent (int self, off_t size)
   return end > 0 && end <= size ? end : size;
 }
 
-/* A sealed copy of the file SELF: its fd, or -errno.  */
-static int
-sealed_copy (int self)
+int
+sbx_sealed_copy (int self)
 {
   struct stat st;
   if (fstat (self, &st) < 0)
@@ -163,7 +162,7 @@ sbx_run_from_sealed_copy (struct sbx_error *err)
       prctl (PR_SET_NAME, "sbx-oci", 0, 0, 0);
       return 0;
     }
-  cleanup_close int copy = sealed_copy (self);
+  cleanup_close int copy = sbx_sealed_copy (self);
   if (copy < 0)
     return sbx_fail_errno (err, copy,
                            "exec: cannot make a sealed copy of sbx-oci to "

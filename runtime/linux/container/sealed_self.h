@@ -22,4 +22,9 @@
    process is that copy already.  */
 int sbx_run_from_sealed_copy (struct sbx_error *err);
 
+/* A sealed, close-on-exec memfd copy of the executable file FD (its
+   loaded part): the copy's fd, or -errno.  Also what sbx-oci-init is run
+   from (init_helper.h).  */
+int sbx_sealed_copy (int fd);
+
 #endif

@@ -1,0 +1,179 @@
+#!/bin/bash
+# A container's workload as crun would run it (issue 21): the host sees it
+# as process.user (uid, gid, additionalGids), so file permissions act on
+# it; as root its capabilities act in the namespaces the caller made (a
+# joined network namespace: port 80, NET_ADMIN); its command is found
+# among the container's own mounts (a bind-mounted entrypoint); and a
+# signal sent right after `start` reaches the workload, not the runner.
+# Run as root, the suite runs as root, then as uid 65534 (setpriv): the
+# identity and capability cases are root's alone (an unprivileged caller
+# has no other uid to give).  Prints TAP.
+set -u
+SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
+WORK=$(mktemp -d /tmp/sbx-identity.XXXXXX)
+chmod 755 "$WORK"
+. "$(dirname "$0")/suite_lib.sh"
+
+sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
+
+# bundle DIR PYTHON: a busybox container whose config PYTHON edits (as c).
+bundle () {
+  local dir=$1
+  busybox_bundle "$dir" sh sleep cat echo ip nc timeout id kill || return 1
+  python3 - "$dir/config.json" "$2" <<'PY'
+import json, sys
+path, edit = sys.argv[1], sys.argv[2]
+c = json.load(open(path))
+c["root"]["readonly"] = False
+exec(edit)
+json.dump(c, open(path, "w"))
+PY
+  chmod -R a+rX "$dir"
+  [ -n "$AS" ] && chown -R 65534:65534 "$dir"
+  return 0
+}
+
+status_line () { # PID FIELD: "1000 1000 1000 1000" of Uid:, Gid:, Groups:
+  sed -n "s/^$2:[[:space:]]*//p" "/proc/$1/status" | tr -s ' \t' ' ' | sed 's/ $//'
+}
+
+# The host's view of a started workload: uid, gid and groups as given.
+identity_case () {
+  [ -z "$AS" ] || return 0
+  local b=$B/ids id=ids-$RUN pid
+  bundle "$b" "
+c['process']['args'] = ['sleep', '30']
+c['process']['user'] = {'uid': 1000, 'gid': 1001, 'additionalGids': [2000, 3000]}
+"
+  sbx create --bundle "$b" "$id" > "$B/ids.err" 2>&1 < /dev/null
+  check "identity: create succeeds ($(cat "$B/ids.err"))" [ $? -eq 0 ]
+  sbx start "$id"
+  pid=$(sbx state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  check "identity: the host sees uid 1000 ($(status_line "$pid" Uid))" \
+    [ "$(status_line "$pid" Uid)" = "1000 1000 1000 1000" ]
+  check "identity: the host sees gid 1001 ($(status_line "$pid" Gid))" \
+    [ "$(status_line "$pid" Gid)" = "1001 1001 1001 1001" ]
+  check "identity: the host sees groups 2000 3000 ($(status_line "$pid" Groups))" \
+    [ "$(status_line "$pid" Groups)" = "2000 3000" ]
+  check "identity: a non-root workload holds no effective capability" \
+    [ "$(status_line "$pid" CapEff)" = 0000000000000000 ]
+  sbx delete --force "$id"
+}
+
+# File permissions act on process.user as on the host: a root-owned 0600
+# file is unreadable, a root-owned 0644 file unwritable, the user's own
+# 0700 directory readable.
+dac_case () {
+  [ -z "$AS" ] || return 0
+  local b=$B/dac data=$B/data out
+  mkdir -p "$data/home"
+  echo secret > "$data/secret"; chmod 600 "$data/secret"
+  echo shared > "$data/shared"; chmod 644 "$data/shared"
+  echo mine > "$data/home/f"; chown -R 1000:1000 "$data/home"; chmod 700 "$data/home"
+  bundle "$b" "
+c['process']['args'] = ['sh', '-c', 'cat /data/secret; echo read=\$?; echo x >> /data/shared; echo append=\$?; cat /data/home/f']
+c['process']['user'] = {'uid': 1000, 'gid': 1000}
+c['mounts'].append({'destination': '/data', 'type': 'bind', 'source': '$data', 'options': ['rbind', 'rw']})
+"
+  out=$(sbx run --bundle "$b" "dac-$RUN" 2>&1 < /dev/null)
+  check "dac: uid 1000 cannot read a root-owned 0600 file" \
+    eval '[[ "$out" == *"read=1"* && "$out" != *"secret"$'\''\n'\''* ]]'
+  check "dac: uid 1000 cannot append to a root-owned 0644 file" \
+    eval '[[ "$out" == *"append=1"* ]] && [ "$(cat "$data/shared")" = shared ]'
+  check "dac: uid 1000 reads its own 0700 home ($(echo $out))" \
+    eval '[[ "$out" == *mine* ]]'
+}
+
+# Root's capabilities act in a network namespace the caller made (as
+# podman's): NET_ADMIN brings lo up, NET_BIND_SERVICE binds port 80; and
+# without NET_ADMIN the same command is refused (the capability is what
+# counts).
+netns_case () {
+  [ -z "$AS" ] || return 0
+  local ns=sbx-it-$RUN out
+  ip netns add "$ns" || { ok "netns: # SKIP ip netns add failed"; return 0; }
+  bundle "$B/net" "
+c['process']['args'] = ['sh', '-c', 'ip link set lo up && ip addr add 10.9.9.1/32 dev lo && echo lo-up; timeout 1 nc -l -p 80 127.0.0.1; echo nc=\$?']
+caps = ['CAP_NET_ADMIN', 'CAP_NET_BIND_SERVICE']
+c['process']['capabilities'] = {k: caps for k in ('bounding', 'effective', 'permitted')}
+c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] != 'network'] + [{'type': 'network', 'path': '/run/netns/$ns'}]
+"
+  out=$(sbx run --bundle "$B/net" "net-$RUN" 2>&1 < /dev/null)
+  check "netns: NET_ADMIN acts in the joined namespace ($(echo $out))" \
+    eval '[[ "$out" == *lo-up* ]]'
+  check "netns: root binds port 80 there" \
+    eval '[[ "$out" != *"Permission denied"* && "$out" == *nc=143* ]]'
+  bundle "$B/net2" "
+c['process']['args'] = ['sh', '-c', 'ip addr add 10.9.9.2/32 dev lo && echo lo-up']
+caps = ['CAP_NET_BIND_SERVICE']
+c['process']['capabilities'] = {k: caps for k in ('bounding', 'effective', 'permitted')}
+c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] != 'network'] + [{'type': 'network', 'path': '/run/netns/$ns'}]
+"
+  out=$(sbx run --bundle "$B/net2" "net2-$RUN" 2>&1 < /dev/null)
+  check "netns: without NET_ADMIN no address can be added" eval '[[ "$out" != *lo-up* ]]'
+  ip netns delete "$ns"
+}
+
+# The command is looked up among the container's mounts: an entrypoint
+# bind-mounted from outside the rootfs runs; a missing one is still 127.
+entry_case () {
+  local b=$B/entry out rc
+  printf '#!/bin/sh\necho entry ran as $(id -u)\n' > "$B/entry.sh"
+  chmod 755 "$B/entry.sh"
+  bundle "$b" "
+c['process']['args'] = ['/entry.sh']
+c['mounts'].append({'destination': '/entry.sh', 'type': 'bind', 'source': '$B/entry.sh', 'options': ['rbind', 'ro']})
+"
+  out=$(sbx run --bundle "$b" "entry-$RUN" 2>&1 < /dev/null); rc=$?
+  check "entry: a bind-mounted entrypoint runs ($rc: $(echo $out))" \
+    eval '[ $rc -eq 0 ] && [[ "$out" == *"entry ran"* ]]'
+  bundle "$B/entry2" "c['process']['args'] = ['/entry.sh']"
+  out=$(sbx run --bundle "$B/entry2" "entry2-$RUN" 2>&1 < /dev/null); rc=$?
+  check "entry: without the mount it is not found (127, runc's words)" \
+    eval '[ $rc -eq 127 ] && [[ "$out" == *"executable file not found"* ]]'
+  sbx create --bundle "$B/entry2" "entry3-$RUN" > "$B/entry3.err" 2>&1 < /dev/null; rc=$?
+  check "entry: create reports it too ($rc)" \
+    eval '[ $rc -ne 0 ] && grep -q "executable file not found" "$B/entry3.err"'
+  sbx delete --force "entry3-$RUN" > /dev/null 2>&1
+}
+
+# kill right after start: start returns once the workload runs (its exec
+# done, as crun's does), so a signal sent then reaches the workload, never
+# the runner still setting it up (runtime-tools' killsig).
+kill_case () {
+  local b=$B/kill got=0 ran=0 i id pid exe
+  bundle "$b" "
+c['process']['args'] = ['sh', '-c', 'trap \"echo got > /tmp/sig; exit 0\" TERM; while :; do sleep 0.05; done']
+"
+  for i in $(seq 10); do
+    id=kill$i-$RUN
+    rm -f "$b/rootfs/tmp/sig"
+    sbx create --bundle "$b" "$id" > /dev/null 2>&1 < /dev/null
+    pid=$(sbx state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+    sbx start "$id"
+    exe=$(readlink "/proc/$pid/exe")
+    [ "${exe##*/}" = busybox ] && ran=$((ran + 1))
+    sleep 0.2 # the trap is the shell's to set, after its exec
+    sbx kill "$id" TERM
+    for _ in $(seq 50); do [ -e "$b/rootfs/tmp/sig" ] && break; sleep 0.05; done
+    [ -e "$b/rootfs/tmp/sig" ] && got=$((got + 1))
+    sbx delete --force "$id" > /dev/null 2>&1
+  done
+  check "start returns once the workload runs: $ran of 10 times" [ "$ran" -eq 10 ]
+  check "kill after start: the workload saw TERM $got of 10 times" [ "$got" -eq 10 ]
+}
+
+suite () {
+  B=$WORK/$MODE
+  mkdir -p "$B"; chmod 755 "$B"
+  [ -n "$AS" ] && chown 65534:65534 "$B"
+  identity_case
+  dac_case
+  netns_case
+  entry_case
+  kill_case
+}
+
+run_as_root_and_user suite
+finish
