@@ -63,6 +63,35 @@ create_v1 (const struct sbx_cgroup_layout *layout,
   return r;
 }
 
+bool
+sbx_cgroup_wants_cpu (const struct sbx_cgroup_limits *limits)
+{
+  return limits->cpu_shares || limits->cpu_quota || limits->cpu_period;
+}
+
+bool
+sbx_cgroup_wants_cpuset (const struct sbx_cgroup_limits *limits)
+{
+  return limits->cpus || limits->mems;
+}
+
+/* On v1, the controller LIMITS needs that the layout lacks, or -1.  */
+static int
+v1_missing_controller (const struct sbx_cgroup_layout *layout,
+                       const struct sbx_cgroup_limits *limits)
+{
+  if (layout->version != SBX_CGROUP_V1)
+    return -1;
+  unsigned have = layout->controllers;
+  if (sbx_cgroup_wants_cpu (limits) && !(have & SBX_CG_BIT (SBX_CG_CPU)))
+    return SBX_CG_CPU;
+  if (sbx_cgroup_wants_cpuset (limits) && !(have & SBX_CG_BIT (SBX_CG_CPUSET)))
+    return SBX_CG_CPUSET;
+  if (limits->n_devices && !(have & SBX_CG_BIT (SBX_CG_DEVICES)))
+    return SBX_CG_DEVICES;
+  return -1;
+}
+
 int
 sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
                    const char *cgroups_path, const char *id,
@@ -79,6 +108,17 @@ sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
     return sbx_fail (err, -EOPNOTSUPP,
                      "linux.resources: a limit is set but "
                      "its cgroup controller is not available");
+  int v1_missing = v1_missing_controller (layout, limits);
+  if (v1_missing >= 0)
+    return sbx_fail (err, -EOPNOTSUPP,
+                     "linux.resources: %s is asked for but no writable "
+                     "cgroup v1 %s hierarchy is mounted",
+                     v1_missing == SBX_CG_CPU      ? "cpu"
+                     : v1_missing == SBX_CG_CPUSET ? "cpu.cpus/mems"
+                                                   : "devices",
+                     v1_missing == SBX_CG_CPU      ? "cpu"
+                     : v1_missing == SBX_CG_CPUSET ? "cpuset"
+                                                   : "devices");
   enum sbx_cgroup_anchor anchor;
   cleanup_free char *rel = NULL;
   int r = sbx_cgroup_name (cgroups_path, id, &anchor, &rel, err);

@@ -53,6 +53,9 @@ enum sbx_cgroup_controller
   SBX_CG_MEMORY,
   SBX_CG_PIDS,
   SBX_CG_FREEZER, /* v1 only; v2 has cgroup.freeze in every cgroup */
+  SBX_CG_CPU,     /* optional: used when linux.resources.cpu asks */
+  SBX_CG_CPUSET,
+  SBX_CG_DEVICES, /* v1 only; v2 would need a BPF device program */
   SBX_CG_N
 };
 #define SBX_CG_BIT(c) (1u << (c))
@@ -116,19 +119,54 @@ int sbx_cgroup_name (const char *cgroups_path, const char *id,
 int sbx_cgroup_systemd_path (const char *cgroups_path, const char *id,
                              char **out, struct sbx_error *err);
 
+/* One device cgroup rule, as linux.resources.devices gives it.  */
+struct sbx_cgroup_device
+{
+  bool allow;
+  char type;            /* 'a', 'b' or 'c' */
+  int64_t major, minor; /* -1 = any */
+  char access[4];       /* some of "rwm" */
+};
+
+/* What sbx_cgroup_create writes.  Zero-initialised means "nothing asked"
+   for every field but the two limits' own conventions.  */
 struct sbx_cgroup_limits
 {
-  int64_t memory_limit; /* bytes; <= 0 = none */
-  int64_t pids_limit;   /* <= 0 = none (OCI: 0 and -1 mean unlimited) */
+  int64_t memory_limit;       /* bytes; <= 0 = none */
+  int64_t pids_limit;         /* <= 0 = none (OCI: 0 and -1 mean unlimited) */
+  int64_t memory_swap;        /* memory + swap, bytes; 0 = not asked (no swap
+                                 beyond the limit), -1 = unlimited */
+  int64_t memory_reservation; /* bytes; <= 0 = not asked */
+  int64_t memory_kernel_tcp;  /* v1 only: bytes; 0 = not asked, -1 = none */
+  bool has_swappiness;        /* v1 only: v2 has no such knob */
+  unsigned swappiness;
+  bool disable_oom_killer; /* v1 only */
+  uint64_t cpu_shares;     /* 0 = not asked; v2 maps it to cpu.weight */
+  uint64_t cpu_period;     /* microseconds; 0 = not asked */
+  int64_t cpu_quota;       /* microseconds; 0 = not asked, -1 = none */
+  const char *cpus, *mems; /* cpuset lists; NULL = not asked */
+  const struct sbx_cgroup_device *devices; /* v1 only */
+  size_t n_devices;
 };
+/* Whether LIMITS asks for the cpu controller, the cpuset one.  */
+bool sbx_cgroup_wants_cpu (const struct sbx_cgroup_limits *limits);
+bool sbx_cgroup_wants_cpuset (const struct sbx_cgroup_limits *limits);
 
 struct sbx_cgroup; /* opaque handle */
 
 /* Make the cgroup in every hierarchy the layout uses and write LIMITS:
-   v2 memory.max (+ memory.swap.max 0 when present, so memory cannot move
-   to swap), pids.max; v1 memory.limit_in_bytes (+ memory.memsw.limit_in_bytes
-   equal to it when present), pids.max.  A limit that cannot be written is
-   an error, not a silent downgrade.  On failure nothing is left behind.  */
+   v2 memory.max (+ memory.swap.max: swap - limit, or 0 when no swap was
+   asked, so memory cannot move to swap), memory.low, pids.max, cpu.weight,
+   cpu.max, cpuset.cpus/mems; v1 memory.limit_in_bytes (+
+   memory.memsw.limit_in_bytes: the swap value as given, else equal to the
+   limit), memory.soft_limit_in_bytes, memory.kmem.tcp.limit_in_bytes,
+   memory.swappiness, memory.oom_control, pids.max, cpu.shares,
+   cpu.cfs_period_us/quota_us, cpuset.cpus/mems and devices.allow/deny.  v1's
+   cpu, cpuset and devices hierarchies are optional: a cgroup is made in each
+   one mounted, and a setting whose hierarchy is missing is an error.  v2 has
+   no device controller: device rules are not written there (bwrap's /dev holds
+   only the nodes the plan binds).  A limit that cannot be written is an error,
+   not a silent downgrade.  On failure nothing is left behind.  */
 int sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
                        const char *cgroups_path, const char *id,
                        const struct sbx_cgroup_limits *limits,

@@ -68,6 +68,15 @@ int cg1_create (const struct sbx_cgroup_layout *layout,
                 const struct sbx_cgroup_limits *limits, struct sbx_cgroup *cg,
                 struct sbx_error *err);
 int cg1_usage (struct sbx_cgroup *cg, struct sbx_cgroup_usage *out);
+/* cgroup_v1_res.c */
+int cg1_write_resources (struct sbx_cgroup *cg,
+                         const struct sbx_cgroup_limits *limits,
+                         struct sbx_error *err);
+int cg1_cpuset_inherit (const char *mount, const char *rel);
+/* cgroup_v2_res.c: every setting but pids.max and memory.max.  */
+int cg2_write_resources (const char *dir,
+                         const struct sbx_cgroup_limits *limits,
+                         struct sbx_error *err);
 int cg1_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err);
 
 #endif

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <sys/vfs.h>
 
-static const char *const v1_keys[SBX_CG_N] = { "memory", "pids", "freezer" };
+static const char *const v1_keys[SBX_CG_N]
+    = { "memory", "pids", "freezer", "cpu", "cpuset", "devices" };
 
 int
 sbx_cgroup_to_strv (const struct sbx_cgroup *cg, struct strv *out)

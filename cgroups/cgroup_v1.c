@@ -1,5 +1,6 @@
 /* cgroup v1: one directory per controller hierarchy (memory, pids and,
-   when mounted, freezer), each entered and removed separately.  */
+   when mounted, freezer, cpu, cpuset and devices), each entered and
+   removed separately.  */
 #include "cgroups/cgroup_backend.h"
 #include "common/cleanup.h"
 
@@ -44,18 +45,12 @@ make_one (const struct sbx_cgroup_layout *layout, char *const paths[], int c,
     return sbx_fail_errno (err, r, "%s/%s: making the cgroup", mount,
                            paths[c]);
   cg->v1[c] = cgfs_join (mount, paths[c]);
-  return cg->v1[c] ? 0 : -ENOMEM;
-}
-
-static int
-write_number (const char *dir, const char *file, int64_t value,
-              struct sbx_error *err)
-{
-  char num[32];
-  snprintf (num, sizeof num, "%" PRId64, value);
-  int r = cgfs_write (dir, file, num);
+  if (cg->v1[c] == NULL)
+    return -ENOMEM;
+  r = c == SBX_CG_CPUSET ? cg1_cpuset_inherit (mount, paths[c]) : 0;
   if (r < 0)
-    return sbx_fail_errno (err, r, "%s/%s: writing the limit", dir, file);
+    return sbx_fail_errno (err, r, "%s/%s: copying the parent's cpuset", mount,
+                           paths[c]);
   return 0;
 }
 
@@ -63,21 +58,16 @@ static int
 write_limits (struct sbx_cgroup *cg, const struct sbx_cgroup_limits *limits,
               struct sbx_error *err)
 {
-  const char *mem = cg->v1[SBX_CG_MEMORY];
-  int r = 0;
-  if (limits->memory_limit > 0)
-    {
-      r = write_number (mem, "memory.limit_in_bytes", limits->memory_limit,
-                        err);
-      /* memsw is memory + swap: equal to the memory limit, no swap.  It
-         must not be lower than limit_in_bytes, hence the order.  */
-      if (r == 0 && cgfs_has_file (mem, "memory.memsw.limit_in_bytes"))
-        r = write_number (mem, "memory.memsw.limit_in_bytes",
-                          limits->memory_limit, err);
-    }
+  int r = cg1_write_resources (cg, limits, err);
   if (r == 0 && limits->pids_limit > 0)
-    r = write_number (cg->v1[SBX_CG_PIDS], "pids.max", limits->pids_limit,
-                      err);
+    {
+      char num[32];
+      snprintf (num, sizeof num, "%" PRId64, limits->pids_limit);
+      const char *pids = cg->v1[SBX_CG_PIDS];
+      r = cgfs_write (pids, "pids.max", num);
+      if (r < 0)
+        return sbx_fail_errno (err, r, "%s/pids.max: writing the limit", pids);
+    }
   return r;
 }
 
@@ -112,8 +102,8 @@ cg1_usage (struct sbx_cgroup *cg, struct sbx_cgroup_usage *out)
       cgfs_read_int (mem, "memory.usage_in_bytes", &out->memory_current);
       cgfs_read_int (mem, "memory.max_usage_in_bytes", &out->memory_peak);
       cgfs_read_key (mem, "memory.oom_control", "oom_kill", &out->oom_kills);
-      /* With swap accounting the memsw limit may be the one that is hit:
-         it is equal to limit_in_bytes.  */
+      /* With swap accounting the memsw limit may be the one that is hit
+         (it equals limit_in_bytes unless swap was asked).  */
       int64_t memsw_hits = -1;
       cgfs_read_int (mem, "memory.failcnt", &out->memory_max_hits);
       cgfs_read_int (mem, "memory.memsw.failcnt", &memsw_hits);

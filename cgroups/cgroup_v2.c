@@ -10,17 +10,18 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const v2_controllers[] = { "memory", "pids" };
+static const char *const v2_controllers[SBX_CG_N]
+    = { "memory", "pids", NULL, "cpu", "cpuset", NULL };
 
 /* Enable in DIR's cgroup.subtree_control the controllers of WANT that are
    not enabled yet.  They must be offered by DIR's cgroup.controllers.  */
 static int
 enable_in (const char *dir, unsigned want, struct sbx_error *err)
 {
-  for (int c = SBX_CG_MEMORY; c <= SBX_CG_PIDS; c++)
+  for (int c = 0; c < SBX_CG_N; c++)
     {
       const char *name = v2_controllers[c];
-      if (!(want & SBX_CG_BIT (c))
+      if (!(want & SBX_CG_BIT (c)) || name == NULL
           || cgfs_file_has_word (dir, "cgroup.subtree_control", name))
         continue;
       if (!cgfs_file_has_word (dir, "cgroup.controllers", name))
@@ -70,8 +71,8 @@ enable_controllers (const char *mount, const char *path, unsigned want,
       if (dir == NULL)
         return -ENOMEM;
       bool has_all = true;
-      for (int c = SBX_CG_MEMORY; c <= SBX_CG_PIDS; c++)
-        if ((want & SBX_CG_BIT (c))
+      for (int c = 0; c < SBX_CG_N; c++)
+        if ((want & SBX_CG_BIT (c)) && v2_controllers[c]
             && !cgfs_file_has_word (dir, "cgroup.subtree_control",
                                     v2_controllers[c]))
           has_all = false;
@@ -100,10 +101,6 @@ write_limits (const char *dir, const struct sbx_cgroup_limits *limits,
     {
       snprintf (num, sizeof num, "%" PRId64, limits->memory_limit);
       r = cgfs_write (dir, file, num);
-      /* Without swap accounting the file is absent and there is no swap
-         for the cgroup to escape to through it.  */
-      if (r == 0 && cgfs_has_file (dir, "memory.swap.max"))
-        r = cgfs_write (dir, file = "memory.swap.max", "0");
     }
   if (r == 0 && limits->pids_limit > 0)
     {
@@ -112,7 +109,22 @@ write_limits (const char *dir, const struct sbx_cgroup_limits *limits,
     }
   if (r < 0)
     return sbx_fail_errno (err, r, "%s/%s: writing the limit", dir, file);
-  return 0;
+  return cg2_write_resources (dir, limits, err);
+}
+
+/* The controllers the cgroup needs: memory and pids always (the layout's),
+   cpu and cpuset only when asked, so a host or a delegated subtree that
+   lacks them still runs containers that do not ask.  */
+static unsigned
+wanted (const struct sbx_cgroup_layout *layout,
+        const struct sbx_cgroup_limits *limits)
+{
+  unsigned want = layout->controllers;
+  if (sbx_cgroup_wants_cpu (limits))
+    want |= SBX_CG_BIT (SBX_CG_CPU);
+  if (sbx_cgroup_wants_cpuset (limits))
+    want |= SBX_CG_BIT (SBX_CG_CPUSET);
+  return want;
 }
 
 int
@@ -136,7 +148,7 @@ cg2_create (const struct sbx_cgroup_layout *layout, const char *path,
   if (cg->unified == NULL)
     r = -ENOMEM;
   if (r == 0)
-    r = enable_controllers (mount, path, layout->controllers, err);
+    r = enable_controllers (mount, path, wanted (layout, limits), err);
   if (r == 0)
     r = write_limits (cg->unified, limits, err);
   if (r < 0)

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 static const char *const controller_names[SBX_CG_N]
-    = { "memory", "pids", "freezer" };
+    = { "memory", "pids", "freezer", "cpu", "cpuset", "devices" };
 
 /* Undo the octal escapes (\040 for a space) of mountinfo, in place.  */
 static void

@@ -8,6 +8,9 @@ libyajl-dev libseccomp-dev bubblewrap busybox-static \
 python3 util-linux procps strace git qemu-system-x86 cpio groff-base zsh \
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static qemu-system-arm"
 [ "${SBX_SETUP_BENCH:-0}" = 1 ] && need="$need crun runc hyperfine"
+# containerd (ctr and the runc shim) for tests/integration/k8s_pod.sh,
+# which is skipped without it; opt-in, as it is a daemon package.
+[ "${SBX_SETUP_CONTAINERD:-0}" = 1 ] && need="$need containerd"
 # The podman scenarios (tests/peers/podman_scenarios.sh, meson suite
 # "peers"): podman with crun beside sbx-oci; catatonit for --init.
 [ "${SBX_SETUP_PODMAN:-0}" = 1 ] && need="$need podman crun catatonit"

@@ -126,8 +126,9 @@ parse_seccomp (struct sbx_jctx *c, yajl_val linux_obj, struct sbx_linux *lx)
    dynamically linked runner.  */
 #define MIN_MEMORY_LIMIT (4ULL << 20)
 
-/* One "limit" inside resources.KEY; other resources are not enforced by
-   sbx and are ignored like unknown keys.  OCI reads -1 (and 0) as "no
+/* One "limit" inside resources.KEY (the rest of memory, cpu and devices
+   are parse_resources.c's; other resources are ignored like unknown
+   keys).  OCI reads -1 (and 0) as "no
    limit"; any other negative number is a mistake, not a wish for none. */
 static int
 parse_limit (struct sbx_jctx *c, yajl_val resources, const char *key,
@@ -177,6 +178,8 @@ parse_resources (struct sbx_jctx *c, yajl_val linux_obj,
                    &res->memory_limit);
   if (r >= 0)
     r = parse_limit (c, obj, "pids", &res->has_pids_limit, &res->pids_limit);
+  if (r >= 0)
+    r = sbx_parse_resources_tuning (c, obj, &res->tuning);
   if (r < 0)
     return r;
   jpath_pop (c, mark);

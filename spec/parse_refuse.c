@@ -32,8 +32,9 @@ sbx_refuse_process (struct sbx_jctx *c, yajl_val obj)
                          "remove it or use runc or crun");
   if (r >= 0)
     r = refuse_string (c, obj, "selinuxLabel",
-                       "bubblewrap cannot apply an SELinux label; remove it "
-                       "or use runc or crun");
+                       "sbx-oci does not pass SELinux labels to bubblewrap "
+                       "yet (its --exec-label could apply this one); remove "
+                       "it or use runc or crun");
   return r < 0 ? r : 0;
 }
 
@@ -69,13 +70,16 @@ sbx_refuse_linux (struct sbx_jctx *c, yajl_val obj)
   if (r > 0 && YAJL_IS_ARRAY (v) && v->u.array.len == 0)
     jpath_pop (c, mark);
   else if (r > 0)
-    return jfail (c, "bubblewrap cannot create device nodes (the sandbox's "
-                     "/dev has null, zero, full, random, urandom, tty); "
-                     "bind-mount a host device instead");
+    return jfail (c, "sbx-oci does not make device nodes yet (the "
+                     "sandbox's /dev has null, zero, full, random, urandom, "
+                     "tty; a node made outside could be bound in with "
+                     "bubblewrap's --dev-bind); bind-mount a host device "
+                     "instead");
   if (r >= 0)
     r = refuse_string (c, obj, "mountLabel",
-                       "bubblewrap cannot apply an SELinux mount label; "
-                       "remove it or use runc or crun");
+                       "sbx-oci does not pass SELinux labels to bubblewrap "
+                       "yet (its --file-label could apply this one); remove "
+                       "it or use runc or crun");
   if (r >= 0)
     r = refuse_propagation (c, obj);
   return r < 0 ? r : 0;

@@ -185,12 +185,40 @@ struct sbx_seccomp
   size_t n_syscalls;
 };
 
+/* One linux.resources.devices rule (a cgroup device allow/deny entry).  */
+struct sbx_device_rule
+{
+  bool allow;
+  char type;            /* 'a', 'b' or 'c' */
+  int64_t major, minor; /* -1 = any */
+  char access[4];       /* some of "rwm" */
+};
+
+/* linux.resources beyond memory.limit and pids.limit; each has_* says
+   whether the config gave it (a value of 0 is a value).  */
+struct sbx_resources_tuning
+{
+  bool has_swap, has_reservation, has_swappiness, has_kernel_tcp;
+  int64_t swap;        /* memory + swap, bytes; -1 = unlimited */
+  int64_t reservation; /* bytes (soft limit) */
+  int64_t kernel_tcp;  /* bytes of TCP buffers (v1 only) */
+  uint64_t swappiness; /* 0..100 */
+  bool disable_oom_killer;
+  bool has_shares, has_quota, has_period;
+  uint64_t shares, period;
+  int64_t quota; /* -1 = unlimited */
+  char *cpus, *mems;
+  struct sbx_device_rule *devices;
+  size_t n_devices;
+};
+
 struct sbx_resources
 {
   bool has_memory_limit;
   int64_t memory_limit; /* bytes; -1 = unlimited */
   bool has_pids_limit;
   int64_t pids_limit; /* -1 or 0 = unlimited, as OCI says */
+  struct sbx_resources_tuning tuning;
 };
 
 struct sbx_linux

@@ -65,6 +65,9 @@ free_linux (struct sbx_linux *lx)
   strv_free (&lx->readonly_paths);
   sbx_seccomp_free (lx->seccomp);
   free (lx->cgroups_path);
+  free (lx->resources.tuning.cpus);
+  free (lx->resources.tuning.mems);
+  free (lx->resources.tuning.devices);
   free_kv (lx->sysctl, lx->n_sysctl);
   free (lx->rootfs_propagation);
 }

@@ -25,6 +25,7 @@
 #include "common/file_io.h"
 #include "common/json_gen.h"
 #include "hooks/hooks.h"
+#include "runtime/linux/container/cgroup_view.h"
 #include "runtime/cli.h"
 #include "runtime/linux/supervise/container_limits.h"
 #include "runtime/linux/container/create_console.h"
@@ -227,7 +228,9 @@ spawn_held (struct sbx_sandbox *sb, const struct create_options *o, int fifo,
   struct sbx_spawn_request req = {
     .plan = sb->plan,
     .host = &sb->probe.facts,
-    .opts = { .as_pid_1 = true,
+    /* Without a pid namespace of its own (--pid=host) the command is
+       bwrap's child, a host pid: bwrap refuses --as-pid-1 then.  */
+    .opts = { .as_pid_1 = sb->plan->unshare[SBX_NS_PID],
               .die_with_parent = false,
               .cap_keep = &sb->cap_keep,
               .mqueue_dir = sb->mqueue_dir,
@@ -390,8 +393,12 @@ launch_limited (struct sbx_sandbox *sb, const struct create_options *o,
   struct sbx_container_limits lim;
   const char *cgroups_path
       = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
-  int r = sbx_container_limits_setup (&lim, sb->plan, cgroups_path, systemd,
-                                      c->id, c->dir, err);
+  const struct sbx_resources_tuning *tuning
+      = sb->spec->has_linux ? &sb->spec->linux_.resources.tuning : NULL;
+  int r = sbx_container_limits_setup (&lim, sb->plan, tuning, cgroups_path,
+                                      systemd, c->id, c->dir, err);
+  if (r == 0 && sbx_cgroup_view (sb->plan, lim.cgroup) < 0)
+    r = sbx_fail (err, -ENOMEM, "out of memory");
   r = r ?: launch (sb, o, c, &lim, err);
   if (r < 0)
     sbx_container_limits_undo (&lim);

@@ -172,8 +172,9 @@ static const struct error_case error_cases[] = {
     "process.apparmorProfile: bubblewrap cannot apply an AppArmor profile; "
     "remove it or use runc or crun" },
   { PROC ("'selinuxLabel':'system_u:system_r:container_t:s0'"),
-    "process.selinuxLabel: bubblewrap cannot apply an SELinux label; remove "
-    "it or use runc or crun" },
+    "process.selinuxLabel: sbx-oci does not pass SELinux labels to "
+    "bubblewrap yet (its --exec-label could apply this one); remove it or "
+    "use runc or crun" },
   /* linux */
   { DOC ("'linux':1"), "linux: expected an object" },
   { LINUX ("'namespaces':{}"), "linux.namespaces: expected an array" },
@@ -198,12 +199,14 @@ static const struct error_case error_cases[] = {
     "linux.readonlyPaths: expected an array of strings" },
   { LINUX (
         "'devices':[{'path':'/dev/fuse','type':'c','major':10,'minor':229}]"),
-    "linux.devices: bubblewrap cannot create device nodes (the sandbox's /dev "
-    "has null, zero, full, random, urandom, tty); bind-mount a host device "
-    "instead" },
+    "linux.devices: sbx-oci does not make device nodes yet (the sandbox's "
+    "/dev has null, zero, full, random, urandom, tty; a node made outside "
+    "could be bound in with bubblewrap's --dev-bind); bind-mount a host "
+    "device instead" },
   { LINUX ("'mountLabel':'system_u:object_r:container_file_t:s0'"),
-    "linux.mountLabel: bubblewrap cannot apply an SELinux mount label; remove "
-    "it or use runc or crun" },
+    "linux.mountLabel: sbx-oci does not pass SELinux labels to bubblewrap "
+    "yet (its --file-label could apply this one); remove it or use runc or "
+    "crun" },
   { LINUX ("'rootfsPropagation':'rprivate'"),
     "linux.rootfsPropagation: bubblewrap makes the root a recursive slave "
     "mount and offers no other propagation; use \"rslave\" or remove it" },

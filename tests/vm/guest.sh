@@ -132,9 +132,27 @@ lifecycle_kill () {
   check "$who: delete removed its cgroup" test ! -e "$base/sbx-oci/life-$who"
 }
 
-tap "1..18"
+# linux.resources beyond the limits, as root: what create writes on v2.
+resources_v2 () {
+  local d=/work/res-root cg=$CG/sbx-oci/res-root M=1048576
+  bundle "$d" 0 64 0 sleep 60
+  sed -i "s|\"resources\":{|\"resources\":{\"cpu\":{\"shares\":512,\"quota\":50000,\"period\":100000,\"cpus\":\"0\",\"mems\":\"0\"},|; s|\"memory\":{\"limit\":$((64 * M))}|\"memory\":{\"limit\":$((64 * M)),\"swap\":$((96 * M)),\"reservation\":$((32 * M))}|" "$d/config.json"
+  sbx-oci --root "$d/state" create --bundle "$d" res-root > /dev/null 2> "$d/stderr"
+  check "v2 resources: cpu.weight 20 from shares 512" \
+    test "$(cat $cg/cpu.weight 2>&1)" = 20
+  check "v2 resources: cpu.max" test "$(cat $cg/cpu.max 2>&1)" = "50000 100000"
+  check "v2 resources: cpuset.cpus" test "$(cat $cg/cpuset.cpus 2>&1)" = 0
+  check "v2 resources: memory.low from reservation" \
+    test "$(cat $cg/memory.low 2>&1)" = $((32 * M))
+  check "v2 resources: memory.swap.max = swap - limit (or no swap file)" \
+    sh -c "[ ! -e $cg/memory.swap.max ] || [ \"\$(cat $cg/memory.swap.max)\" = $((32 * M)) ]"
+  sbx-oci --root "$d/state" delete --force res-root 2>> "$d/stderr"
+}
+
+tap "1..23"
 check "the kernel offers memory and pids on cgroup v2 only" \
   sh -c "grep -qw memory $CG/cgroup.controllers && grep -qw pids $CG/cgroup.controllers"
+resources_v2
 delegate
 for who in root nobody; do
   [ $who = root ] && base=$CG || base=$CG/deleg

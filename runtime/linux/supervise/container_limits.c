@@ -16,6 +16,7 @@
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/state/sandbox_record.h"
 #include "runtime/linux/state/state_store.h"
+#include "runtime/linux/supervise/resources_tuning.h"
 
 /* The cgroup is recorded in the container's directory DIR before it is
    made (runtime/linux/state/sandbox_record.h): a create killed while making it
@@ -23,10 +24,15 @@
    existed: someone else's) is struck off again at once.  */
 static int
 make_cgroup (struct sbx_container_limits *lim,
-             const struct sbx_cgroup_layout *layout, const char *cgroups_path,
-             const char *id, const char *dir, struct sbx_error *err)
+             const struct sbx_cgroup_layout *layout,
+             const struct sbx_resources_tuning *tuning,
+             const char *cgroups_path, const char *id, const char *dir,
+             struct sbx_error *err)
 {
   struct sbx_cgroup_limits want = { lim->memory_limit, lim->pids_limit };
+  cleanup_free struct sbx_cgroup_device *devices = NULL;
+  if (sbx_tuning_to_cgroup (tuning, &want, &devices) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
   cleanup_strv struct strv planned = { 0 };
   int r = sbx_cgroup_paths (layout, cgroups_path, id, &planned, err);
   r = r ?: sbx_record_cgroup (dir, &planned, err);
@@ -47,6 +53,7 @@ make_cgroup (struct sbx_container_limits *lim,
 int
 sbx_container_limits_setup (struct sbx_container_limits *lim,
                             const struct sbx_plan *plan,
+                            const struct sbx_resources_tuning *tuning,
                             const char *cgroups_path, bool systemd,
                             const char *id, const char *dir,
                             struct sbx_error *err)
@@ -59,7 +66,7 @@ sbx_container_limits_setup (struct sbx_container_limits *lim,
   };
   bool limited = lim->memory_limit > 0 || lim->pids_limit > 0;
   bool named = cgroups_path && cgroups_path[0];
-  if (!limited && !named && !systemd)
+  if (!limited && !named && !systemd && !sbx_tuning_asked (tuning))
     return 0;
   cleanup_free char *path = NULL;
   if (systemd)
@@ -74,7 +81,7 @@ sbx_container_limits_setup (struct sbx_container_limits *lim,
   if (r < 0)
     return r;
   if (layout.version != SBX_CGROUP_NONE)
-    r = make_cgroup (lim, &layout, cgroups_path, id, dir, err);
+    r = make_cgroup (lim, &layout, tuning, cgroups_path, id, dir, err);
   else if (limited)
     lim->mechanism = SBX_LIMITS_MONITOR;
   sbx_cgroup_layout_free (&layout);

@@ -20,6 +20,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "runtime/linux/supervise/limits.h"
+#include "spec/spec.h"
 
 #define SBX_LIMITS_REPORT "limits.json"
 /* The hidden command the watcher runs as: sbx-oci's own binary,
@@ -39,7 +40,10 @@ struct sbx_container_limits
 };
 
 /* Before the runner is spawned: detect the host's cgroups and make the
-   sandbox's cgroup when limits are asked or CGROUPS_PATH is set.  Named
+   sandbox's cgroup when limits or TUNING (linux.resources' cpu, memory
+   and device settings; NULL: none) are asked or CGROUPS_PATH is set;
+   TUNING alone is dropped where no cgroup can be had (no watcher can
+   hold a cpu share).  Named
    from CGROUPS_PATH, default "sbx-oci/<ID>".  SYSTEMD (--systemd-cgroup):
    CGROUPS_PATH must be "slice:prefix:name" (mapped to the cgroupfs path
    systemd would use, see cgroups/cgroup.h), default ":sbx-oci:<ID>".
@@ -49,6 +53,7 @@ struct sbx_container_limits
    (runtime/linux/state/sandbox_record.h), the watcher as soon as it runs.  */
 int sbx_container_limits_setup (struct sbx_container_limits *lim,
                                 const struct sbx_plan *plan,
+                                const struct sbx_resources_tuning *tuning,
                                 const char *cgroups_path, bool systemd,
                                 const char *id, const char *dir,
                                 struct sbx_error *err);

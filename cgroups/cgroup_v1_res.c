@@ -1,0 +1,156 @@
+/* cgroup v1: the memory, cpu, cpuset and device settings of
+   linux.resources, each in its own controller's directory.  */
+#include "cgroups/cgroup_backend.h"
+#include "common/cleanup.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static int
+put (const char *dir, const char *file, const char *value,
+     struct sbx_error *err)
+{
+  int r = cgfs_write (dir, file, value);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "%s/%s: writing %s", dir, file, value);
+  return 0;
+}
+
+static int
+put_i64 (const char *dir, const char *file, int64_t value,
+         struct sbx_error *err)
+{
+  char num[32];
+  snprintf (num, sizeof num, "%" PRId64, value);
+  return put (dir, file, num, err);
+}
+
+/* memsw is memory + swap: the swap value as given (OCI's memory.swap is
+   memory + swap too), else equal to the limit, no swap.  It must not be
+   lower than limit_in_bytes, which is written first.  */
+static int
+write_memory (const char *mem, const struct sbx_cgroup_limits *l,
+              struct sbx_error *err)
+{
+  int r = 0;
+  if (l->memory_limit > 0)
+    r = put_i64 (mem, "memory.limit_in_bytes", l->memory_limit, err);
+  int64_t memsw = l->memory_swap != 0 ? l->memory_swap : l->memory_limit;
+  if (r == 0 && memsw != 0 && (l->memory_limit > 0 || l->memory_swap != 0)
+      && cgfs_has_file (mem, "memory.memsw.limit_in_bytes"))
+    r = put_i64 (mem, "memory.memsw.limit_in_bytes", memsw, err);
+  if (r == 0 && l->memory_reservation > 0)
+    r = put_i64 (mem, "memory.soft_limit_in_bytes", l->memory_reservation,
+                 err);
+  if (r == 0 && l->memory_kernel_tcp)
+    r = put_i64 (mem, "memory.kmem.tcp.limit_in_bytes", l->memory_kernel_tcp,
+                 err);
+  if (r == 0 && l->has_swappiness)
+    r = put_i64 (mem, "memory.swappiness", l->swappiness, err);
+  if (r == 0 && l->disable_oom_killer)
+    r = put (mem, "memory.oom_control", "1", err);
+  return r;
+}
+
+static int
+write_cpu (const char *cpu, const struct sbx_cgroup_limits *l,
+           struct sbx_error *err)
+{
+  int r = 0;
+  if (l->cpu_shares)
+    r = put_i64 (cpu, "cpu.shares", (int64_t) l->cpu_shares, err);
+  /* The quota is checked against the period: period first.  */
+  if (r == 0 && l->cpu_period)
+    r = put_i64 (cpu, "cpu.cfs_period_us", (int64_t) l->cpu_period, err);
+  if (r == 0 && l->cpu_quota)
+    r = put_i64 (cpu, "cpu.cfs_quota_us", l->cpu_quota, err);
+  return r;
+}
+
+static void
+device_id (char *buf, size_t size, int64_t n)
+{
+  if (n < 0)
+    snprintf (buf, size, "*");
+  else
+    snprintf (buf, size, "%" PRId64, n);
+}
+
+static int
+write_devices (const char *dir, const struct sbx_cgroup_limits *l,
+               struct sbx_error *err)
+{
+  for (size_t i = 0; i < l->n_devices; i++)
+    {
+      const struct sbx_cgroup_device *d = &l->devices[i];
+      char rule[96], major[24], minor[24];
+      device_id (major, sizeof major, d->major);
+      device_id (minor, sizeof minor, d->minor);
+      if (d->type == 'a')
+        snprintf (rule, sizeof rule, "a");
+      else
+        snprintf (rule, sizeof rule, "%c %s:%s %s", d->type, major, minor,
+                  d->access);
+      int r
+          = put (dir, d->allow ? "devices.allow" : "devices.deny", rule, err);
+      if (r < 0)
+        return r;
+    }
+  return 0;
+}
+
+int
+cg1_write_resources (struct sbx_cgroup *cg, const struct sbx_cgroup_limits *l,
+                     struct sbx_error *err)
+{
+  int r = write_memory (cg->v1[SBX_CG_MEMORY], l, err);
+  if (r == 0 && sbx_cgroup_wants_cpu (l))
+    r = write_cpu (cg->v1[SBX_CG_CPU], l, err);
+  if (r == 0 && l->cpus)
+    r = put (cg->v1[SBX_CG_CPUSET], "cpuset.cpus", l->cpus, err);
+  if (r == 0 && l->mems)
+    r = put (cg->v1[SBX_CG_CPUSET], "cpuset.mems", l->mems, err);
+  if (r == 0 && l->n_devices)
+    r = write_devices (cg->v1[SBX_CG_DEVICES], l, err);
+  return r;
+}
+
+/* A new v1 cpuset cgroup starts with no cpus and no memory nodes, and no
+   process can join it then: give each directory on the way down to
+   MOUNT/REL its parent's sets where it has none.  */
+int
+cg1_cpuset_inherit (const char *mount, const char *rel)
+{
+  cleanup_free char *path = strdup (rel);
+  if (path == NULL)
+    return -ENOMEM;
+  for (char *p = path;; p++)
+    {
+      if (*p != '/' && *p != '\0')
+        continue;
+      char saved = *p;
+      *p = '\0';
+      cleanup_free char *dir = cgfs_join (mount, path);
+      cleanup_free char *parent = dir ? strdup (dir) : NULL;
+      if (parent == NULL)
+        return -ENOMEM;
+      *strrchr (parent, '/') = '\0';
+      static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
+      for (int f = 0; f < 2; f++)
+        {
+          cleanup_free char *mine = NULL, *theirs = NULL;
+          int r = cgfs_read (dir, files[f], &mine);
+          if (r == 0 && mine[0] == '\0')
+            r = cgfs_read (parent, files[f], &theirs);
+          if (r == 0 && theirs)
+            r = cgfs_write (dir, files[f], theirs);
+          if (r < 0)
+            return r;
+        }
+      *p = saved;
+      if (saved == '\0')
+        return 0;
+    }
+}

@@ -1,0 +1,137 @@
+/* linux.resources beyond memory.limit and pids.limit: the memory, cpu and
+   device settings a cgroup carries (cgroups/ writes them at create).  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec/parse_sections.h"
+
+static int
+parse_i64_opt (struct sbx_jctx *c, yajl_val obj, const char *key, int64_t min,
+               bool *has, int64_t *out)
+{
+  int r = json_i64 (c, obj, key, 0, min, INT64_MAX, out);
+  *has = r > 0;
+  return r;
+}
+
+static int
+parse_memory (struct sbx_jctx *c, yajl_val resources,
+              struct sbx_resources_tuning *t)
+{
+  yajl_val obj;
+  size_t mark;
+  int r = json_object (c, resources, "memory", 0, &obj, &mark);
+  if (r <= 0)
+    return r;
+  r = parse_i64_opt (c, obj, "swap", -1, &t->has_swap, &t->swap);
+  if (r >= 0)
+    r = parse_i64_opt (c, obj, "reservation", -1, &t->has_reservation,
+                       &t->reservation);
+  if (r >= 0)
+    r = parse_i64_opt (c, obj, "kernelTCP", -1, &t->has_kernel_tcp,
+                       &t->kernel_tcp);
+  if (r >= 0)
+    {
+      uint32_t v = 0;
+      r = json_u32 (c, obj, "swappiness", 0, 0, 100, &v);
+      t->has_swappiness = r > 0;
+      t->swappiness = v;
+    }
+  if (r >= 0)
+    r = json_bool (c, obj, "disableOOMKiller", 0, &t->disable_oom_killer);
+  if (r < 0)
+    return r;
+  jpath_pop (c, mark);
+  return 0;
+}
+
+/* A cpu or memory-node list as cpuset takes it: digits, ',' and '-'.  */
+static int
+parse_cpu_list (struct sbx_jctx *c, yajl_val obj, const char *key, char **out)
+{
+  int r = json_string (c, obj, key, 0, out);
+  if (r <= 0 || (*out)[strspn (*out, "0123456789,-")] == '\0')
+    return r;
+  jpath_push_key (c, key);
+  return jfail (c, "expected a list such as \"0-3,5\"");
+}
+
+static int
+parse_cpu (struct sbx_jctx *c, yajl_val resources,
+           struct sbx_resources_tuning *t)
+{
+  yajl_val obj;
+  size_t mark;
+  int r = json_object (c, resources, "cpu", 0, &obj, &mark);
+  if (r <= 0)
+    return r;
+  r = json_u64 (c, obj, "shares", 0, &t->shares);
+  t->has_shares = r > 0;
+  if (r >= 0)
+    r = parse_i64_opt (c, obj, "quota", -1, &t->has_quota, &t->quota);
+  if (r >= 0)
+    {
+      r = json_u64 (c, obj, "period", 0, &t->period);
+      t->has_period = r > 0;
+    }
+  if (r >= 0)
+    r = parse_cpu_list (c, obj, "cpus", &t->cpus);
+  if (r >= 0)
+    r = parse_cpu_list (c, obj, "mems", &t->mems);
+  if (r < 0)
+    return r;
+  jpath_pop (c, mark);
+  return 0;
+}
+
+static const struct jenum device_types[] = {
+  { "a", 'a' },
+  { "b", 'b' },
+  { "c", 'c' },
+};
+
+static int
+parse_device_rule (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  struct sbx_device_rule *d = (struct sbx_device_rule *) items + i;
+  int type = 'a';
+  char *access = NULL;
+  d->major = d->minor = -1;
+  int r = json_bool (c, obj, "allow", JSON_REQUIRED, &d->allow);
+  if (r >= 0)
+    r = json_enum (c, obj, "type", 0, device_types, 3, &type);
+  d->type = (char) type;
+  if (r >= 0)
+    r = json_i64 (c, obj, "major", 0, -1, INT64_MAX, &d->major);
+  if (r >= 0)
+    r = json_i64 (c, obj, "minor", 0, -1, INT64_MAX, &d->minor);
+  if (r >= 0)
+    r = json_string (c, obj, "access", 0, &access);
+  if (r >= 0 && access
+      && (strlen (access) > 3 || access[strspn (access, "rwm")] != '\0'))
+    {
+      jpath_push_key (c, "access");
+      r = jfail (c, "expected some of \"rwm\"");
+    }
+  if (r >= 0)
+    strcpy (d->access, access ? access : "rwm");
+  free (access);
+  return r;
+}
+
+int
+sbx_parse_resources_tuning (struct sbx_jctx *c, yajl_val resources,
+                            struct sbx_resources_tuning *t)
+{
+  void *devices = NULL;
+  int r = parse_memory (c, resources, t);
+  if (r >= 0)
+    r = parse_cpu (c, resources, t);
+  if (r >= 0)
+    {
+      r = json_object_array (c, resources, "devices", 0, sizeof *t->devices,
+                             parse_device_rule, &devices, &t->n_devices);
+      t->devices = devices;
+    }
+  return r < 0 ? r : 0;
+}

@@ -1,0 +1,48 @@
+#!/bin/bash
+# A container that shares the host's pid namespace (`podman run
+# --pid=host`: no "pid" entry in linux.namespaces) goes through
+# create/start/kill/delete, as root and unprivileged, and sees the host's
+# processes.  Before: create failed with bwrap's raw usage error
+# "Specifying --as-pid-1 requires --unshare-pid".
+set -u
+SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
+file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' \
+  || { echo "1..0 # SKIP busybox is not static"; exit 0; }
+WORK=$(mktemp -d /tmp/sbx-hostpid.XXXXXX)
+chmod 755 "$WORK"
+. "$(dirname "$0")/suite_lib.sh"
+
+sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
+state_of () { sbx state "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$2"; }
+
+suite () {
+  local B=$WORK/$MODE id=hp-$MODE-$RUN
+  busybox_bundle "$B" sh sleep cat ls
+  python3 - "$B/config.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["process"]["args"] = ["sleep", "30"]
+c["linux"]["namespaces"] = [n for n in c["linux"]["namespaces"] if n["type"] != "pid"]
+json.dump(c, open(sys.argv[1], "w"))
+PY
+  chmod -R a+rX "$B"
+  [ -n "$AS" ] && chown -R 65534:65534 "$B"
+  # files, not a pipe: the workload keeps create's stdio open
+  if sbx create --bundle "$B" "$id" > /dev/null 2> "$B.err"; then
+    ok "create without a pid namespace"
+  else
+    not_ok "create without a pid namespace" "$(cat "$B.err")"
+  fi
+  sbx start "$id" > /dev/null 2>&1
+  local pid; pid=$(state_of "$id" pid)
+  check "state's pid ($pid) is the workload, a host pid" \
+    eval '[ "$(tr "\0" " " < /proc/$pid/cmdline 2>/dev/null)" = "sleep 30 " ]'
+  check "the pid namespace is the host's" \
+    eval '[ "$(readlink /proc/$pid/ns/pid)" = "$(readlink /proc/self/ns/pid)" ]'
+  check "kill reaches it" eval 'sbx kill "$id" KILL && for _ in $(seq 50); do [ "$(state_of "$id" status)" = stopped ] && break; sleep 0.1; done; [ "$(state_of "$id" status)" = stopped ]'
+  check "delete" sbx delete "$id"
+}
+
+run_as_root_and_user suite
+finish
