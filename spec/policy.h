@@ -114,6 +114,16 @@ struct sbx_plan
   uint32_t sample_interval_ms;
   struct sbx_filters filters;
   struct sbx_enforcement enforcement;
+  /* Host services by port (spec/policy_ports.c): TCP ports of the host's
+     loopback that the sandbox reaches at its own 127.0.0.1:PORT, each
+     approved by the operator ("port:N").  sbx's forwarder
+     (runtime/linux/port_forward.h) listens on them inside the sandbox's
+     network namespace and connects to the host's 127.0.0.1:PORT.  This
+     list is also exactly what a Landlock layer allows with its TCP
+     connect right (LANDLOCK_ACCESS_NET_CONNECT_TCP), as a belt under the
+     network namespace.  Distinct, in the config's order; empty: none.  */
+  uint16_t *host_ports;
+  size_t n_host_ports;
 };
 
 struct sbx_ceiling;

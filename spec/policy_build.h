@@ -76,6 +76,11 @@ int policy_identity (const struct sbx_spec *spec,
 int policy_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
                 struct sbx_plan *plan, struct sbx_error *err);
 int policy_widenings (const struct sbx_spec *spec, struct sbx_plan *plan);
+/* "sbx.network.hostPorts": checked (mode, approval) into plan->host_ports
+   (spec/policy_ports.c).  */
+int policy_host_ports (const struct sbx_spec *spec,
+                       const struct sbx_host_facts *host,
+                       struct sbx_plan *plan, struct sbx_error *err);
 int policy_enforcement (const struct sbx_spec *spec,
                         const struct sbx_host_facts *host,
                         struct sbx_plan *plan, struct sbx_error *err);
