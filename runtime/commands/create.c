@@ -25,6 +25,7 @@
 #include "runtime/cli.h"
 #include "runtime/container_limits.h"
 #include "runtime/create_console.h"
+#include "runtime/linux/host_ports.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/runner_status.h"
 #include "runtime/linux/spawn.h"
@@ -293,6 +294,9 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
   int r = spawn_held (sb, o, fifo, &con, &runner, c, lim->cgroup, err);
   /* Held means set up: the sandbox has its bind of the instance.  */
   sbx_create_console_close (&con);
+  r = r
+          ?: sbx_host_ports_create (sb->plan, c->pid, c->start_time, c->dir,
+                                    err);
   if (r == 0 && sb->spec->has_linux)
     r = sbx_sysctl_apply (c->pid, sb->spec->linux_.sysctl,
                           sb->spec->linux_.n_sysctl, err);

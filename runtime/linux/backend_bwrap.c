@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -17,6 +18,7 @@
 #include "runtime/backend.h"
 #include "runtime/darwin/seatbelt_profile.h"
 #include "runtime/limits.h"
+#include "runtime/linux/host_ports.h"
 #include "runtime/linux/monitor.h"
 #include "runtime/linux/probe.h"
 #include "runtime/linux/spawn.h"
@@ -188,22 +190,34 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
     .own_process_group = true,
     .cgroup = lim->cgroup,
   };
-  /* Without a quota, the runner starts held so that RLIMIT_NPROC can be
-     set in the sandbox before the command runs.  */
+  /* The runner starts held until the command may run: without a quota,
+     so that RLIMIT_NPROC can be set in the sandbox first; with host
+     ports, so that they are listened on first.  */
+  bool nproc = sbx_limits_wants_nproc (lim);
   int hold[2] = { -1, -1 };
-  if (sbx_limits_wants_nproc (lim) && pipe2 (hold, O_CLOEXEC) < 0)
+  if ((nproc || sb->plan->n_host_ports) && pipe2 (hold, O_CLOEXEC) < 0)
     return sbx_fail_errno (err, -errno, "cannot make the runner's hold pipe");
   req.hold_fd = hold[0];
-  struct sbx_spawned sp;
+  struct sbx_spawned sp = { 0 };
   int r = sbx_spawn_runner (&req, &sp, err);
   if (hold[0] >= 0)
     {
       close (hold[0]);
-      if (r == 0)
+      if (r == 0 && nproc)
         sbx_limits_hold_nproc (lim, sp.runner_pid,
                                &sb->plan->enforcement.reasons);
-      (void) !write (hold[1], "x", 1); /* a runner gone reads EOF anyway */
+      if (r == 0)
+        r = sbx_host_ports_run (sb->plan, sp.runner_pid, sp.sandbox_pid, err);
+      if (r == 0)
+        (void) !write (hold[1], "x", 1); /* a runner gone reads EOF anyway */
       close (hold[1]);
+    }
+  if (r < 0 && sp.runner_pid > 0)
+    {
+      /* Never released: the command did not run.  */
+      kill (sp.runner_pid, SIGKILL);
+      waitpid (sp.runner_pid, NULL, 0);
+      close (sp.status_fd);
     }
   if (r < 0)
     return r;

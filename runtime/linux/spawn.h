@@ -28,8 +28,10 @@ struct sbx_spawn_request
 struct sbx_spawned
 {
   pid_t runner_pid;
-  int status_fd; /* read end of --json-status-fd */
-  int block_fd;  /* the --block-fd number the runner sees, or -1 */
+  int status_fd;     /* read end of --json-status-fd */
+  int block_fd;      /* the --block-fd number the runner sees, or -1 */
+  pid_t sandbox_pid; /* bwrap's --info-fd report, when the plan has id
+                        maps to write or host ports to listen on; else 0 */
 };
 
 int sbx_spawn_runner (const struct sbx_spawn_request *req,
