@@ -130,32 +130,38 @@ accept_one (struct forwarder *w, size_t i)
     conn_close (w, c, true);
 }
 
-/* Move what can be moved now.  Returns 0, or -errno when the
-   connection is broken.  */
+/* Move what can be moved now, until both sides would block: one
+   wake-up carries as much as the socket buffers hold.  Returns 0, or
+   -errno when the connection is broken.  */
 static int
 flow_pump (struct flow *f)
 {
   const unsigned flags = SPLICE_F_MOVE | SPLICE_F_NONBLOCK;
-  if (!f->eof && f->pending < f->cap)
+  for (bool moved = true; moved;)
     {
-      ssize_t n = splice (f->from, NULL, f->pipe[1], NULL, f->cap - f->pending,
-                          flags);
-      if (n > 0)
-        f->pending += (size_t) n;
-      else if (n == 0)
-        f->eof = true;
-      else if (errno != EAGAIN && errno != EINTR)
-        return -errno;
-    }
-  while (f->pending > 0)
-    {
-      ssize_t n = splice (f->pipe[0], NULL, f->to, NULL, f->pending, flags);
-      if (n > 0)
-        f->pending -= (size_t) n;
-      else if (n < 0 && (errno == EAGAIN || errno == EINTR))
-        break;
-      else
-        return n < 0 ? -errno : -EPIPE;
+      moved = false;
+      if (!f->eof && f->pending < f->cap)
+        {
+          ssize_t n = splice (f->from, NULL, f->pipe[1], NULL,
+                              f->cap - f->pending, flags);
+          if (n > 0)
+            f->pending += (size_t) n;
+          else if (n == 0)
+            f->eof = true;
+          else if (errno != EAGAIN && errno != EINTR)
+            return -errno;
+          moved = n > 0;
+        }
+      if (f->pending > 0)
+        {
+          ssize_t n
+              = splice (f->pipe[0], NULL, f->to, NULL, f->pending, flags);
+          if (n > 0)
+            f->pending -= (size_t) n;
+          else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+            return n < 0 ? -errno : -EPIPE;
+          moved |= n > 0;
+        }
     }
   if (f->eof && f->pending == 0 && !f->shut)
     {
