@@ -1,4 +1,4 @@
-#include "path.h"
+#include "common/path.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "strv.h"
+#include "common/strv.h"
 
 #include <errno.h>
 #include <stdarg.h>

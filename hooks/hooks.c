@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
-#include "runtime/fd_scrub.h"
+#include "runtime/linux/confine/fd_scrub.h"
 
 /* Without a pidfd the parent polls waitpid at this interval.  */
 #define HOOK_POLL_INTERVAL_MS 10

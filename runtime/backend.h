@@ -1,16 +1,17 @@
 /* The backend: what confines a command on this host, chosen per system by
-   runtime/meson.build.  bubblewrap on Linux (runtime/linux/backend_bwrap.c),
-   Seatbelt on macOS (runtime/darwin/backend_seatbelt.c), and on any other
-   system none at all (runtime/backend_none.c), which refuses rather than
-   run a command unconfined.  The commands themselves are shared.  */
+   runtime/meson.build.  bubblewrap on Linux
+   (runtime/linux/bwrap/backend_bwrap.c), Seatbelt on macOS
+   (runtime/darwin/backend_seatbelt.c), and on any other system none at all
+   (runtime/backend_none.c), which refuses rather than run a command
+   unconfined.  The commands themselves are shared.  */
 #ifndef SBX_BACKEND_H
 #define SBX_BACKEND_H
 
 #include <stdbool.h>
 
-#include "runtime/cli.h"
+#include "runtime/context.h"
 #include "runtime/outcome.h"
-#include "spec/policy.h"
+#include "policy/policy.h"
 
 enum sbx_backend_choice
 {
@@ -45,12 +46,20 @@ struct sbx_run_result
    foreground, supervised until it ends (or print it, for a dry run).
    Returns 0 with RES->outcome filled, or a negative errno with ERR (the
    sandbox never ran the command).  RES->plan is the caller's to free.  */
-int sbx_backend_run (const struct sbx_globals *g,
+int sbx_backend_run (const struct sbx_context *g,
                      const struct sbx_run_request *req,
                      struct sbx_run_result *res, struct sbx_error *err);
 
+/* Resolve BUNDLE's plan as this host's backend would for `run`, and run
+   nothing: what the dry run of another backend's translation starts from
+   (`run --dry-run --backend seatbelt` on Linux, runtime/commands/run.c).
+   0 with *SPEC and *PLAN the caller's to free.  */
+int sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+                         struct sbx_spec **spec, struct sbx_plan **plan,
+                         struct sbx_error *err);
+
 /* The `--version` line that names the runner this backend would use.  */
-void sbx_backend_print_runner (const struct sbx_globals *g);
+void sbx_backend_print_runner (const struct sbx_context *g);
 
 /* A command this backend does not offer (runtime/commands/refused.c,
    built where the container lifecycle is unavailable): the one-line

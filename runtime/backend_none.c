@@ -8,7 +8,7 @@
 #include "runtime/platform_unavailable.h"
 
 int
-sbx_backend_run (const struct sbx_globals *g,
+sbx_backend_run (const struct sbx_context *g,
                  const struct sbx_run_request *req, struct sbx_run_result *res,
                  struct sbx_error *err)
 {
@@ -16,8 +16,17 @@ sbx_backend_run (const struct sbx_globals *g,
   return sbx_platform_unavailable (SBX_HOST_SYSTEM, err);
 }
 
+int
+sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+                     struct sbx_spec **spec, struct sbx_plan **plan,
+                     struct sbx_error *err)
+{
+  (void) g, (void) bundle, (void) spec, (void) plan;
+  return sbx_platform_unavailable (SBX_HOST_SYSTEM, err);
+}
+
 void
-sbx_backend_print_runner (const struct sbx_globals *g)
+sbx_backend_print_runner (const struct sbx_context *g)
 {
   (void) g;
   struct sbx_error err = { 0 };

@@ -47,7 +47,7 @@ resolve_workspaces (struct sbx_ceiling *c, const char *file,
 }
 
 int
-sbx_ceiling_load (const struct sbx_globals *g, struct sbx_ceiling *out,
+sbx_ceiling_load (const struct sbx_context *g, struct sbx_ceiling *out,
                   struct sbx_error *err)
 {
   memset (out, 0, sizeof *out);

@@ -1,11 +1,11 @@
 /* The operator's ceiling from the command line: --ceiling FILE (the JSON
-   of spec/ceiling.h) plus the tokens of any --approve FILE.  Shared by
+   of policy/ceiling.h) plus the tokens of any --approve FILE.  Shared by
    every backend.  */
 #ifndef SBX_CEILING_LOAD_H
 #define SBX_CEILING_LOAD_H
 
-#include "runtime/cli.h"
-#include "spec/ceiling.h"
+#include "runtime/context.h"
+#include "policy/ceiling.h"
 
 /* Fill *OUT and return 1 when the operator named a ceiling; return 0 (the
    config is the operator's own, as with runc) when it did not.  Each
@@ -15,7 +15,7 @@
    OUT->approvals either way: without a ceiling they still say what of the
    operator's own world a sandbox may see ("env:NAME", "socket:PATH",
    "port:N").  */
-int sbx_ceiling_load (const struct sbx_globals *g, struct sbx_ceiling *out,
+int sbx_ceiling_load (const struct sbx_context *g, struct sbx_ceiling *out,
                       struct sbx_error *err);
 
 #endif

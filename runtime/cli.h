@@ -1,73 +1,53 @@
-/* The command line: global options (runc's spelling) and the table of
-   commands, one file each under runtime/commands/.  */
+/* The command line: the table of commands, one file each under
+   runtime/commands/, and what they share to parse their options.  The
+   global options (runc's spelling) fill the engine's context
+   (runtime/context.h).  */
 #ifndef SBX_CLI_H
 #define SBX_CLI_H
 
 #include <stdbool.h>
 
 #include "common/error.h"
-
-enum sbx_log_format
-{
-  SBX_LOG_TEXT,
-  SBX_LOG_JSON,
-};
-
-struct sbx_globals
-{
-  const char *root; /* --root: the state store; NULL = default */
-  const char *log_path;
-  enum sbx_log_format log_format;
-  bool debug;
-  bool systemd_cgroup;
-  const char *runner;  /* --runner: a bwrap named by the operator */
-  const char *ceiling; /* --ceiling: the operator's ceiling over an
-                          untrusted config (spec/ceiling.h) */
-  const char *approve; /* --approve: more approval tokens for it */
-};
+#include "runtime/context.h"
 
 /* Every command: returns the process exit status (>= 0) or a negative
    errno-style value with ERR filled, which main prints.  ARGV[0] is the
    command's name.  */
-typedef int (*sbx_command_fn) (struct sbx_globals *g, int argc, char **argv,
+typedef int (*sbx_command_fn) (struct sbx_context *g, int argc, char **argv,
                                struct sbx_error *err);
 
-int sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_run (struct sbx_context *g, int argc, char **argv,
                  struct sbx_error *err);
-int sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_check (struct sbx_context *g, int argc, char **argv,
                    struct sbx_error *err);
-int sbx_cmd_spec (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_spec (struct sbx_context *g, int argc, char **argv,
                   struct sbx_error *err);
-int sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_create (struct sbx_context *g, int argc, char **argv,
                     struct sbx_error *err);
-int sbx_cmd_start (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_start (struct sbx_context *g, int argc, char **argv,
                    struct sbx_error *err);
-int sbx_cmd_state (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_state (struct sbx_context *g, int argc, char **argv,
                    struct sbx_error *err);
-int sbx_cmd_kill (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_kill (struct sbx_context *g, int argc, char **argv,
                   struct sbx_error *err);
-int sbx_cmd_delete (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_delete (struct sbx_context *g, int argc, char **argv,
                     struct sbx_error *err);
-int sbx_cmd_list (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_list (struct sbx_context *g, int argc, char **argv,
                   struct sbx_error *err);
-int sbx_cmd_ps (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_ps (struct sbx_context *g, int argc, char **argv,
                 struct sbx_error *err);
-int sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_exec (struct sbx_context *g, int argc, char **argv,
                   struct sbx_error *err);
-int sbx_cmd_features (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_features (struct sbx_context *g, int argc, char **argv,
                       struct sbx_error *err);
-int sbx_cmd_pause (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_pause (struct sbx_context *g, int argc, char **argv,
                    struct sbx_error *err);
-int sbx_cmd_resume (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_resume (struct sbx_context *g, int argc, char **argv,
                     struct sbx_error *err);
-int sbx_cmd_limits_watcher (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_limits_watcher (struct sbx_context *g, int argc, char **argv,
                             struct sbx_error *err);
-int sbx_cmd_update (struct sbx_globals *g, int argc, char **argv,
+int sbx_cmd_update (struct sbx_context *g, int argc, char **argv,
                     struct sbx_error *err);
-
-/* The state root: --root, else /run/sbx-oci for root, else
-   $XDG_RUNTIME_DIR/sbx-oci (or /tmp/sbx-oci-UID without one).  */
-const char *sbx_state_root (const struct sbx_globals *g);
 
 /* ARG as a whole decimal number from MIN to MAX (no sign, no space,
    nothing after it) into *OUT; anything else is an error naming NAME.  */
@@ -77,10 +57,5 @@ int sbx_parse_number (const char *name, const char *arg,
 
 /* --preserve-fds N: 0 to 1024; anything else is an error naming it.  */
 int sbx_parse_preserve_fds (const char *arg, int *out, struct sbx_error *err);
-
-/* Warnings go where errors go (stderr or --log), in the chosen format.  */
-void sbx_log_warning (const struct sbx_globals *g, const char *fmt, ...)
-    __attribute__ ((format (printf, 2, 3)));
-void sbx_log_error (const struct sbx_globals *g, const char *msg);
 
 #endif

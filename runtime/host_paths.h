@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "spec/host_facts.h"
+#include "policy/host_facts.h"
 
 /* The kind of PATH, not following a last symlink (lstat).  CTX unused:
    the shape of sbx_host_facts.path_kind.  */

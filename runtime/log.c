@@ -13,10 +13,10 @@
 
 #include "common/clock.h"
 #include "common/json_gen.h"
-#include "runtime/cli.h"
+#include "runtime/context.h"
 
 static void
-emit (const struct sbx_globals *g, const char *level, const char *msg)
+emit (const struct sbx_context *g, const char *level, const char *msg)
 {
   int fd = 2;
   if (g->log_path)
@@ -50,13 +50,13 @@ emit (const struct sbx_globals *g, const char *level, const char *msg)
 }
 
 void
-sbx_log_error (const struct sbx_globals *g, const char *msg)
+sbx_log_error (const struct sbx_context *g, const char *msg)
 {
   emit (g, "error", msg);
   /* Tooling reads --log, people read stderr: say it on both.  */
   if (g->log_path && g->log_format == SBX_LOG_JSON)
     {
-      struct sbx_globals plain = *g;
+      struct sbx_context plain = *g;
       plain.log_path = NULL;
       plain.log_format = SBX_LOG_TEXT;
       emit (&plain, "error", msg);
@@ -64,7 +64,7 @@ sbx_log_error (const struct sbx_globals *g, const char *msg)
 }
 
 void
-sbx_log_warning (const struct sbx_globals *g, const char *fmt, ...)
+sbx_log_warning (const struct sbx_context *g, const char *fmt, ...)
 {
   char msg[1024];
   va_list ap;

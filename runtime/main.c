@@ -36,7 +36,8 @@ static const struct command commands[] = {
   { "pause", sbx_cmd_pause, "not supported" },
   { "resume", sbx_cmd_resume, "not supported" },
   { "update", sbx_cmd_update, "not supported" },
-  /* Hidden: the watcher `create` starts (runtime/container_limits.h).  */
+  /* Hidden: the watcher `create` starts
+     (runtime/linux/supervise/container_limits.h).  */
   { "limits-watcher", sbx_cmd_limits_watcher, NULL },
 };
 
@@ -62,7 +63,7 @@ usage (FILE *out)
 }
 
 static int
-print_version (const struct sbx_globals *g)
+print_version (const struct sbx_context *g)
 {
   printf ("sbx-oci version %s\nspec: %s\n", SBX_VERSION, SBX_OCI_VERSION);
   sbx_backend_print_runner (g);
@@ -104,7 +105,7 @@ static const struct option global_options[] = {
 };
 
 static int
-parse_globals (int argc, char **argv, struct sbx_globals *g,
+parse_globals (int argc, char **argv, struct sbx_context *g,
                struct sbx_error *err)
 {
   int c;
@@ -161,7 +162,7 @@ parse_globals (int argc, char **argv, struct sbx_globals *g,
 int
 main (int argc, char **argv)
 {
-  struct sbx_globals g = { 0 };
+  struct sbx_context g = { 0 };
   struct sbx_error err = { 0 };
   opterr = 0;
   int r = parse_globals (argc, argv, &g, &err);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <yajl/yajl_gen.h>
 
-#include "spec/policy.h"
+#include "policy/policy.h"
 
 enum sbx_outcome_kind
 {

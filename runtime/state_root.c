@@ -8,11 +8,11 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
-#include "runtime/cli.h"
+#include "runtime/context.h"
 
 /* Found without flags: podman calls `state` with no --root.  */
 const char *
-sbx_state_root (const struct sbx_globals *g)
+sbx_state_root (const struct sbx_context *g)
 {
   static char buf[4096];
   if (g->root)

@@ -9,29 +9,6 @@
 
 #define ARRAY_LEN(a) (sizeof (a) / sizeof *(a))
 
-const struct jenum sbx_mode_jenum[SBX_MODE_JENUM_N] = {
-  { "read-only", SBX_MODE_READ_ONLY },
-  { "workspace-write", SBX_MODE_WORKSPACE_WRITE },
-  { "danger-full-access", SBX_MODE_DANGER_FULL_ACCESS },
-};
-
-const struct jenum sbx_net_jenum[SBX_NET_JENUM_N] = {
-  { "deny", SBX_NET_DENY },
-  { "loopback", SBX_NET_LOOPBACK },
-  { "allow", SBX_NET_ALLOW },
-};
-
-static const struct jenum env_mode_names[] = {
-  { "allow-list", SBX_ENV_ALLOW_LIST },
-  { "inherit", SBX_ENV_INHERIT },
-};
-
-static const struct jenum level_names[] = {
-  { "none", SBX_LEVEL_NONE },
-  { "partial", SBX_LEVEL_PARTIAL },
-  { "full", SBX_LEVEL_FULL },
-};
-
 /* Wall clock limits are at most 2^32-1 s, so a deadline in nanoseconds
    still fits in 64 bits.  */
 #define MAX_WALL_CLOCK_SECONDS UINT32_MAX
@@ -116,7 +93,7 @@ parse_env (struct sbx_jctx *c, yajl_val sbx, struct sbx_ext *ext)
   int r = json_object (c, sbx, "env", 0, &obj, &mark);
   if (r <= 0)
     return r;
-  r = json_enum (c, obj, "mode", 0, env_mode_names, ARRAY_LEN (env_mode_names),
+  r = json_enum (c, obj, "mode", 0, sbx_env_mode_jenum, SBX_ENV_MODE_JENUM_N,
                  &mode);
   ext->env_mode = (enum sbx_env_mode) mode;
   if (r >= 0)
@@ -180,8 +157,8 @@ parse_enums (struct sbx_jctx *c, yajl_val obj, struct sbx_ext *ext)
   if (r >= 0)
     r = sbx_parse_network (c, obj, ext);
   if (r >= 0)
-    r = json_enum (c, obj, "requireEnforcement", 0, level_names,
-                   ARRAY_LEN (level_names), &level);
+    r = json_enum (c, obj, "requireEnforcement", 0, sbx_level_jenum,
+                   SBX_LEVEL_JENUM_N, &level);
   ext->mode = (enum sbx_mode) mode;
   ext->require_enforcement = (enum sbx_level) level;
   return r;

@@ -3,7 +3,7 @@
    services the sandbox may reach by port:
      {"mode": "loopback", "hostPorts": [5432, 6379]}
    Whether those ports are allowed is the policy's to say (the mode they
-   need, the operator's approval): spec/policy_ports.c.  */
+   need, the operator's approval): policy/ports.c.  */
 #include <stdlib.h>
 
 #include "spec/parse_sections.h"

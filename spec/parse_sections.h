@@ -19,11 +19,17 @@ void sbx_ext_init (struct sbx_ext *ext);
 /* "sbx.network", a word or {"mode", "hostPorts"} (parse_network.c).  */
 int sbx_parse_network (struct sbx_jctx *c, yajl_val sbx, struct sbx_ext *ext);
 
-/* The names of "sbx.mode" and "sbx.network" (the ceiling uses them too).  */
+/* The extension's vocabulary, one table per enum (spec_names.c): the
+   parser reads with them, the ceiling's parser too, and sbx_*_name
+   writes with them.  */
 #define SBX_MODE_JENUM_N 3
 #define SBX_NET_JENUM_N 3
+#define SBX_ENV_MODE_JENUM_N 2
+#define SBX_LEVEL_JENUM_N 3
 extern const struct jenum sbx_mode_jenum[SBX_MODE_JENUM_N];
 extern const struct jenum sbx_net_jenum[SBX_NET_JENUM_N];
+extern const struct jenum sbx_env_mode_jenum[SBX_ENV_MODE_JENUM_N];
+extern const struct jenum sbx_level_jenum[SBX_LEVEL_JENUM_N];
 
 /* JSON text -> a yajl tree whose top level is an object, with the checks
    every input of ours gets (nesting depth, no NUL in strings).  */

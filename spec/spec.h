@@ -51,7 +51,7 @@ enum sbx_level
 #define SBX_ALIAS_MAX_DEPTH_DEFAULT 24u
 #define SBX_SAMPLE_INTERVAL_MS_DEFAULT 50u
 /* The most host ports one sandbox may be given: each is a listening
-   socket the forwarder holds (runtime/linux/port_forward.h).  */
+   socket the forwarder holds (runtime/linux/supervise/port_forward.h).  */
 #define SBX_HOST_PORTS_MAX 32u
 
 struct sbx_ext
@@ -227,10 +227,21 @@ struct sbx_hook_list
   size_t n;
 };
 
+/* OCI's hook phases, in the order the lifecycle reaches them.  */
+enum sbx_hook_phase
+{
+  SBX_HOOK_PRESTART,
+  SBX_HOOK_CREATE_RUNTIME,
+  SBX_HOOK_CREATE_CONTAINER,
+  SBX_HOOK_START_CONTAINER,
+  SBX_HOOK_POSTSTART,
+  SBX_HOOK_POSTSTOP,
+  SBX_HOOK_PHASE_N,
+};
+
 struct sbx_hooks
 {
-  struct sbx_hook_list prestart, create_runtime, create_container,
-      start_container, poststart, poststop;
+  struct sbx_hook_list phase[SBX_HOOK_PHASE_N];
 };
 
 struct sbx_spec
@@ -292,6 +303,8 @@ const struct sbx_namespace *sbx_spec_namespace (const struct sbx_spec *spec,
 const char *sbx_mode_name (enum sbx_mode mode);
 const char *sbx_net_name (enum sbx_net net);
 const char *sbx_level_name (enum sbx_level level);
+/* The phase's key in config.json's "hooks" ("createRuntime").  */
+const char *sbx_hook_phase_name (enum sbx_hook_phase phase);
 
 static inline void
 sbx_spec_freep (struct sbx_spec **p)

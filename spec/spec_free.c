@@ -112,12 +112,8 @@ sbx_spec_free (struct sbx_spec *spec)
   free (spec->hostname);
   free_kv (spec->annotations, spec->n_annotations);
   free_linux (&spec->linux_);
-  free_hook_list (&spec->hooks.prestart);
-  free_hook_list (&spec->hooks.create_runtime);
-  free_hook_list (&spec->hooks.create_container);
-  free_hook_list (&spec->hooks.start_container);
-  free_hook_list (&spec->hooks.poststart);
-  free_hook_list (&spec->hooks.poststop);
+  for (int p = 0; p < SBX_HOOK_PHASE_N; p++)
+    free_hook_list (&spec->hooks.phase[p]);
   free_ext (&spec->ext);
   strv_free (&spec->fields);
   free (spec->text);

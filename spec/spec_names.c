@@ -1,56 +1,74 @@
-/* Small queries and the names of the extension's enums, as written in
-   config.json (so messages and `state` use the user's vocabulary).  */
+/* The vocabulary of config.json's enums, one table each (read by the
+   parser, written by messages and `state` in the user's words), and small
+   queries of the model.  */
 #include <string.h>
 
+#include "spec/parse_json.h"
+#include "spec/parse_sections.h"
 #include "spec/spec.h"
+
+const struct jenum sbx_mode_jenum[SBX_MODE_JENUM_N] = {
+  { "read-only", SBX_MODE_READ_ONLY },
+  { "workspace-write", SBX_MODE_WORKSPACE_WRITE },
+  { "danger-full-access", SBX_MODE_DANGER_FULL_ACCESS },
+};
+
+const struct jenum sbx_net_jenum[SBX_NET_JENUM_N] = {
+  { "deny", SBX_NET_DENY },
+  { "loopback", SBX_NET_LOOPBACK },
+  { "allow", SBX_NET_ALLOW },
+};
+
+const struct jenum sbx_env_mode_jenum[SBX_ENV_MODE_JENUM_N] = {
+  { "allow-list", SBX_ENV_ALLOW_LIST },
+  { "inherit", SBX_ENV_INHERIT },
+};
+
+const struct jenum sbx_level_jenum[SBX_LEVEL_JENUM_N] = {
+  { "none", SBX_LEVEL_NONE },
+  { "partial", SBX_LEVEL_PARTIAL },
+  { "full", SBX_LEVEL_FULL },
+};
+
+static const char *
+name_in (const struct jenum *table, size_t n, int value, const char *other)
+{
+  for (size_t i = 0; i < n; i++)
+    if (table[i].value == value)
+      return table[i].name;
+  return other;
+}
 
 const char *
 sbx_mode_name (enum sbx_mode mode)
 {
-  switch (mode)
-    {
-    case SBX_MODE_READ_ONLY:
-      return "read-only";
-    case SBX_MODE_WORKSPACE_WRITE:
-      return "workspace-write";
-    case SBX_MODE_DANGER_FULL_ACCESS:
-      return "danger-full-access";
-    case SBX_MODE_UNSET:
-      break;
-    }
-  return "unset";
+  return name_in (sbx_mode_jenum, SBX_MODE_JENUM_N, (int) mode, "unset");
 }
 
 const char *
 sbx_net_name (enum sbx_net net)
 {
-  switch (net)
-    {
-    case SBX_NET_DENY:
-      return "deny";
-    case SBX_NET_LOOPBACK:
-      return "loopback";
-    case SBX_NET_ALLOW:
-      return "allow";
-    case SBX_NET_UNSET:
-      break;
-    }
-  return "unset";
+  return name_in (sbx_net_jenum, SBX_NET_JENUM_N, (int) net, "unset");
 }
 
 const char *
 sbx_level_name (enum sbx_level level)
 {
-  switch (level)
-    {
-    case SBX_LEVEL_PARTIAL:
-      return "partial";
-    case SBX_LEVEL_FULL:
-      return "full";
-    case SBX_LEVEL_NONE:
-      break;
-    }
-  return "none";
+  return name_in (sbx_level_jenum, SBX_LEVEL_JENUM_N, (int) level, "none");
+}
+
+const char *
+sbx_hook_phase_name (enum sbx_hook_phase phase)
+{
+  static const char *const names[SBX_HOOK_PHASE_N] = {
+    [SBX_HOOK_PRESTART] = "prestart",
+    [SBX_HOOK_CREATE_RUNTIME] = "createRuntime",
+    [SBX_HOOK_CREATE_CONTAINER] = "createContainer",
+    [SBX_HOOK_START_CONTAINER] = "startContainer",
+    [SBX_HOOK_POSTSTART] = "poststart",
+    [SBX_HOOK_POSTSTOP] = "poststop",
+  };
+  return names[phase];
 }
 
 bool

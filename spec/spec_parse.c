@@ -237,17 +237,8 @@ parse_hooks (struct sbx_jctx *c, yajl_val top, struct sbx_hooks *hooks)
   int r = json_object (c, top, "hooks", 0, &obj, &mark);
   if (r <= 0)
     return r;
-  r = parse_hook_list (c, obj, "prestart", &hooks->prestart);
-  if (r >= 0)
-    r = parse_hook_list (c, obj, "createRuntime", &hooks->create_runtime);
-  if (r >= 0)
-    r = parse_hook_list (c, obj, "createContainer", &hooks->create_container);
-  if (r >= 0)
-    r = parse_hook_list (c, obj, "startContainer", &hooks->start_container);
-  if (r >= 0)
-    r = parse_hook_list (c, obj, "poststart", &hooks->poststart);
-  if (r >= 0)
-    r = parse_hook_list (c, obj, "poststop", &hooks->poststop);
+  for (int p = 0; r >= 0 && p < SBX_HOOK_PHASE_N; p++)
+    r = parse_hook_list (c, obj, sbx_hook_phase_name (p), &hooks->phase[p]);
   if (r < 0)
     return r;
   jpath_pop (c, mark);

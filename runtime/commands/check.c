@@ -12,7 +12,7 @@
 #include "common/json_gen.h"
 #include "runtime/cli.h"
 #include "runtime/outcome.h"
-#include "runtime/sandbox.h"
+#include "runtime/linux/container/sandbox.h"
 
 enum verdict
 {
@@ -226,7 +226,7 @@ print_json (const struct report *rep, const struct sbx_sandbox *sb)
 }
 
 int
-sbx_cmd_check (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_check (struct sbx_context *g, int argc, char **argv,
                struct sbx_error *err)
 {
   static const struct option longopts[] = {

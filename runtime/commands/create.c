@@ -23,17 +23,17 @@
 #include "common/json_gen.h"
 #include "hooks/hooks.h"
 #include "runtime/cli.h"
-#include "runtime/container_limits.h"
-#include "runtime/create_console.h"
-#include "runtime/linux/host_ports.h"
+#include "runtime/linux/supervise/container_limits.h"
+#include "runtime/linux/supervise/host_ports.h"
+#include "runtime/linux/container/create_console.h"
 #include "runtime/linux/pidfd.h"
-#include "runtime/linux/runner_status.h"
-#include "runtime/linux/spawn.h"
-#include "runtime/linux/sysctl.h"
+#include "runtime/linux/bwrap/runner_status.h"
+#include "runtime/linux/bwrap/spawn.h"
+#include "runtime/linux/confine/sysctl.h"
 #include "runtime/outcome.h"
-#include "runtime/sandbox.h"
-#include "runtime/sandbox_record.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/container/sandbox.h"
+#include "runtime/linux/state/sandbox_record.h"
+#include "runtime/linux/state/state_store.h"
 
 /* How long bwrap may take to set the sandbox up.  */
 #define HOLD_WAIT_MS 30000
@@ -229,13 +229,11 @@ static int
 run_create_hooks (const struct sbx_spec *spec, const char *state,
                   struct sbx_error *err)
 {
-  int r = sbx_hooks_run (&spec->hooks.prestart, "prestart", state, err);
-  r = r
-          ?: sbx_hooks_run (&spec->hooks.create_runtime, "createRuntime",
-                            state, err);
-  r = r
-          ?: sbx_hooks_run (&spec->hooks.create_container, "createContainer",
-                            state, err);
+  int r = 0;
+  for (int p = SBX_HOOK_PRESTART; r == 0 && p <= SBX_HOOK_CREATE_CONTAINER;
+       p++)
+    r = sbx_hooks_run (&spec->hooks.phase[p], sbx_hook_phase_name (p), state,
+                       err);
   return r;
 }
 
@@ -341,7 +339,7 @@ launch_limited (struct sbx_sandbox *sb, const struct create_options *o,
 }
 
 int
-sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_create (struct sbx_context *g, int argc, char **argv,
                 struct sbx_error *err)
 {
   struct create_options o = { .bundle = "." };
@@ -367,7 +365,7 @@ sbx_cmd_create (struct sbx_globals *g, int argc, char **argv,
                   "process.terminal is true: --console-socket is required");
   /* It would have to run inside the sandbox between bwrap's set-up and
      the command's exec, where bwrap offers no step: refused, not skipped. */
-  if (r == 0 && sb.spec->hooks.start_container.n > 0)
+  if (r == 0 && sb.spec->hooks.phase[SBX_HOOK_START_CONTAINER].n > 0)
     r = sbx_fail (err, -ENOTSUP,
                   "hooks.startContainer: bubblewrap cannot run a hook "
                   "inside the sandbox before the command starts");

@@ -4,8 +4,9 @@
    sbx created is removed; cgroups sbx did not create are never touched
    (the cgroups module removes only the directories it made).  With
    state.json missing or corrupt, --force finds the container through its
-   second record and its release FIFO (runtime/container_end.h).  It
-   succeeds only when nothing of the container runs or is left.  */
+   second record and its release FIFO
+   (runtime/linux/container/container_end.h).  It succeeds only when nothing of
+   the container runs or is left.  */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -16,10 +17,10 @@
 
 #include "common/cleanup.h"
 #include "runtime/cli.h"
-#include "runtime/container_end.h"
-#include "runtime/logged_hooks.h"
-#include "runtime/limits_report.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/container/container_end.h"
+#include "runtime/linux/container/logged_hooks.h"
+#include "runtime/linux/supervise/limits_report.h"
+#include "runtime/linux/state/state_store.h"
 
 #define KILL_WAIT_MS 10000
 
@@ -27,7 +28,7 @@
    record's.  A record that does not name a cgroup of this host is
    logged and skipped: the first process still ends the sandbox.  */
 static struct sbx_cgroup *
-open_cgroup (const struct sbx_globals *g, const struct sbx_container *c,
+open_cgroup (const struct sbx_context *g, const struct sbx_container *c,
              const struct sbx_record *rec)
 {
   struct sbx_cgroup *cg = NULL;
@@ -57,7 +58,7 @@ remove_cgroup (struct sbx_cgroup *cg, struct sbx_error *err)
    left: otherwise the error names what is, and the state directory stays
    so that another delete --force can find it again.  */
 static int
-end_and_remove (const struct sbx_globals *g, struct sbx_container *c,
+end_and_remove (const struct sbx_context *g, struct sbx_container *c,
                 struct sbx_error *err)
 {
   struct sbx_record rec;
@@ -68,7 +69,7 @@ end_and_remove (const struct sbx_globals *g, struct sbx_container *c,
   struct sbx_cgroup *cg = open_cgroup (g, c, &rec);
   int r = sbx_container_end (c, &procs, cg, KILL_WAIT_MS, err);
   if (r == 0 && c->doc)
-    sbx_run_logged_hooks (g, c, "poststop", false);
+    sbx_run_logged_hooks (g, c, SBX_HOOK_POSTSTOP, false);
   r = r ?: (cg ? remove_cgroup (cg, err) : 0);
   char left[512];
   sbx_container_left (c, &procs, left, sizeof left);
@@ -83,7 +84,7 @@ end_and_remove (const struct sbx_globals *g, struct sbx_container *c,
 }
 
 static int
-delete_container (const struct sbx_globals *g, struct sbx_container *c,
+delete_container (const struct sbx_context *g, struct sbx_container *c,
                   bool force, struct sbx_error *err)
 {
   enum sbx_status s = sbx_state_status (c);
@@ -98,7 +99,7 @@ delete_container (const struct sbx_globals *g, struct sbx_container *c,
 }
 
 int
-sbx_cmd_delete (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_delete (struct sbx_context *g, int argc, char **argv,
                 struct sbx_error *err)
 {
   static const struct option longopts[] = {

@@ -21,17 +21,17 @@
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "runtime/cli.h"
-#include "runtime/exec_lookup.h"
-#include "runtime/fd_scrub.h"
-#include "runtime/linux/capabilities.h"
-#include "runtime/linux/console.h"
-#include "runtime/linux/ns_join.h"
-#include "runtime/linux/probe.h"
-#include "runtime/linux/seccomp.h"
-#include "runtime/linux/seccomp_builtin.h"
-#include "runtime/linux/sealed_self.h"
-#include "spec/policy.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/container/exec_lookup.h"
+#include "runtime/linux/confine/fd_scrub.h"
+#include "runtime/linux/confine/capabilities.h"
+#include "runtime/linux/container/console.h"
+#include "runtime/linux/container/ns_join.h"
+#include "runtime/linux/bwrap/probe.h"
+#include "runtime/linux/confine/seccomp.h"
+#include "runtime/linux/confine/seccomp_builtin.h"
+#include "runtime/linux/container/sealed_self.h"
+#include "policy/policy.h"
+#include "runtime/linux/state/state_store.h"
 #include "spec/spec.h"
 
 struct exec_options
@@ -503,7 +503,7 @@ check_running (const struct sbx_container *c, struct sbx_error *err)
 }
 
 int
-sbx_cmd_exec (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_exec (struct sbx_context *g, int argc, char **argv,
               struct sbx_error *err)
 {
   struct exec_options o = { 0 };

@@ -8,8 +8,8 @@
 
 #include "common/json_gen.h"
 #include "runtime/cli.h"
-#include "runtime/linux/capabilities.h"
-#include "runtime/linux/seccomp.h"
+#include "runtime/linux/confine/capabilities.h"
+#include "runtime/linux/confine/seccomp.h"
 
 static int
 key_list (yajl_gen g, const char *key, const char *const *names)
@@ -63,9 +63,10 @@ features_json (yajl_gen g)
 {
   /* startContainer would have to run inside the sandbox before the
      command, which bwrap offers no step for.  */
-  static const char *const hooks[]
-      = { "prestart",  "createRuntime", "createContainer",
-          "poststart", "poststop",      NULL };
+  const char *hooks[SBX_HOOK_PHASE_N + 1] = { NULL };
+  for (int p = 0, n = 0; p < SBX_HOOK_PHASE_N; p++)
+    if (p != SBX_HOOK_START_CONTAINER)
+      hooks[n++] = sbx_hook_phase_name (p);
   static const char *const mount_options[]
       = { "bind", "rbind", "ro", "rw", NULL };
   int r = sbx_json_open (g, false);
@@ -86,7 +87,7 @@ features_json (yajl_gen g)
 }
 
 int
-sbx_cmd_features (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_features (struct sbx_context *g, int argc, char **argv,
                   struct sbx_error *err)
 {
   (void) g, (void) argv;

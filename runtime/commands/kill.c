@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "runtime/cli.h"
-#include "runtime/limits_report.h"
+#include "runtime/linux/supervise/limits_report.h"
 #include "runtime/linux/pidfd.h"
-#include "runtime/ns_procs.h"
-#include "runtime/state_store.h"
-#include "runtime/terminate.h"
+#include "runtime/linux/container/ns_procs.h"
+#include "runtime/linux/state/state_store.h"
+#include "runtime/linux/supervise/terminate.h"
 
 #define KILL_WAIT_MS 10000
 
@@ -82,7 +82,7 @@ terminate (const struct sbx_container *ct, int pidfd, struct sbx_error *err)
 }
 
 int
-sbx_cmd_kill (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_kill (struct sbx_context *g, int argc, char **argv,
               struct sbx_error *err)
 {
   static const struct option longopts[] = {

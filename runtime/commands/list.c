@@ -12,7 +12,7 @@
 #include "common/json_gen.h"
 #include "runtime/cli.h"
 #include "runtime/state_root.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/state/state_store.h"
 
 enum list_format
 {
@@ -107,7 +107,7 @@ list_all (const char *root, const struct strv *ids, enum list_format fmt,
 }
 
 int
-sbx_cmd_list (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_list (struct sbx_context *g, int argc, char **argv,
               struct sbx_error *err)
 {
   static const struct option longopts[] = {

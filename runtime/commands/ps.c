@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "runtime/cli.h"
-#include "runtime/ns_procs.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/container/ns_procs.h"
+#include "runtime/linux/state/state_store.h"
 
 static void
 print_table (const pid_t *pids, size_t n)
@@ -28,7 +28,7 @@ print_table (const pid_t *pids, size_t n)
 }
 
 int
-sbx_cmd_ps (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_ps (struct sbx_context *g, int argc, char **argv,
             struct sbx_error *err)
 {
   static const struct option longopts[] = {

@@ -7,7 +7,7 @@
 #include "runtime/cli.h"
 
 #define REFUSED_COMMAND(fn)                                                   \
-  int fn (struct sbx_globals *g, int argc, char **argv,                       \
+  int fn (struct sbx_context *g, int argc, char **argv,                       \
           struct sbx_error *err)                                              \
   {                                                                           \
     (void) g, (void) argc;                                                    \

@@ -11,10 +11,12 @@
 #include <sys/stat.h>
 
 #include "common/cleanup.h"
+#include "config.h"
 #include "common/file_io.h"
 #include "common/json_gen.h"
 #include "runtime/backend.h"
 #include "runtime/cli.h"
+#include "runtime/darwin/seatbelt_profile.h"
 #include "runtime/state_root.h"
 
 struct run_options
@@ -48,19 +50,12 @@ write_outcome (const char *path, const struct sbx_outcome *o,
 int
 sbx_run_refuse_held_only (const struct sbx_spec *spec, struct sbx_error *err)
 {
-  const struct sbx_hooks *h = &spec->hooks;
-  const struct sbx_hook_list *lists[]
-      = { &h->prestart,        &h->create_runtime, &h->create_container,
-          &h->start_container, &h->poststart,      &h->poststop };
-  static const char *const names[]
-      = { "prestart",       "createRuntime", "createContainer",
-          "startContainer", "poststart",     "poststop" };
-  for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
-    if (lists[i]->n > 0)
+  for (int p = 0; p < SBX_HOOK_PHASE_N; p++)
+    if (spec->hooks.phase[p].n > 0)
       return sbx_fail (err, -ENOTSUP,
                        "hooks.%s: `run` does not run OCI hooks; use "
                        "`create` and `start`, which do",
-                       names[i]);
+                       sbx_hook_phase_name (p));
   if (spec->has_linux && spec->linux_.n_sysctl > 0)
     return sbx_fail (err, -ENOTSUP,
                      "linux.sysctl: `run` does not set sysctls; use "
@@ -173,8 +168,29 @@ check_outcome_dir (const char *path, struct sbx_error *err)
   return 0;
 }
 
+/* `run --dry-run --backend seatbelt` off macOS: the Seatbelt profile of
+   the plan this host's backend resolves (the translation is portable C;
+   only running it needs macOS, whose own backend answers it there).  */
+static int
+preview_seatbelt (const struct sbx_context *g,
+                  const struct sbx_run_request *req, struct sbx_error *err)
+{
+  if (req->seccomp_dir)
+    return sbx_fail (err, -EINVAL,
+                     "--seccomp-dir: the seatbelt backend has no seccomp");
+  struct sbx_spec *spec = NULL;
+  struct sbx_plan *plan = NULL;
+  int r = sbx_backend_resolve (g, req->bundle, &spec, &plan, err);
+  if (r == 0)
+    r = sbx_seatbelt_dry_run (spec, plan,
+                              g->runner ? g->runner : SBX_SANDBOX_EXEC, err);
+  sbx_plan_free (plan);
+  sbx_spec_free (spec);
+  return r;
+}
+
 int
-sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_run (struct sbx_context *g, int argc, char **argv,
              struct sbx_error *err)
 {
   struct run_options o = { .req = { .bundle = "." } };
@@ -183,6 +199,9 @@ sbx_cmd_run (struct sbx_globals *g, int argc, char **argv,
     r = check_outcome_dir (o.outcome_path, err);
   if (r < 0)
     return r;
+  if (o.req.dry_run && o.req.backend == SBX_BACKEND_SEATBELT
+      && strcmp (SBX_HOST_SYSTEM, "darwin") != 0)
+    return preview_seatbelt (g, &o.req, err);
   struct sbx_run_result res = { 0 };
   struct sbx_outcome *out = &res.outcome;
   r = sbx_backend_run (g, &o.req, &res, err);

@@ -234,7 +234,7 @@ parse_spec_options (int argc, char **argv, struct spec_options *o,
 }
 
 int
-sbx_cmd_spec (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_spec (struct sbx_context *g, int argc, char **argv,
               struct sbx_error *err)
 {
   (void) g;

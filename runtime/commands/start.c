@@ -8,8 +8,8 @@
 
 #include "common/cleanup.h"
 #include "runtime/cli.h"
-#include "runtime/logged_hooks.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/container/logged_hooks.h"
+#include "runtime/linux/state/state_store.h"
 
 static int
 release (struct sbx_container *c, struct sbx_error *err)
@@ -42,7 +42,7 @@ release (struct sbx_container *c, struct sbx_error *err)
 }
 
 int
-sbx_cmd_start (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_start (struct sbx_context *g, int argc, char **argv,
                struct sbx_error *err)
 {
   if (argc != 2)
@@ -65,7 +65,7 @@ sbx_cmd_start (struct sbx_globals *g, int argc, char **argv,
         break;
       }
   if (r == 0)
-    sbx_run_logged_hooks (g, &c, "poststart", true);
+    sbx_run_logged_hooks (g, &c, SBX_HOOK_POSTSTART, true);
   sbx_state_close (&c);
   return r < 0 ? r : 0;
 }

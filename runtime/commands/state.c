@@ -5,10 +5,10 @@
 
 #include "common/json_gen.h"
 #include "runtime/cli.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/state/state_store.h"
 
 int
-sbx_cmd_state (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_state (struct sbx_context *g, int argc, char **argv,
                struct sbx_error *err)
 {
   if (argc != 2)

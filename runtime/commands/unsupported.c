@@ -11,7 +11,7 @@ refuse (const char *what, struct sbx_error *err)
 }
 
 int
-sbx_cmd_pause (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_pause (struct sbx_context *g, int argc, char **argv,
                struct sbx_error *err)
 {
   (void) g, (void) argc, (void) argv;
@@ -19,7 +19,7 @@ sbx_cmd_pause (struct sbx_globals *g, int argc, char **argv,
 }
 
 int
-sbx_cmd_resume (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_resume (struct sbx_context *g, int argc, char **argv,
                 struct sbx_error *err)
 {
   (void) g, (void) argc, (void) argv;
@@ -27,7 +27,7 @@ sbx_cmd_resume (struct sbx_globals *g, int argc, char **argv,
 }
 
 int
-sbx_cmd_update (struct sbx_globals *g, int argc, char **argv,
+sbx_cmd_update (struct sbx_context *g, int argc, char **argv,
                 struct sbx_error *err)
 {
   (void) g, (void) argc, (void) argv;

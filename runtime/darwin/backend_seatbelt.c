@@ -2,7 +2,7 @@
    The policy is resolved exactly as on Linux, by the same spec/ code; the
    plan becomes an SBPL profile (sbpl.c) and the command runs under
    `sandbox-exec -p PROFILE -- ARGV`, supervised in the foreground
-   (seatbelt_supervise.c).  What the plan asks and Seatbelt cannot do is
+   (supervise.c).  What the plan asks and Seatbelt cannot do is
    refused here, never dropped.  Plain POSIX: the Linux build compiles it
    into a test binary (tests/integration/meson.build) that drives it
    against a stand-in sandbox-exec.  */
@@ -16,13 +16,13 @@
 #include "runtime/ceiling_load.h"
 #include "runtime/backend.h"
 #include "runtime/darwin/seatbelt_profile.h"
-#include "runtime/darwin/seatbelt_supervise.h"
+#include "runtime/darwin/supervise.h"
 #include "runtime/host_paths.h"
 
 extern char **environ;
 
 static void
-host_facts (const struct sbx_globals *g, struct sbx_host_facts *f)
+host_facts (const struct sbx_context *g, struct sbx_host_facts *f)
 {
   memset (f, 0, sizeof *f);
   f->seatbelt = true;
@@ -109,7 +109,7 @@ struct seatbelt
 };
 
 static int
-prepare (const struct sbx_globals *g, const char *bundle, struct seatbelt *sb,
+prepare (const struct sbx_context *g, const char *bundle, struct seatbelt *sb,
          struct sbx_error *err)
 {
   host_facts (g, &sb->facts);
@@ -170,7 +170,7 @@ run (const struct seatbelt *sb, const struct sbx_run_request *req,
 }
 
 int
-sbx_backend_run (const struct sbx_globals *g,
+sbx_backend_run (const struct sbx_context *g,
                  const struct sbx_run_request *req, struct sbx_run_result *res,
                  struct sbx_error *err)
 {
@@ -189,8 +189,19 @@ sbx_backend_run (const struct sbx_globals *g,
   return r;
 }
 
+int
+sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+                     struct sbx_spec **spec, struct sbx_plan **plan,
+                     struct sbx_error *err)
+{
+  struct seatbelt sb = { 0 };
+  int r = prepare (g, bundle, &sb, err);
+  *spec = sb.spec, *plan = sb.plan;
+  return r;
+}
+
 void
-sbx_backend_print_runner (const struct sbx_globals *g)
+sbx_backend_print_runner (const struct sbx_context *g)
 {
   printf ("runner: %s (seatbelt%s)\n",
           g->runner ? g->runner : SBX_SANDBOX_EXEC,

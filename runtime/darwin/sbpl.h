@@ -14,7 +14,7 @@
 
 #include "common/error.h"
 #include "runtime/darwin/macos_paths.h"
-#include "spec/policy.h"
+#include "policy/policy.h"
 
 /* The longest path a profile names: macOS's MAXPATHLEN is 1024 bytes with
    the NUL, and the kernel resolves no longer path, so a rule naming one

@@ -4,7 +4,7 @@
 #define SBX_SEATBELT_PROFILE_H
 
 #include "common/error.h"
-#include "spec/policy.h"
+#include "policy/policy.h"
 #include "spec/spec.h"
 
 /* Where macOS keeps sandbox-exec; `--runner PATH` names another.  */

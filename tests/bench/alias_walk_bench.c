@@ -8,7 +8,7 @@
      Run the alias walk over ROOT without bounds that the tree could hit and
      print the number of hard-linked files found, as `find -links +1 | wc -l`
      would.  */
-#include "runtime/linux/alias_walk.h"
+#include "runtime/linux/confine/alias_walk.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Benchmark the hard-link alias walk against
 #   find ROOT -xdev -type f -links +1
-# over a generated tree of 50,000 entries (issue 4 point 5), warm cache,
+# over a generated tree of 50,000 entries, warm cache,
 # median of RUNS runs each, and print the ratio walk/find (< 1: faster).
 # Both are timed as whole processes, start-up included.  The walk must find
 # exactly what find finds.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The host ports' forwarder (runtime/linux/port_forward.h) against a
+# The host ports' forwarder (runtime/linux/supervise/port_forward.h) against a
 # direct loopback connection (not a test).  tests/bench/port_bench.c is
 # the server (on the host's 127.0.0.1) and the client; the client runs
 #   direct      on the host, to the server

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Killing the runtime at any moment orphans nothing (issue 13, point 5):
+# Killing the runtime at any moment orphans nothing:
 # - `run` SIGKILLed after a random 0-50 ms, without and with a memory
 #   limit (a cgroup quota as root, the monitor as uid 65534): no process
 #   of its sandbox survives, and no cgroup once the next `run` is done

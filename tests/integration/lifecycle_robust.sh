@@ -1,5 +1,5 @@
 #!/bin/bash
-# Robustness of the lifecycle (issue 3, point 8), beyond lifecycle.sh, which
+# Robustness of the lifecycle, beyond lifecycle.sh, which
 # already covers 20 racing creates of one id and a truncated state.json:
 # - SBX_CYCLES (default 1000) create/start/wait/delete cycles of `true`
 #   leave no process, open fd, mount or state directory behind;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The state root and the runtime's own files cannot be turned against the
-# user who runs sbx-oci (issue 13): a state root another user made or can
+# user who runs sbx-oci: a state root another user made or can
 # write is refused, everything under it is opened without following
 # symlinks, the probe cache is believed only when it is the caller's own,
 # atomic writes cannot be redirected, and `run` checks its input before

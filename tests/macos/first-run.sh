@@ -2,7 +2,7 @@
 # The command strings given to in_sandbox are expanded inside the sandbox,
 # not here:
 # shellcheck disable=SC2016
-# The first run on a Mac (issue 17).  Run it from a checkout, as the user
+# The first run on a Mac.  Run it from a checkout, as the user
 # who will use sbx-oci (not root), on a Mac with meson, ninja, pkg-config
 # and yajl (`brew install meson pkg-config yajl`):
 #
@@ -12,7 +12,7 @@
 # golden table (tests/unit/test_sbpl.c) with the build, feeds each one to
 # the real /usr/bin/sandbox-exec, and then runs commands under sbx-oci to
 # check what the profiles are meant to do.  It prints a TAP report; paste
-# it into issue 17.  Everything it writes is below a temporary directory
+# it into a report to the project.  Everything it writes is below a temporary directory
 # in your home, removed at the end.  Some checks, if the sandbox does NOT
 # hold, open a Terminal window or ask for automation permission: refuse
 # the permission and close the window; the report records the failure.

@@ -4,8 +4,8 @@
 #ifndef SBX_TEST_FAKE_HOST_H
 #define SBX_TEST_FAKE_HOST_H
 
-#include "spec/host_facts.h"
-#include "spec/policy.h"
+#include "policy/host_facts.h"
+#include "policy/policy.h"
 #include "spec/spec.h"
 
 #include <stdio.h>

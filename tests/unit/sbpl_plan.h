@@ -3,7 +3,7 @@
 #ifndef SBX_TEST_SBPL_PLAN_H
 #define SBX_TEST_SBPL_PLAN_H
 
-#include "spec/policy.h"
+#include "policy/policy.h"
 
 #include <stdio.h>
 #include <stdlib.h>

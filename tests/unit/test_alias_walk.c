@@ -2,7 +2,7 @@
    other name inside and outside the root, symlinks (never followed), nested
    and duplicate roots, both bounds, unreadable directories (as an
    unprivileged user) and another filesystem below a root (as root).  */
-#include "runtime/linux/alias_walk.h"
+#include "runtime/linux/confine/alias_walk.h"
 #include "tests/unit/in_child.h"
 #include "tests/unit/tap.h"
 

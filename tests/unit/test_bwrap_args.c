@@ -3,7 +3,7 @@
    the argv joined with spaces and compared with tests/golden/bwrap/NAME.args
    (SBX_UPDATE_GOLDEN=1 rewrites them).  Then the order properties no golden
    file states by itself, and the configs that must be refused.  */
-#include "runtime/linux/bwrap_args.h"
+#include "runtime/linux/bwrap/bwrap_args.h"
 #include "tests/unit/fake_host.h"
 #include "tests/unit/golden.h"
 #include "tests/unit/tap.h"

@@ -1,5 +1,5 @@
 /* process.capabilities -> the one set bwrap gives, with notes.  */
-#include "runtime/linux/capabilities.h"
+#include "runtime/linux/confine/capabilities.h"
 #include "tests/unit/in_child.h"
 #include "tests/unit/tap.h"
 

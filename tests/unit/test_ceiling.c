@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "spec/ceiling.h"
+#include "policy/ceiling.h"
 
 /* TOKEN: the approval that lets it run; else REFUSAL: a refusal no token
    lifts (a phrase of it); neither: it runs under the ceiling.  */

@@ -1,7 +1,7 @@
 /* Console: a real pty pair, a real --console-socket listener, and a forked
    child that takes the slave as its controlling terminal.  */
 #include "common/error.h"
-#include "runtime/linux/console.h"
+#include "runtime/linux/container/console.h"
 #include "tests/unit/tap.h"
 
 #include <errno.h>

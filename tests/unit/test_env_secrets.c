@@ -1,5 +1,5 @@
-/* Credentials in an agent's environment (spec/env_secrets.c and
-   spec/policy_env.c): the names dropped, the URL passwords removed, the
+/* Credentials in an agent's environment (policy/env_secrets.c and
+   policy/env.c): the names dropped, the URL passwords removed, the
    record of both that the run reports, and the operator's "env:NAME". */
 #include "tests/unit/fake_host.h"
 #include "tests/unit/tap.h"

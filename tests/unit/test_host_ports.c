@@ -1,6 +1,6 @@
 /* Host services by port: "sbx.network" as a word or as {"mode",
    "hostPorts"} (spec/parse_network.c), and what the policy makes of the
-   ports (spec/policy_ports.c): a loopback of the sandbox's own, each
+   ports (policy/ports.c): a loopback of the sandbox's own, each
    port approved by the operator ("port:N"), the list kept in the plan.  */
 #include "tests/unit/fake_host.h"
 #include "tests/unit/tap.h"

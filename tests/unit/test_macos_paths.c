@@ -60,7 +60,7 @@ test_lexical_and_aliases (void)
   expect_canonical (NULL, "/private/tmp/x", "/private/tmp/x");
   expect_canonical (NULL, "/usr/tmp", "/usr/tmp");
   /* /home is an automount below the data volume; the data volume's
-     spellings of firmlinked directories are the root's (issue 17, 10).  */
+     spellings of firmlinked directories are the root's.  */
   expect_canonical (NULL, "/home", "/System/Volumes/Data/home");
   expect_canonical (NULL, "/home/me/ws", "/System/Volumes/Data/home/me/ws");
   expect_canonical (NULL, "/homely", "/homely");

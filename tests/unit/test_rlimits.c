@@ -1,5 +1,5 @@
 /* process.rlimits applied for real, in forked children.  */
-#include "runtime/linux/rlimits.h"
+#include "runtime/linux/confine/rlimits.h"
 #include "tests/unit/in_child.h"
 #include "tests/unit/tap.h"
 

@@ -175,7 +175,7 @@ build_canonical (struct sbx_plan *p)
   tp_bind (p, SBX_PLAN_BIND_RW, SBX_WHY_OCI_MOUNT, "/home/me/proj");
 }
 
-/* The rename bypass (issue 17, 6): a protected .git/config and hooks in
+/* The rename bypass: a protected .git/config and hooks in
    the workspace, and a hard-link alias; their ancestors must not move.  */
 static void
 build_rename_guard (struct sbx_plan *p)
@@ -334,7 +334,8 @@ comes_after (const char *hay, const char *needle, const char *after)
   return n && last && n > last;
 }
 
-/* The rules issue 17 asks for, each beside the anchor it follows.  */
+/* The Seatbelt rules of the macOS review, each beside the anchor it follows.
+ */
 static void
 test_anchored_rules (void)
 {

@@ -217,7 +217,7 @@ test_checker_rejects (void)
                       "(version 1)(deny lsopen)(deny appleevent-send)\n"
                       "(allow file-ioctl (regex #\"^/dev/ttys[0-9]+$\"))\n"
                       "(deny file-write-unlink (literal \"/a\"))"),
-          "checker accepts the operations and filters issue 17 adds");
+          "checker accepts the operations and filters the profile uses");
 }
 
 /* The header comment names sbx-oci and the mode, before (version 1).  */

@@ -1,6 +1,6 @@
 /* linux.seccomp compilation: programs are loaded for real, in forked
    children (and, when bwrap is installed, through bwrap itself).  */
-#include "runtime/linux/seccomp.h"
+#include "runtime/linux/confine/seccomp.h"
 #include "tests/unit/tap.h"
 
 #include <errno.h>

@@ -2,8 +2,8 @@
    generated, and the pipe a run hands bwrap.  What the filters refuse is
    test_seccomp's to show, on today's compile of the same definitions:
    equal bytes here carry that over to the shipped table.  */
-#include "runtime/linux/seccomp.h"
-#include "runtime/linux/seccomp_builtin.h"
+#include "runtime/linux/confine/seccomp.h"
+#include "runtime/linux/confine/seccomp_builtin.h"
 #include "tests/unit/tap.h"
 
 #include <string.h>

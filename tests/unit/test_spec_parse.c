@@ -503,10 +503,12 @@ check_container_top (const struct sbx_spec *s)
   tap_streq (s->mounts[3].source, "/srv/x", "bind by option, normalized");
   tap_ok (s->mounts[3].type == NULL, "absent type stays NULL");
   tap_streq (s->mounts[4].source, "shm/rel", "relative non-bind source kept");
-  tap_ok (s->hooks.prestart.n == 1 && s->hooks.prestart.v[0].timeout == 5
-              && s->hooks.prestart.v[0].args.n == 2 && s->hooks.poststop.n == 2
-              && s->hooks.poststop.v[1].timeout == 0
-              && s->hooks.poststart.n == 0,
+  tap_ok (s->hooks.phase[SBX_HOOK_PRESTART].n == 1
+              && s->hooks.phase[SBX_HOOK_PRESTART].v[0].timeout == 5
+              && s->hooks.phase[SBX_HOOK_PRESTART].v[0].args.n == 2
+              && s->hooks.phase[SBX_HOOK_POSTSTOP].n == 2
+              && s->hooks.phase[SBX_HOOK_POSTSTOP].v[1].timeout == 0
+              && s->hooks.phase[SBX_HOOK_POSTSTART].n == 0,
           "hooks");
 }
 

@@ -17,9 +17,9 @@
 #include "common/cleanup.h"
 #include "common/clock.h"
 #include "common/file_io.h"
-#include "runtime/state_dir.h"
+#include "runtime/linux/state/state_dir.h"
 #include "runtime/state_root.h"
-#include "runtime/state_store.h"
+#include "runtime/linux/state/state_store.h"
 #include "tap.h"
 
 static bool

@@ -1,7 +1,7 @@
 /* Host unix sockets listening at launch: /proc/net/unix parsed
-   (runtime/linux/unix_sockets.c), and hidden by hardened defaults unless
-   in a writable root or approved (spec/policy_agent.c).  */
-#include "runtime/linux/unix_sockets.h"
+   (runtime/linux/confine/unix_sockets.c), and hidden by hardened defaults
+   unless in a writable root or approved (policy/agent.c).  */
+#include "runtime/linux/confine/unix_sockets.h"
 #include "tests/unit/fake_host.h"
 #include "tests/unit/tap.h"
 

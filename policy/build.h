@@ -1,0 +1,107 @@
+/* Internal to policy resolution: appending to a plan under construction.  */
+#ifndef SBX_POLICY_BUILD_H
+#define SBX_POLICY_BUILD_H
+
+#include "policy/policy.h"
+
+/* Append a mount.  SOURCE may be NULL.  Returns the new entry or NULL on
+   ENOMEM.  */
+struct sbx_plan_mount *plan_add (struct sbx_plan *plan, enum sbx_plan_op op,
+                                 enum sbx_plan_why why, const char *source,
+                                 const char *dest);
+
+/* A fresh procfs at DEST, with what in it reaches past the sandbox's
+   namespaces sealed read-only: sys, sysrq-trigger, irq and bus.  bwrap
+   seals them only where its own access(2) finds them writable, which
+   /proc/sys, a 0555 directory, never is; so a uid 0 inside could write
+   host-wide sysctls such as kernel.core_pattern (runc mounts these
+   read-only too).  The host's own entries are bound over them: what
+   /proc/sys shows follows the namespaces of whoever reads it, not those
+   of the procfs it is read through.  Returns 0 or -ENOMEM.  */
+int plan_add_proc (struct sbx_plan *plan, enum sbx_plan_why why,
+                   const char *dest);
+
+/* Record a gap in enforcement: lowers the filesystem or network level to at
+   most LEVEL and keeps REASON (printf-style) for `state` and `check`.  */
+int plan_gap (struct sbx_plan *plan, bool network, enum sbx_level level,
+              const char *fmt, ...) __attribute__ ((format (printf, 4, 5)));
+
+/* The dest of the last HIDE_DIR/TMPFS/DIR mount that DEST lies under, so a
+   grant below it can be created inside the sandbox's own tmpfs.  */
+bool plan_dest_inside_tmpfs (const struct sbx_plan *plan, const char *dest);
+
+/* The length of the first prefix of PATH (absolute) that is a symbolic
+   link on the host, looking at the components from byte FROM on; 0 when
+   none is.  PATH is changed while looking, and restored.  */
+size_t policy_linked_prefix (const struct sbx_host_facts *host, char *path,
+                             size_t from);
+
+enum sbx_path_kind host_path_kind (const struct sbx_host_facts *host,
+                                   const char *path);
+
+/* The protected paths of SPEC (relative to each writable root), NULL-ended:
+   its own list, or the defaults.  */
+const char *const *policy_protected_list (const struct sbx_spec *spec);
+
+/* The operator's ceiling, checked before resolution (what the config sets)
+   and after it (what the plan would expose): policy/ceiling_gate.c.  */
+struct sbx_ceiling;
+int policy_ceiling_fields (const struct sbx_spec *spec,
+                           const struct sbx_host_facts *host,
+                           const struct sbx_ceiling *ceiling,
+                           struct sbx_error *err);
+int policy_ceiling_plan (const struct sbx_spec *spec,
+                         const struct sbx_plan *plan,
+                         const struct sbx_ceiling *ceiling,
+                         struct sbx_error *err);
+
+/* Keep the protected metadata of an agent plan's writable roots read-only
+   (policy/protect.c).  Returns 0 or -ENOMEM.  */
+int policy_protect_metadata (const struct sbx_spec *spec,
+                             const struct sbx_host_facts *host,
+                             struct sbx_plan *plan);
+
+int policy_agent_mounts (const struct sbx_spec *spec,
+                         const struct sbx_host_facts *host,
+                         struct sbx_plan *plan, struct sbx_error *err);
+int policy_container_mounts (const struct sbx_spec *spec,
+                             const struct sbx_host_facts *host,
+                             struct sbx_plan *plan, struct sbx_error *err);
+int policy_oci_mount (const struct sbx_spec *spec,
+                      const struct sbx_host_facts *host, size_t index,
+                      struct sbx_plan *plan, struct sbx_error *err);
+int policy_identity (const struct sbx_spec *spec,
+                     const struct sbx_host_facts *host, struct sbx_plan *plan,
+                     struct sbx_error *err);
+int policy_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+                struct sbx_plan *plan, struct sbx_error *err);
+int policy_widenings (const struct sbx_spec *spec, struct sbx_plan *plan);
+/* "sbx.network.hostPorts": checked (mode, approval) into plan->host_ports
+   (policy/ports.c).  */
+int policy_host_ports (const struct sbx_spec *spec,
+                       const struct sbx_host_facts *host,
+                       struct sbx_plan *plan, struct sbx_error *err);
+int policy_enforcement (const struct sbx_spec *spec,
+                        const struct sbx_host_facts *host,
+                        struct sbx_plan *plan, struct sbx_error *err);
+
+/* Whether NAME (LEN bytes) is one of LIST (NULL-ended), case-insensitive:
+   the environment rules' name lists (policy/env_secrets.c).  */
+bool policy_env_name_in (const char *name, size_t len,
+                         const char *const *list);
+
+/* Refuse to run below "sbx.requireEnforcement": the last check of all,
+   after the ceiling's, so a refusal names the policy first.  */
+int policy_require_level (const struct sbx_spec *spec,
+                          const struct sbx_plan *plan, struct sbx_error *err);
+
+/* Refuse a linux.sysctl entry that is malformed or that no namespace of
+   the container holds (it would change the host).  */
+int policy_sysctl (const struct sbx_spec *spec, const struct sbx_plan *plan,
+                   struct sbx_error *err);
+
+/* Append the read-only seals of every hidden directory: last, so that
+   grants nested inside a hidden directory could still be mounted.  */
+int policy_seal_hidden (struct sbx_plan *plan);
+
+#endif

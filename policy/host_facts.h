@@ -1,0 +1,68 @@
+/* What the translation needs to know about the host, gathered by the probe
+   (runtime/linux/bwrap/probe.c) so that policy resolution and the backends
+   stay pure functions of (spec, host facts).  Tests fill this by hand.  */
+#ifndef SBX_HOST_FACTS_H
+#define SBX_HOST_FACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/strv.h"
+
+enum sbx_path_kind
+{
+  SBX_PATH_ABSENT = 0,
+  SBX_PATH_DIR,
+  SBX_PATH_FILE, /* regular file, device, fifo: anything /dev/null can cover */
+  SBX_PATH_SOCKET,
+  SBX_PATH_SYMLINK,
+};
+
+struct sbx_host_facts
+{
+  const char *runner_path; /* absolute path of bwrap */
+  int runner_version[3];   /* {0, 8, 0}; zeros when unknown */
+  bool runner_named;       /* named by the operator: trusted, not probed */
+  /* The runner takes --bind-fd/--ro-bind-fd (newer bubblewraps; Debian
+     12's 0.8.0 has them backported; its --help says): bind sources inside
+     writable roots are then held open from the check to the mount.  */
+  bool runner_bind_fd;
+  /* The runner is sandbox-exec (macOS Seatbelt): no namespaces, no
+     bubblewrap version to check; policy/enforce.c reports what
+     Seatbelt does not confine.  */
+  bool seatbelt;
+  bool is_root; /* euid 0 in the initial user namespace */
+  uid_t uid;
+  gid_t gid;
+  const char *home; /* the caller's home directory, or NULL */
+  /* The account's home from its passwd entry when HOME names another
+     directory, else NULL: its credential stores are hidden as well.  */
+  const char *account_home;
+  bool userns_ok;       /* an unprivileged user namespace can be created */
+  bool private_proc_ok; /* a fresh /proc mounts inside the sandbox */
+  char *const *environ; /* the caller's environment */
+  /* Path sockets listening on the host at launch (/proc/net/unix), or
+     NULL when not looked for: hardened defaults hide those outside the
+     writable roots unless approved ("socket:PATH").  */
+  const struct strv *host_sockets;
+  /* The operator's --approve tokens, or NULL: "env:NAME" lets a
+     credential-shaped NAME through (policy/env.c).  */
+  const struct strv *approved;
+  /* Hard-link aliases found in the writable roots (runtime/linux/
+     alias_walk.c), re-bound read-only by the plan.  NULL: no walk.  */
+  const struct strv *alias_files;
+  const char *alias_gap; /* the walk was incomplete: why, else NULL */
+  /* Git metadata inside the writable roots beyond each root's own .git
+     (nested repositories, submodules' git directories), found by the same
+     walk: protected like the root's own.  NULL: no walk.  */
+  const struct strv *git_meta;
+  /* The caller's hard resource limits, indexed by RLIMIT_*: what an
+     untrusted config may not exceed.  NULL: unknown (any is refused).  */
+  const uint64_t *rlimit_hard;
+  /* How PATH looks on the host (lstat, not following the last link).  */
+  enum sbx_path_kind (*path_kind) (const char *path, void *ctx);
+  void *path_ctx;
+};
+
+#endif

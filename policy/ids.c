@@ -1,0 +1,116 @@
+/* Who the sandbox runs as, and how its user namespace maps ids.
+ *
+ * bubblewrap 0.8 maps exactly one id, the caller's, onto one id in the
+ * sandbox, and it never changes the host uid the command runs as: a
+ * process.user other than the caller's makes the command *appear* as that
+ * user inside while it keeps the caller's host uid for files.  That is a
+ * gap, reported as such; any other mapping cannot be expressed at all.
+ *
+ * As root, a container whose process runs as root gets a user namespace
+ * whose maps sbx writes itself (bwrap's --userns-block-fd): the identity
+ * over the whole id range, so uid 0 there is uid 0 on the host and every
+ * file keeps its owner.  A user namespace of its own is also what makes
+ * bwrap trim the capability bounding set to the capabilities the
+ * container keeps, which it does not do for root outside one.  Its
+ * supplementary groups are set to process.user.additionalGids before
+ * bwrap starts, and the identity map keeps them.  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/build.h"
+
+#define IDENTITY_MAP "0 0 4294967295\n"
+
+static int
+single_id_only (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+                struct sbx_error *err)
+{
+  const struct sbx_linux *lx = &spec->linux_;
+  const struct sbx_id_mapping *maps[2]
+      = { lx->uid_mappings, lx->gid_mappings };
+  size_t counts[2] = { lx->n_uid_mappings, lx->n_gid_mappings };
+  const char *names[2] = { "linux.uidMappings", "linux.gidMappings" };
+  unsigned long hosts[2] = { host->uid, host->gid };
+  for (int k = 0; k < 2; k++)
+    if (counts[k] > 1
+        || (counts[k] == 1
+            && (maps[k][0].size != 1 || maps[k][0].host_id != hosts[k])))
+      return sbx_fail (err, -ENOTSUP,
+                       "%s: bubblewrap maps only the caller's own id (%lu) "
+                       "to one id in the sandbox; use a single mapping "
+                       "{\"hostID\": %lu, \"size\": 1}",
+                       names[k], hosts[k], hosts[k]);
+  return 0;
+}
+
+static void
+switch_to_user (const struct sbx_spec *spec, struct sbx_plan *plan)
+{
+  const struct sbx_user *u = &spec->process.user;
+  plan->unshare[SBX_NS_USER] = true;
+  plan->set_ids = true;
+  plan->uid = u->uid;
+  plan->gid = u->gid;
+}
+
+/* Root's container: its supplementary groups are additionalGids and
+   nothing of the caller's (as runc sets them).  */
+static int
+exactly_these_groups (const struct sbx_user *u, struct sbx_plan *plan)
+{
+  plan->set_groups = true;
+  if (u->n_additional_gids == 0)
+    return 0;
+  plan->groups = calloc (u->n_additional_gids, sizeof *plan->groups);
+  if (plan->groups == NULL)
+    return -ENOMEM;
+  memcpy (plan->groups, u->additional_gids,
+          u->n_additional_gids * sizeof *plan->groups);
+  plan->n_groups = u->n_additional_gids;
+  return 0;
+}
+
+int
+policy_identity (const struct sbx_spec *spec,
+                 const struct sbx_host_facts *host, struct sbx_plan *plan,
+                 struct sbx_error *err)
+{
+  const struct sbx_linux *lx = &spec->linux_;
+  int r = single_id_only (spec, host, err);
+  if (r < 0 || !spec->has_process)
+    return r;
+  const struct sbx_user *u = &spec->process.user;
+  bool as_caller = u->uid == host->uid && u->gid == host->gid;
+  if (host->is_root && !plan->agent && as_caller && lx->n_uid_mappings == 0
+      && lx->n_gid_mappings == 0)
+    {
+      plan->uid_map = strdup (IDENTITY_MAP);
+      plan->gid_map = strdup (IDENTITY_MAP);
+      if (plan->uid_map == NULL || plan->gid_map == NULL)
+        return -ENOMEM;
+      switch_to_user (spec, plan);
+      return exactly_these_groups (u, plan);
+    }
+  /* Fewer groups is less privilege, not a weaker boundary: said, not
+     counted against the level.  */
+  if (u->n_additional_gids > 0
+      && (r = plan_gap (plan, false, SBX_LEVEL_FULL,
+                        "process.user.additionalGids: bubblewrap cannot set "
+                        "supplementary groups; not applied"))
+             < 0)
+    return r;
+  if (lx->n_uid_mappings == 1)
+    as_caller = as_caller && lx->uid_mappings[0].container_id == u->uid;
+  if (!as_caller || plan->unshare[SBX_NS_USER])
+    switch_to_user (spec, plan);
+  if (u->uid != host->uid)
+    return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                     "process.user.uid %u: bubblewrap 0.8 cannot switch "
+                     "host uid; the command appears as uid %u inside but "
+                     "acts on files as host uid %u",
+                     (unsigned) u->uid, (unsigned) u->uid,
+                     (unsigned) host->uid);
+  return 0;
+}

@@ -1,0 +1,168 @@
+/* Policy resolution: one flat, ordered plan from (spec, host facts).
+ *
+ * The plan is what every backend consumes: the bwrap argument builder on
+ * Linux (runtime/linux/bwrap/bwrap_args.c) and the Seatbelt profile generator
+ * on macOS (runtime/darwin/sbpl.c).  Resolution is pure: no I/O beyond the
+ * host-facts callbacks, no globals.  */
+#ifndef SBX_POLICY_H
+#define SBX_POLICY_H
+
+#include "policy/host_facts.h"
+#include "spec/spec.h"
+
+enum sbx_plan_op
+{
+  SBX_PLAN_BIND_RO,    /* host SOURCE visible read-only at DEST */
+  SBX_PLAN_BIND_RW,    /* host SOURCE writable at DEST: a write grant */
+  SBX_PLAN_BIND_DEV,   /* like BIND_RW, device nodes usable */
+  SBX_PLAN_HIDE_DIR,   /* deny: an empty directory in place of DEST */
+  SBX_PLAN_HIDE_FILE,  /* deny: an empty, read-only file in place of DEST */
+  SBX_PLAN_TMPFS,      /* a private, writable tmpfs at DEST */
+  SBX_PLAN_PROC,       /* a fresh procfs at DEST */
+  SBX_PLAN_DEV,        /* a minimal /dev at DEST */
+  SBX_PLAN_MQUEUE,     /* a fresh mqueue at DEST */
+  SBX_PLAN_DIR,        /* create directory DEST */
+  SBX_PLAN_REMOUNT_RO, /* seal DEST read-only; always after every grant */
+};
+
+/* Why a mount is in the plan: the Seatbelt backend and `check` read it.  */
+enum sbx_plan_why
+{
+  SBX_WHY_ROOT,       /* the sandbox's "/" */
+  SBX_WHY_SYSTEM,     /* /proc, /dev, ... that every sandbox has */
+  SBX_WHY_OCI_MOUNT,  /* an entry of config.json "mounts" */
+  SBX_WHY_WORKSPACE,  /* the mode's writable roots */
+  SBX_WHY_TEMP,       /* a temp root or the private /tmp */
+  SBX_WHY_PROTECTED,  /* protected metadata inside a writable root */
+  SBX_WHY_CREDENTIAL, /* a hidden credential store (hardened defaults) */
+  SBX_WHY_SOCKET,     /* a hidden daemon socket (hardened defaults) */
+  SBX_WHY_ALIAS,      /* a hard-linked file re-bound read-only */
+  SBX_WHY_MASKED,     /* linux.maskedPaths */
+  SBX_WHY_READONLY,   /* linux.readonlyPaths */
+};
+
+struct sbx_plan_mount
+{
+  enum sbx_plan_op op;
+  enum sbx_plan_why why;
+  char *source;  /* host path for binds; NULL otherwise */
+  char *dest;    /* path inside the sandbox */
+  bool optional; /* a missing SOURCE is skipped, not an error */
+  int64_t size;  /* tmpfs size in bytes; 0 = runner default */
+  int perms;     /* tmpfs/dir mode; -1 = runner default */
+};
+
+struct sbx_enforcement
+{
+  enum sbx_level filesystem;
+  enum sbx_level network;
+  enum sbx_level level; /* the weaker of the two: what the run can claim */
+  struct strv reasons;  /* one line per gap, "why not full" */
+  bool no_new_privs;    /* setuid and file capabilities grant nothing */
+};
+
+/* The seccomp programs a sandbox's processes run under.  */
+enum sbx_filter_choice
+{
+  SBX_FILTERS_NONE,
+  SBX_FILTERS_CONFIG,       /* linux.seccomp */
+  SBX_FILTERS_AGENT,        /* the agent default: user namespaces refused */
+  SBX_FILTERS_AGENT_USERNS, /* the agent default, sbx.allowUserNamespaces */
+};
+
+struct sbx_filters
+{
+  enum sbx_filter_choice main;
+  bool net_deny; /* network "deny"'s program on top */
+};
+
+struct sbx_plan
+{
+  bool agent;
+  bool under_ceiling; /* resolved under the operator's ceiling: the config
+                         was untrusted (the outcome's "trust") */
+  enum sbx_mode mode;
+  enum sbx_net network;
+  char *root; /* host directory that becomes "/" */
+  bool root_readonly;
+  struct sbx_plan_mount *mounts; /* in order; seals come last */
+  size_t n_mounts;
+  bool unshare[SBX_NS_COUNT];
+  char *join[SBX_NS_COUNT]; /* join this namespace (network, ipc, uts) at
+                               this path instead of making one; NULL: no */
+  char *hostname;           /* NULL: keep */
+  struct strv argv;         /* the command, never a shell string */
+  struct strv env;          /* exactly the child's environment */
+  struct strv env_dropped;  /* credential-shaped names left out of it */
+  struct strv env_redacted; /* names whose URL password was removed */
+  char *cwd;
+  bool set_ids;  /* switch to uid/gid inside a user namespace */
+  char *uid_map; /* /proc/PID/uid_map text sbx writes itself, or */
+  char *gid_map; /* NULL: bwrap maps the caller's own id */
+  uid_t uid;
+  gid_t gid;
+  bool set_groups; /* the runner takes exactly GROUPS as its supplementary
+                      groups, which an identity map keeps (else: the
+                      caller's, or none an unmapped namespace can show) */
+  gid_t *groups;
+  size_t n_groups;
+  bool new_session;
+  bool die_with_parent;
+  int64_t memory_limit;   /* bytes; -1 = none */
+  int64_t pids_limit;     /* -1 = none */
+  uint64_t wall_clock_ms; /* 0 = none */
+  uint32_t sample_interval_ms;
+  struct sbx_filters filters;
+  struct sbx_enforcement enforcement;
+  /* Host services by port (policy/ports.c): TCP ports of the host's
+     loopback that the sandbox reaches at its own 127.0.0.1:PORT, each
+     approved by the operator ("port:N").  sbx's forwarder
+     (runtime/linux/supervise/port_forward.h) listens on them inside the
+     sandbox's network namespace and connects to the host's 127.0.0.1:PORT.
+     This list is also exactly what a Landlock layer allows with its TCP
+     connect right (LANDLOCK_ACCESS_NET_CONNECT_TCP), as a belt under the
+     network namespace.  Distinct, in the config's order; empty: none.  */
+  uint16_t *host_ports;
+  size_t n_host_ports;
+};
+
+struct sbx_ceiling;
+
+/* CEILING: the operator's ceiling when the config is not trusted (every
+   field is checked against it first: policy/ceiling_gate.c), or NULL when
+   config.json is the operator's own.  Refusals of the ceiling come before
+   "requireEnforcement" is looked at.  */
+int sbx_policy_resolve (const struct sbx_spec *spec,
+                        const struct sbx_host_facts *host,
+                        const struct sbx_ceiling *ceiling,
+                        struct sbx_plan **out, struct sbx_error *err);
+
+void sbx_plan_free (struct sbx_plan *plan);
+
+/* Which programs SPEC's processes run under: decided here only, for the
+   sandbox (plan.filters) and for `exec` into it (from the config `create`
+   kept), so the two can never differ.  */
+struct sbx_filters sbx_policy_filters (const struct sbx_spec *spec);
+
+/* Whether bubblewrap VERSION predates 0.12.0, which fixes
+   GHSA-pxhw-h44j-8pfx (CVE-2026-87766).  An unknown version (zeros) does. */
+bool sbx_runner_predates_fix (const int version[3]);
+
+/* Whether an environment variable name (LEN bytes) looks like it carries a
+   credential: such names never reach an agent sandbox unless the operator
+   approves them ("env:NAME").  */
+bool sbx_env_name_is_secret (const char *name, size_t len);
+
+/* VALUE with the password of every "scheme://user:password@" in it
+   removed ("scheme://user@"): returns 1 and a new string in *OUT, 0 (and
+   NULL) when there is none, -ENOMEM.  */
+int sbx_env_redact_url (const char *value, char **out);
+
+static inline void
+sbx_plan_freep (struct sbx_plan **p)
+{
+  sbx_plan_free (*p);
+}
+#define cleanup_plan __attribute__ ((cleanup (sbx_plan_freep)))
+
+#endif

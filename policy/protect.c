@@ -1,0 +1,258 @@
+/* Protected metadata: what would run code outside the sandbox later
+   (.git/hooks, .git/config, shell and session start-up files), kept
+   read-only inside every writable root, with the directories above it
+   pinned so that it cannot be renamed away; nested repositories and the
+   git directories the alias walk found likewise.  A config's own
+   narrowing over any of it stays as written.  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cleanup.h"
+#include "common/path.h"
+#include "policy/build.h"
+
+/* Protected metadata inside every writable root, read-only by default:
+   what would let a sandboxed tool run code outside the sandbox later.  */
+static const char *const default_protected[] = {
+  ".git/hooks",
+  ".git/config",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  /* What runs code when the workspace is a home: git's global config
+     (core.fsmonitor, aliases), the user's systemd units and autostart
+     entries, fish's start-up, the user's own bin on PATH.  */
+  ".gitconfig",
+  ".config/git",
+  ".config/systemd/user",
+  ".config/autostart",
+  ".config/fish",
+  ".local/bin",
+  NULL,
+};
+
+/* The layer that decides what PATH is so far: the last mount at or above
+   it.  A config's own read-only or hidden layer there is a narrowing that
+   no pin of ours may undo by binding the host's path back on top.  */
+static bool
+narrowed_by_config (const struct sbx_plan *plan, const char *path)
+{
+  for (size_t i = plan->n_mounts; i-- > 0;)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (!sbx_path_is_under (path, m->dest))
+        continue;
+      return m->why == SBX_WHY_OCI_MOUNT && m->op != SBX_PLAN_BIND_RW
+             && m->op != SBX_PLAN_BIND_DEV;
+    }
+  return false;
+}
+
+/* Pin every directory between ROOT and PATH as a mount point of its own
+   (writable, onto itself): a mount point cannot be renamed or removed, so
+   `mv .git .git.old && mkdir .git` cannot walk away from the read-only
+   .git/config bound inside it.  */
+/* A pin binds the host's DIR afresh, over whatever the config mounted
+   inside it: the config's layers below DIR (a read-only .git/hooks, say)
+   are laid again on top, in their order, so the pin never undoes them.  */
+static int
+replay_config_layers (struct sbx_plan *plan, size_t before, const char *dir)
+{
+  for (size_t i = 0; i < before; i++)
+    {
+      struct sbx_plan_mount m = plan->mounts[i];
+      if (m.why != SBX_WHY_OCI_MOUNT || strcmp (m.dest, dir) == 0
+          || !sbx_path_is_under (m.dest, dir))
+        continue;
+      struct sbx_plan_mount *copy
+          = plan_add (plan, m.op, m.why, m.source, m.dest);
+      if (copy == NULL)
+        return -ENOMEM;
+      copy->size = m.size;
+      copy->perms = m.perms;
+      copy->optional = m.optional;
+    }
+  return 0;
+}
+
+static int
+pin_parents (const struct sbx_host_facts *host, const char *root,
+             const char *path, struct sbx_plan *plan)
+{
+  cleanup_free char *dir = strdup (path);
+  if (dir == NULL)
+    return -ENOMEM;
+  size_t base = strlen (root);
+  for (char *p = dir + base + 1; (p = strchr (p, '/')) != NULL; p++)
+    {
+      *p = '\0';
+      bool pinned = false;
+      for (size_t i = 0; i < plan->n_mounts && !pinned; i++)
+        pinned = plan->mounts[i].why == SBX_WHY_PROTECTED
+                 && strcmp (plan->mounts[i].dest, dir) == 0;
+      /* A directory the config made read-only or hid is a mount point
+         already, and a writable pin would undo the narrowing.  */
+      if (!pinned && host_path_kind (host, dir) == SBX_PATH_DIR
+          && !narrowed_by_config (plan, dir))
+        {
+          size_t before = plan->n_mounts;
+          if (!plan_add (plan, SBX_PLAN_BIND_RW, SBX_WHY_PROTECTED, dir, dir)
+              || replay_config_layers (plan, before, dir) < 0)
+            return -ENOMEM;
+        }
+      *p = '/';
+    }
+  return 0;
+}
+
+/* A .git that is a file (a worktree's or a submodule's "gitdir: ...")
+   would let a write point git at a directory of the sandbox's making
+   (core.fsmonitor, hooks): the file itself is kept read-only.  */
+static int
+protect_git_file (const struct sbx_host_facts *host, const char *root,
+                  struct sbx_plan *plan)
+{
+  cleanup_free char *git = sbx_path_join (root, ".git");
+  if (git == NULL)
+    return -ENOMEM;
+  if (host_path_kind (host, git) != SBX_PATH_FILE
+      || narrowed_by_config (plan, git))
+    return 0;
+  if (!plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_PROTECTED, git, git))
+    return -ENOMEM;
+  return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                   "%s is a file (a worktree or submodule): it is kept "
+                   "read-only; the git directory it names is protected "
+                   "only where the walk of the writable roots finds it "
+                   "(.git/modules, .git/worktrees, a nested .git)",
+                   git);
+}
+
+static int
+protect_one (const struct sbx_host_facts *host, const char *root,
+             const char *rel, struct sbx_plan *plan)
+{
+  cleanup_free char *path = sbx_path_join (root, rel);
+  if (path == NULL)
+    return -ENOMEM;
+  /* Metadata behind a link cannot be held: the link itself can be
+     replaced (a mount cannot sit on it), pointing git at a file no bind
+     covers.  */
+  size_t link = policy_linked_prefix (host, path, strlen (root) + 1);
+  if (link)
+    {
+      path[link] = '\0';
+      return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                       "protected metadata behind %s is not protected: it "
+                       "is a symbolic link, which a mount cannot hold",
+                       path);
+    }
+  /* Only what exists: creating a placeholder would litter the workspace,
+     and bwrap would create it on the host through the writable bind.  */
+  enum sbx_path_kind kind = host_path_kind (host, path);
+  if (kind != SBX_PATH_DIR && kind != SBX_PATH_FILE)
+    return 0;
+  /* Narrowed by the config, the path still needs its parents pinned: an
+     unpinned .git could be renamed away and replaced by one of the
+     sandbox's making.  */
+  if (pin_parents (host, root, path, plan) < 0)
+    return -ENOMEM;
+  if (narrowed_by_config (plan, path))
+    return 0;
+  return plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_PROTECTED, path, path)
+             ? 0
+             : -ENOMEM;
+}
+
+const char *const *
+policy_protected_list (const struct sbx_spec *spec)
+{
+  const struct sbx_ext *x = &spec->ext;
+  return x->protected_paths_set ? (const char *const *) x->protected_paths.v
+                                : default_protected;
+}
+
+static int
+protect_in_root (const struct sbx_spec *spec,
+                 const struct sbx_host_facts *host, const char *root,
+                 struct sbx_plan *plan)
+{
+  const char *const *list = policy_protected_list (spec);
+  int r = protect_git_file (host, root, plan);
+  for (size_t i = 0; r == 0 && list && list[i]; i++)
+    r = protect_one (host, root, list[i], plan);
+  return r;
+}
+
+/* The writable root (an identity bind) that PATH lies strictly below: the
+   innermost, where pins start.  */
+static const char *
+granted_root_of (const struct sbx_plan *plan, const char *path)
+{
+  const char *best = NULL;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (m->op == SBX_PLAN_BIND_RW && m->why != SBX_WHY_PROTECTED && m->source
+          && strcmp (m->source, m->dest) == 0 && strcmp (m->source, path) != 0
+          && sbx_path_is_under (path, m->source)
+          && (best == NULL || sbx_path_is_under (m->source, best)))
+        best = m->source;
+    }
+  return best;
+}
+
+/* Nested repositories and submodules' git directories, as the alias walk
+   found them: a .git file is kept read-only, a git directory's config and
+   hooks too, as for each root's own.  */
+static int
+protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  static const char *const inside[] = { "config", "hooks" };
+  int r = 0;
+  for (size_t i = 0; r == 0 && host->git_meta && i < host->git_meta->n; i++)
+    {
+      const char *p = host->git_meta->v[i];
+      const char *root = granted_root_of (plan, p);
+      if (root == NULL)
+        continue; /* not writable: nothing to protect */
+      const char *rel = p + strlen (root) + (strcmp (root, "/") != 0);
+      if (host_path_kind (host, p) != SBX_PATH_DIR)
+        {
+          r = protect_one (host, root, rel, plan);
+          continue;
+        }
+      for (size_t k = 0; r == 0 && k < 2; k++)
+        {
+          cleanup_free char *sub = NULL;
+          r = asprintf (&sub, "%s/%s", rel, inside[k]) < 0
+                  ? -ENOMEM
+                  : protect_one (host, root, sub, plan);
+        }
+    }
+  return r;
+}
+
+int
+policy_protect_metadata (const struct sbx_spec *spec,
+                         const struct sbx_host_facts *host,
+                         struct sbx_plan *plan)
+{
+  int r = 0;
+  if (plan->mode != SBX_MODE_WORKSPACE_WRITE)
+    return 0;
+  r = protect_in_root (spec, host, spec->ext.workspace, plan);
+  for (size_t i = 0; r == 0 && i < spec->ext.writable_roots.n; i++)
+    r = protect_in_root (spec, host, spec->ext.writable_roots.v[i], plan);
+  if (r == 0)
+    r = protect_git_meta (host, plan);
+  return r;
+}

@@ -1,0 +1,333 @@
+/* Policy resolution: the entry point and the parts that are neither mounts
+   nor environment (namespaces, identity, command, limits).  */
+#include "policy/policy.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cleanup.h"
+#include "common/path.h"
+#include "policy/build.h"
+
+struct sbx_plan_mount *
+plan_add (struct sbx_plan *plan, enum sbx_plan_op op, enum sbx_plan_why why,
+          const char *source, const char *dest)
+{
+  struct sbx_plan_mount *v
+      = realloc (plan->mounts, (plan->n_mounts + 1) * sizeof *v);
+  if (v == NULL)
+    return NULL;
+  plan->mounts = v;
+  struct sbx_plan_mount *m = &v[plan->n_mounts];
+  *m = (struct sbx_plan_mount){ .op = op, .why = why, .perms = -1 };
+  m->dest = strdup (dest);
+  m->source = source ? strdup (source) : NULL;
+  if (m->dest == NULL || (source && m->source == NULL))
+    {
+      free (m->dest);
+      free (m->source);
+      return NULL;
+    }
+  plan->n_mounts++;
+  return m;
+}
+
+int
+plan_add_proc (struct sbx_plan *plan, enum sbx_plan_why why, const char *dest)
+{
+  static const char *const host_wide[]
+      = { "sys", "sysrq-trigger", "irq", "bus" };
+  if (!plan_add (plan, SBX_PLAN_PROC, why, NULL, dest))
+    return -ENOMEM;
+  for (size_t i = 0; i < sizeof host_wide / sizeof *host_wide; i++)
+    {
+      char source[64];
+      snprintf (source, sizeof source, "/proc/%s", host_wide[i]);
+      cleanup_free char *at = sbx_path_join (dest, host_wide[i]);
+      struct sbx_plan_mount *m
+          = at ? plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_SYSTEM, source, at)
+               : NULL;
+      if (m == NULL)
+        return -ENOMEM;
+      m->optional = true; /* /proc/irq and /proc/bus are not everywhere */
+    }
+  return 0;
+}
+
+int
+plan_gap (struct sbx_plan *plan, bool network, enum sbx_level level,
+          const char *fmt, ...)
+{
+  enum sbx_level *l
+      = network ? &plan->enforcement.network : &plan->enforcement.filesystem;
+  if (level < *l)
+    *l = level;
+  char *reason = NULL;
+  va_list ap;
+  va_start (ap, fmt);
+  int r = vasprintf (&reason, fmt, ap);
+  va_end (ap);
+  if (r < 0)
+    return -ENOMEM;
+  return strv_push_owned (&plan->enforcement.reasons, reason);
+}
+
+bool
+plan_dest_inside_tmpfs (const struct sbx_plan *plan, const char *dest)
+{
+  for (size_t i = plan->n_mounts; i-- > 0;)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      bool fresh = m->op == SBX_PLAN_HIDE_DIR || m->op == SBX_PLAN_TMPFS
+                   || m->op == SBX_PLAN_DIR;
+      if (sbx_path_is_under (dest, m->dest) && strcmp (dest, m->dest) != 0)
+        return fresh;
+    }
+  return false;
+}
+
+size_t
+policy_linked_prefix (const struct sbx_host_facts *host, char *path,
+                      size_t from)
+{
+  for (char *p = path + from;; p++)
+    {
+      char *slash = strchr (p, '/');
+      if (slash)
+        *slash = '\0';
+      bool link = host_path_kind (host, path) == SBX_PATH_SYMLINK;
+      if (slash)
+        *slash = '/';
+      if (link)
+        return slash ? (size_t) (slash - path) : strlen (path);
+      if (slash == NULL)
+        return 0;
+      p = slash;
+    }
+}
+
+enum sbx_path_kind
+host_path_kind (const struct sbx_host_facts *host, const char *path)
+{
+  return host->path_kind ? host->path_kind (path, host->path_ctx)
+                         : SBX_PATH_ABSENT;
+}
+
+/* The namespaces the runner can enter before bwrap starts, leaving bwrap
+   to make the rest: the network one (podman's), and the IPC and UTS ones
+   a Kubernetes pod's containers share.  bwrap always makes its own mount
+   namespace, and joining a PID or user namespace would have to happen
+   in bwrap itself.  */
+static bool
+joinable (enum sbx_ns_type type)
+{
+  return type == SBX_NS_NETWORK || type == SBX_NS_IPC || type == SBX_NS_UTS;
+}
+
+/* A PID namespace is always used unless the spec lists its namespaces and
+   leaves "pid" out: that is the explicit way OCI says "share the host's".  */
+static int
+resolve_namespaces (const struct sbx_spec *spec, struct sbx_plan *plan)
+{
+  const struct sbx_linux *lx = &spec->linux_;
+  bool listed = spec->has_linux && lx->n_namespaces > 0;
+  for (size_t i = 0; i < lx->n_namespaces; i++)
+    {
+      const struct sbx_namespace *ns = &lx->namespaces[i];
+      if (ns->path == NULL)
+        plan->unshare[ns->type] = true;
+      else if (joinable (ns->type))
+        {
+          free (plan->join[ns->type]);
+          if ((plan->join[ns->type] = strdup (ns->path)) == NULL)
+            return -ENOMEM;
+        }
+    }
+  if (!listed)
+    plan->unshare[SBX_NS_PID] = true;
+  plan->unshare[SBX_NS_MOUNT] = true;
+  if (plan->agent)
+    {
+      plan->unshare[SBX_NS_IPC] = true;
+      plan->unshare[SBX_NS_UTS] = true;
+    }
+  if (spec->ext.network != SBX_NET_UNSET)
+    plan->unshare[SBX_NS_NETWORK] = spec->ext.network != SBX_NET_ALLOW;
+  plan->network = spec->ext.network;
+  if (plan->network == SBX_NET_UNSET)
+    plan->network = plan->unshare[SBX_NS_NETWORK] || plan->join[SBX_NS_NETWORK]
+                        ? SBX_NET_LOOPBACK
+                        : SBX_NET_ALLOW;
+  return 0;
+}
+
+static int
+resolve_namespace_paths (const struct sbx_spec *spec, struct sbx_plan *plan,
+                         struct sbx_error *err)
+{
+  const struct sbx_linux *lx = &spec->linux_;
+  for (size_t i = 0; i < lx->n_namespaces; i++)
+    {
+      const struct sbx_namespace *ns = &lx->namespaces[i];
+      if (ns->path == NULL)
+        continue;
+      if (!joinable (ns->type))
+        return sbx_fail (err, -ENOTSUP,
+                         "linux.namespaces[%zu].path: joining an existing "
+                         "namespace is supported for \"network\", \"ipc\" "
+                         "and \"uts\" (bubblewrap creates the others "
+                         "itself)",
+                         i);
+      if (plan->agent && ns->type != SBX_NS_NETWORK)
+        return sbx_fail (err, -EPERM,
+                         "linux.namespaces[%zu].path: an agent policy keeps "
+                         "IPC and UTS namespaces of its own",
+                         i);
+    }
+  /* A joined namespace takes the place of the one bwrap would make.  */
+  if (plan->join[SBX_NS_IPC])
+    plan->unshare[SBX_NS_IPC] = false;
+  if (plan->join[SBX_NS_UTS])
+    plan->unshare[SBX_NS_UTS] = false;
+  return 0;
+}
+
+static int
+resolve_process (const struct sbx_spec *spec, struct sbx_plan *plan,
+                 struct sbx_error *err)
+{
+  if (!spec->has_process)
+    return sbx_fail (err, -EINVAL, "process: required to run a container");
+  for (size_t i = 0; i < spec->process.args.n; i++)
+    if (strv_push (&plan->argv, spec->process.args.v[i]) < 0)
+      return -ENOMEM;
+  plan->cwd = strdup (spec->process.cwd);
+  if (spec->hostname && plan->unshare[SBX_NS_UTS])
+    plan->hostname = strdup (spec->hostname);
+  plan->root = strdup (spec->root_path);
+  if (plan->cwd == NULL || plan->root == NULL
+      || (spec->hostname && plan->unshare[SBX_NS_UTS] && !plan->hostname))
+    return -ENOMEM;
+  return 0;
+}
+
+static void
+resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
+{
+  const struct sbx_resources *res = &spec->linux_.resources;
+  plan->memory_limit = res->has_memory_limit && res->memory_limit > 0
+                           ? res->memory_limit
+                           : -1;
+  plan->pids_limit
+      = res->has_pids_limit && res->pids_limit > 0 ? res->pids_limit : -1;
+  plan->wall_clock_ms = spec->ext.wall_clock_ms;
+  /* The parser defaults it and refuses 0 (sbx_ext_init, parse_limits).  */
+  plan->sample_interval_ms = spec->ext.sample_interval_ms;
+}
+
+struct sbx_filters
+sbx_policy_filters (const struct sbx_spec *spec)
+{
+  struct sbx_filters f = { SBX_FILTERS_NONE, false };
+  if (spec->linux_.seccomp)
+    f.main = SBX_FILTERS_CONFIG;
+  /* Agents get the default filter unless their config brings its own.  */
+  else if (sbx_spec_is_agent (spec))
+    f.main = spec->ext.allow_user_namespaces ? SBX_FILTERS_AGENT_USERNS
+                                             : SBX_FILTERS_AGENT;
+  /* "deny" is only ever the config's explicit word (resolve_namespaces) */
+  f.net_deny = spec->ext.network == SBX_NET_DENY;
+  return f;
+}
+
+int
+sbx_policy_resolve (const struct sbx_spec *spec,
+                    const struct sbx_host_facts *host,
+                    const struct sbx_ceiling *ceiling, struct sbx_plan **out,
+                    struct sbx_error *err)
+{
+  *out = NULL;
+  int r = policy_ceiling_fields (spec, host, ceiling, err);
+  if (r < 0)
+    return r;
+  struct sbx_plan *plan = calloc (1, sizeof *plan);
+  if (plan == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  plan->agent = sbx_spec_is_agent (spec);
+  plan->under_ceiling = ceiling != NULL;
+  plan->filters = sbx_policy_filters (spec);
+  plan->mode = spec->ext.mode;
+  if (plan->agent && plan->mode == SBX_MODE_UNSET)
+    plan->mode = spec->root_readonly ? SBX_MODE_READ_ONLY
+                                     : SBX_MODE_DANGER_FULL_ACCESS;
+  plan->enforcement.filesystem = SBX_LEVEL_FULL;
+  plan->enforcement.network = SBX_LEVEL_FULL;
+  plan->new_session = true;
+  plan->die_with_parent = true;
+  resolve_limits (spec, plan);
+
+  r = resolve_namespaces (spec, plan);
+  if (r == 0)
+    r = resolve_namespace_paths (spec, plan, err);
+  if (r == 0)
+    r = resolve_process (spec, plan, err);
+  if (r == 0)
+    r = policy_sysctl (spec, plan, err);
+  if (r == 0)
+    r = policy_identity (spec, host, plan, err);
+  if (r == 0)
+    r = plan->agent ? policy_agent_mounts (spec, host, plan, err)
+                    : policy_container_mounts (spec, host, plan, err);
+  if (r == 0)
+    r = policy_seal_hidden (plan);
+  if (r == 0)
+    r = policy_env (spec, host, plan, err);
+  if (r == 0)
+    r = policy_host_ports (spec, host, plan, err);
+  if (r == 0)
+    r = policy_widenings (spec, plan);
+  if (r == 0)
+    r = policy_enforcement (spec, host, plan, err);
+  if (r == 0)
+    r = policy_ceiling_plan (spec, plan, ceiling, err);
+  if (r == 0)
+    r = policy_require_level (spec, plan, err);
+  if (r < 0)
+    {
+      sbx_plan_free (plan);
+      return r == -ENOMEM ? sbx_fail (err, r, "out of memory") : r;
+    }
+  *out = plan;
+  return 0;
+}
+
+void
+sbx_plan_free (struct sbx_plan *plan)
+{
+  if (plan == NULL)
+    return;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      free (plan->mounts[i].source);
+      free (plan->mounts[i].dest);
+    }
+  free (plan->mounts);
+  free (plan->root);
+  free (plan->hostname);
+  for (int t = 0; t < SBX_NS_COUNT; t++)
+    free (plan->join[t]);
+  free (plan->uid_map);
+  free (plan->gid_map);
+  free (plan->groups);
+  free (plan->host_ports);
+  free (plan->cwd);
+  strv_free (&plan->argv);
+  strv_free (&plan->env);
+  strv_free (&plan->env_dropped);
+  strv_free (&plan->env_redacted);
+  strv_free (&plan->enforcement.reasons);
+  free (plan);
+}

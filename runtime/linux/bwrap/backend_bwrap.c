@@ -1,0 +1,313 @@
+/* The bubblewrap backend of `run` (runtime/backend.h): sbx-oci spawns
+   bwrap as its own child and stays its supervisor, a child subreaper that
+   forwards signals, enforces the wall clock and the limits, and sweeps
+   stragglers at the end.  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/file_io.h"
+#include "runtime/backend.h"
+#include "runtime/linux/supervise/limits.h"
+#include "runtime/linux/supervise/host_ports.h"
+#include "runtime/linux/supervise/supervise.h"
+#include "runtime/linux/bwrap/probe.h"
+#include "runtime/linux/bwrap/spawn.h"
+#include "runtime/linux/container/sandbox.h"
+#include "runtime/shell_quote.h"
+#include "runtime/state_root.h"
+
+/* What the runner does before it execs bwrap, which the command line
+   alone would not reproduce.  */
+static void
+print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
+{
+  static const struct
+  {
+    enum sbx_ns_type type;
+    const char *name;
+  } joined[] = { { SBX_NS_NETWORK, "network" },
+                 { SBX_NS_IPC, "ipc" },
+                 { SBX_NS_UTS, "uts" } };
+  for (size_t i = 0; i < sizeof joined / sizeof *joined; i++)
+    if (plan->join[joined[i].type])
+      printf ("# first, the runner joins the %s namespace %s\n",
+              joined[i].name, plan->join[joined[i].type]);
+  if (mqueue_dir)
+    printf ("# the runner mounts the mqueue of the IPC namespace it shares "
+            "on %s, in a mount namespace of its own\n",
+            mqueue_dir);
+  for (size_t i = 0; i < plan->n_host_ports; i++)
+    printf ("# before the command runs, sbx-oci listens on the sandbox's "
+            "127.0.0.1:%u and forwards to the host's 127.0.0.1:%u\n",
+            plan->host_ports[i], plan->host_ports[i]);
+  if (plan->set_groups)
+    {
+      printf ("# its supplementary groups are exactly:");
+      for (size_t i = 0; i < plan->n_groups; i++)
+        printf (" %u", (unsigned) plan->groups[i]);
+      printf (plan->n_groups ? "\n" : " none\n");
+    }
+}
+
+/* The seccomp programs, written out for a dry run's command line: the
+   file each fd number reads.  */
+struct exported
+{
+  int fd[2];
+  char *path[2];
+};
+
+/* FD is a fresh memfd or a filled pipe: read from where it stands.  */
+static int
+export_program (int fd, const char *dir, int index, char **path,
+                struct sbx_error *err)
+{
+  char buf[65536];
+  size_t len = 0;
+  ssize_t n;
+  while ((n = read (fd, buf + len, sizeof buf - len)) > 0)
+    len += (size_t) n;
+  if (n < 0 || len == sizeof buf)
+    return sbx_fail_errno (err, n < 0 ? -errno : -EFBIG,
+                           "cannot read seccomp program %d", index);
+  if (asprintf (path, "%s/seccomp-%d.bpf", dir, index) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  return sbx_write_file_atomic (*path, buf, len, 0644, err);
+}
+
+/* --seccomp-dir: the programs as files, read on fds 3 and 4.  */
+static int
+export_seccomp (struct sbx_sandbox *sb, const char *dir,
+                struct sbx_bwrap_fds *fds, struct exported *x,
+                struct sbx_error *err)
+{
+  int fd[2] = { sb->seccomp_fd, sb->seccomp_net_fd }, next = 3, r = 0;
+  for (int i = 0; r == 0 && i < 2; i++)
+    if (fd[i] >= 0)
+      {
+        r = export_program (fd[i], dir, i, &x->path[i], err);
+        x->fd[i] = next++;
+      }
+  fds->seccomp = x->fd[0];
+  fds->seccomp_net = x->fd[1];
+  return r;
+}
+
+static void
+print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
+               const struct exported *x)
+{
+  printf ("env -i");
+  for (size_t i = 0; i < sb->plan->env.n; i++)
+    {
+      putchar (' ');
+      sbx_shell_quote (stdout, sb->plan->env.v[i]);
+    }
+  for (size_t i = 0; i < argv->n; i++)
+    {
+      fputs (i == 0 ? " \\\n  " : " ", stdout);
+      sbx_shell_quote (stdout, argv->v[i]);
+    }
+  for (int i = 0; i < 2; i++)
+    if (x->path[i])
+      {
+        printf (" %d< ", x->fd[i]);
+        sbx_shell_quote (stdout, x->path[i]);
+      }
+  putchar ('\n');
+  if ((sb->seccomp_fd >= 0 || sb->seccomp_net_fd >= 0) && !x->path[0]
+      && !x->path[1])
+    printf ("# run for real, compiled seccomp programs are added with "
+            "--add-seccomp-fd FD (--seccomp-dir DIR writes them out)\n");
+  print_runner_steps (sb->plan, sb->mqueue_dir);
+  for (size_t i = 0; i < sb->plan->enforcement.reasons.n; i++)
+    printf ("# enforcement %s: %s\n",
+            sbx_level_name (sb->plan->enforcement.level),
+            sb->plan->enforcement.reasons.v[i]);
+}
+
+/* How `run` has bwrap build the sandbox, for the run and for its dry run
+   alike: the printed command is the one that runs.  */
+static struct sbx_bwrap_opts
+run_opts (const struct sbx_sandbox *sb)
+{
+  return (struct sbx_bwrap_opts){ .die_with_parent = true,
+                                  .cap_keep = &sb->cap_keep,
+                                  .mqueue_dir = sb->mqueue_dir };
+}
+
+static int
+dry_run (struct sbx_sandbox *sb, const char *seccomp_dir,
+         struct sbx_error *err)
+{
+  struct sbx_bwrap_opts opts = run_opts (sb);
+  struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
+  struct exported x = { { -1, -1 }, { NULL, NULL } };
+  cleanup_strv struct strv argv = { 0 };
+  int r = seccomp_dir ? export_seccomp (sb, seccomp_dir, &fds, &x, err) : 0;
+  if (r == 0)
+    r = sbx_bwrap_args (sb->plan, &sb->probe.facts, &fds, &opts, &argv, err);
+  if (r == 0)
+    print_dry_run (sb, &argv, &x);
+  free (x.path[0]);
+  free (x.path[1]);
+  return r;
+}
+
+static int
+supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
+           struct sbx_limits *lim, struct sbx_outcome *out,
+           struct sbx_error *err)
+{
+  sigset_t set;
+  sbx_monitor_signals (&set);
+  sigprocmask (SIG_BLOCK, &set, NULL);
+  cleanup_close int sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (sfd < 0)
+    return sbx_fail_errno (err, -errno, "signalfd");
+  /* Whatever double-forks out of the sandbox is re-parented here and
+     swept at the end.  */
+  prctl (PR_SET_CHILD_SUBREAPER, 1);
+  struct sbx_spawn_request req = {
+    .plan = sb->plan,
+    .host = &sb->probe.facts,
+    .opts = run_opts (sb),
+    .spec = sb->spec,
+    .seccomp_fd = sb->seccomp_fd,
+    .seccomp_net_fd = sb->seccomp_net_fd,
+    .preserve_fds = o->preserve_fds,
+    .own_process_group = true,
+    .cgroup = lim->cgroup,
+  };
+  /* The runner starts held until the command may run: without a quota,
+     so that RLIMIT_NPROC can be set in the sandbox first; with host
+     ports, so that they are listened on first.  */
+  bool nproc = sbx_limits_wants_nproc (lim);
+  int hold[2] = { -1, -1 };
+  if ((nproc || sb->plan->n_host_ports) && pipe2 (hold, O_CLOEXEC) < 0)
+    return sbx_fail_errno (err, -errno, "cannot make the runner's hold pipe");
+  req.hold_fd = hold[0];
+  struct sbx_spawned sp = { 0 };
+  int r = sbx_spawn_runner (&req, &sp, err);
+  if (hold[0] >= 0)
+    {
+      close (hold[0]);
+      if (r == 0 && nproc)
+        sbx_limits_hold_nproc (lim, sp.runner_pid,
+                               &sb->plan->enforcement.reasons);
+      if (r == 0)
+        r = sbx_host_ports_run (sb->plan, sp.runner_pid, sp.sandbox_pid, err);
+      if (r == 0)
+        (void) !write (hold[1], "x", 1); /* a runner gone reads EOF anyway */
+      close (hold[1]);
+    }
+  if (r < 0 && sp.runner_pid > 0)
+    {
+      /* Never released: the command did not run.  */
+      kill (sp.runner_pid, SIGKILL);
+      waitpid (sp.runner_pid, NULL, 0);
+      close (sp.status_fd);
+    }
+  if (r < 0)
+    return r;
+  r = sbx_monitor_run (&sp, sb->plan, lim, sfd, out, err);
+  close (sp.status_fd);
+  return r;
+}
+
+/* The limits are set up before the runner starts and finished after it
+   ended, whatever happened in between: a quota's cgroup never outlives
+   the run.  */
+static int
+run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
+             const struct sbx_run_request *o, struct sbx_outcome *out,
+             struct sbx_error *err)
+{
+  int hr = sbx_run_refuse_held_only (sb->spec, err);
+  if (hr < 0)
+    return hr;
+  struct sbx_limits lim;
+  const char *cgroups_path
+      = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
+  cleanup_free char *systemd = NULL;
+  if (g->systemd_cgroup)
+    {
+      int sr = sbx_cgroup_systemd_path (cgroups_path, o->id, &systemd, err);
+      if (sr < 0)
+        return sr == -ENOMEM ? sbx_fail (err, sr, "out of memory") : sr;
+      cgroups_path = systemd;
+    }
+  int r = sbx_limits_setup (&lim, sb->plan, cgroups_path, o->id, err);
+  if (r == 0)
+    r = supervise (sb, o, &lim, out, err);
+  struct sbx_error ferr = { 0 };
+  int f = sbx_limits_finish (&lim, out, r < 0 ? &ferr : err);
+  sbx_limits_release (&lim);
+  return r < 0 ? r : f;
+}
+
+int
+sbx_backend_run (const struct sbx_context *g,
+                 const struct sbx_run_request *req, struct sbx_run_result *res,
+                 struct sbx_error *err)
+{
+  if (req->backend == SBX_BACKEND_SEATBELT)
+    return sbx_fail (err, -ENOTSUP,
+                     "--backend seatbelt: runs only on macOS; use it with "
+                     "--dry-run here to print the profile");
+  struct sbx_sandbox sb;
+  int r = sbx_sandbox_prepare (g, req->bundle, &sb, err);
+  if (r == 0 && req->dry_run)
+    r = dry_run (&sb, req->seccomp_dir, err);
+  else if (r == 0)
+    r = run_limited (g, &sb, req, &res->outcome, err);
+  res->exec_status = sb.exec_status;
+  res->plan = sb.plan;
+  sb.plan = NULL; /* the outcome's enforcement report needs it */
+  sbx_sandbox_release (&sb);
+  return r;
+}
+
+int
+sbx_backend_resolve (const struct sbx_context *g, const char *bundle,
+                     struct sbx_spec **spec, struct sbx_plan **plan,
+                     struct sbx_error *err)
+{
+  struct sbx_sandbox sb;
+  int r = sbx_sandbox_prepare (g, bundle, &sb, err);
+  if (r == 0)
+    {
+      *spec = sb.spec, *plan = sb.plan;
+      sb.spec = NULL, sb.plan = NULL;
+    }
+  sbx_sandbox_release (&sb);
+  return r;
+}
+
+void
+sbx_backend_print_runner (const struct sbx_context *g)
+{
+  struct sbx_probe probe;
+  struct sbx_error err = { 0 };
+  /* Only a root already there and the caller's own serves as the cache. */
+  cleanup_close int root_fd = -1;
+  sbx_state_root_open (sbx_state_root (g), false, &root_fd, &err);
+  sbx_error_clear (&err);
+  if (sbx_probe_host (g->runner, root_fd, &probe, &err) < 0)
+    printf ("runner: none (%s)\n", err.msg);
+  else
+    {
+      const int *v = probe.facts.runner_version;
+      printf ("runner: %s (bubblewrap %d.%d.%d%s)\n", probe.runner_path, v[0],
+              v[1], v[2], probe.facts.runner_named ? ", named" : "");
+    }
+}

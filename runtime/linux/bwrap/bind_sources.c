@@ -1,0 +1,109 @@
+#include "runtime/linux/bwrap/bind_sources.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/path.h"
+
+static bool
+is_bind (const struct sbx_plan_mount *m)
+{
+  return m->op == SBX_PLAN_BIND_RO || m->op == SBX_PLAN_BIND_RW;
+}
+
+/* A root whose insides someone else may change while we set up: a
+   writable root, or a workspace bound read-only (read-only here, but
+   another sandbox, or a process of the agent's, may write it at the same
+   time).  */
+static bool
+is_changeable_root (const struct sbx_plan_mount *m)
+{
+  bool writable = m->op == SBX_PLAN_BIND_RW || m->op == SBX_PLAN_BIND_DEV;
+  bool workspace = m->op == SBX_PLAN_BIND_RO && m->why == SBX_WHY_WORKSPACE;
+  return (writable || workspace) && m->source && strcmp (m->source, "/") != 0;
+}
+
+/* The outermost changeable root that SOURCE lies strictly below, or NULL:
+   every component below it is the sandbox's to change.  */
+static const char *
+outermost_root (const struct sbx_plan *plan, const char *source)
+{
+  const char *best = NULL;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (is_changeable_root (m) && strcmp (source, m->source) != 0
+          && sbx_path_is_under (source, m->source)
+          && (best == NULL || sbx_path_is_under (best, m->source)))
+        best = m->source;
+    }
+  return best;
+}
+
+static int
+open_beneath (const char *root, const char *source)
+{
+  cleanup_close int dir = open (root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0)
+    return -errno;
+  struct open_how how = {
+    .flags = O_PATH | O_CLOEXEC,
+    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+  };
+  const char *rel = source + strlen (root);
+  rel += rel[0] == '/';
+  long fd = syscall (SYS_openat2, dir, rel, &how, sizeof how);
+  return fd < 0 ? -errno : (int) fd;
+}
+
+int
+sbx_bind_sources_open (const struct sbx_plan *plan, int **fds,
+                       struct sbx_error *err)
+{
+  *fds = NULL;
+  if (plan->n_mounts == 0)
+    return 0;
+  int *v = malloc (plan->n_mounts * sizeof *v);
+  if (v == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    v[i] = -1;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      const char *root
+          = is_bind (m) && m->source ? outermost_root (plan, m->source) : NULL;
+      if (root == NULL)
+        continue;
+      int fd = open_beneath (root, m->source);
+      if (fd == -ENOENT && m->optional)
+        continue;
+      if (fd < 0)
+        {
+          sbx_bind_sources_close (v, plan->n_mounts);
+          return sbx_fail_errno (err, fd, "cannot hold the bind source %s%s",
+                                 m->source,
+                                 fd == -ELOOP ? " (a symbolic link appeared "
+                                                "in it after it was checked)"
+                                              : "");
+        }
+      v[i] = fd;
+    }
+  *fds = v;
+  return 0;
+}
+
+void
+sbx_bind_sources_close (int *fds, size_t n)
+{
+  for (size_t i = 0; fds && i < n; i++)
+    if (fds[i] >= 0)
+      close (fds[i]);
+  free (fds);
+}

@@ -1,0 +1,292 @@
+#include "runtime/linux/bwrap/probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/file_io.h"
+#include "runtime/host_paths.h"
+#include "runtime/linux/state/state_dir.h"
+#include "runtime/state_root.h"
+
+extern char **environ;
+
+static const char *const runner_places[] = {
+  "/usr/bin/bwrap",
+  "/usr/local/bin/bwrap",
+  "/bin/bwrap",
+  NULL,
+};
+
+/* Run the runner with ARGS, output discarded (or captured into OUT), and
+   return its exit status, or a negative errno when it could not start.  */
+static int
+run_runner (const char *const *args, char *out, size_t out_len)
+{
+  int pipefd[2];
+  if (pipe2 (pipefd, O_CLOEXEC) < 0)
+    return -errno;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init (&fa);
+  posix_spawn_file_actions_addopen (&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2 (&fa, pipefd[1], 1);
+  posix_spawn_file_actions_addopen (&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid;
+  int r
+      = posix_spawn (&pid, args[0], &fa, NULL, (char *const *) args, environ);
+  posix_spawn_file_actions_destroy (&fa);
+  close (pipefd[1]);
+  if (r != 0)
+    {
+      close (pipefd[0]);
+      return -r;
+    }
+  size_t n = 0;
+  ssize_t got;
+  while (out && n + 1 < out_len
+         && (got = read (pipefd[0], out + n, out_len - n - 1)) > 0)
+    n += (size_t) got;
+  if (out)
+    out[n] = '\0';
+  close (pipefd[0]);
+  int status;
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -errno;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+/* Whether the runner takes --bind-fd: its --help lists every option.  */
+static bool
+runner_has_bind_fd (const char *runner)
+{
+  char help[16384];
+  const char *args[] = { runner, "--help", NULL };
+  return run_runner (args, help, sizeof help) == 0
+         && strstr (help, "--bind-fd ") != NULL;
+}
+
+static void
+probe_runner (struct sbx_probe *p)
+{
+  struct sbx_host_facts *f = &p->facts;
+  char out[256];
+  const char *version[] = { p->runner_path, "--version", NULL };
+  if (run_runner (version, out, sizeof out) == 0)
+    sscanf (out, "bubblewrap %d.%d.%d", &f->runner_version[0],
+            &f->runner_version[1], &f->runner_version[2]);
+  const char *userns[] = {
+    p->runner_path, "--unshare-user", "--ro-bind", "/", "/", "true", NULL
+  };
+  f->userns_ok = run_runner (userns, NULL, 0) == 0;
+  const char *proc[] = { p->runner_path,
+                         f->is_root ? "--unshare-pid" : "--unshare-user",
+                         "--unshare-pid",
+                         "--ro-bind",
+                         "/",
+                         "/",
+                         "--proc",
+                         "/proc",
+                         "true",
+                         NULL };
+  f->private_proc_ok = run_runner (proc, NULL, 0) == 0;
+  f->runner_bind_fd = runner_has_bind_fd (p->runner_path);
+}
+
+/* What would change the probe's answer: the runner, the kernel, and who
+   asks.  A uid alone does not say who: uid 0 in a user namespace of its
+   own (rootless podman, `unshare -r`) shares the host root's state root
+   and probes with other arguments (probe_runner).  */
+static int
+cache_key (const char *runner, const struct sbx_host_facts *f, char *key,
+           size_t len)
+{
+  struct stat st;
+  struct utsname u;
+  if (stat (runner, &st) < 0 || uname (&u) < 0)
+    return -errno;
+  /* A named runner's entry holds only what --help says (it is trusted,
+     never test-run): it must not answer for the same file found unnamed. */
+  snprintf (key, len, "%s %lld %lld.%09ld %s %d %s%s", runner,
+            (long long) st.st_size, (long long) st.st_mtim.tv_sec,
+            st.st_mtim.tv_nsec, u.release, (int) f->uid,
+            f->is_root ? "host-root" : "user",
+            f->runner_named ? " named" : "");
+  return 0;
+}
+
+/* The cache's text, when it is the caller's own regular file (a symlink
+   is not followed): its answer turns mitigations on or off, so a file
+   someone else could have written is not believed, only probed over.  */
+static bool
+read_cache (int dirfd, char *text, size_t size)
+{
+  cleanup_close int fd
+      = openat (dirfd, SBX_PROBE_CACHE_NAME,
+                O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  struct stat st;
+  struct sbx_error ignored = { 0 };
+  if (fd < 0 || fstat (fd, &st) < 0
+      || sbx_state_trust_check ("probe cache", SBX_PROBE_CACHE_NAME, &st,
+                                S_IFREG, geteuid (), &ignored)
+             < 0)
+    return false;
+  size_t n = 0;
+  ssize_t got;
+  while (n + 1 < size && (got = read (fd, text + n, size - n - 1)) != 0)
+    if (got < 0 && errno != EINTR)
+      return false;
+    else if (got > 0)
+      n += (size_t) got;
+  text[n] = '\0';
+  return true;
+}
+
+static bool
+load_cache (int dirfd, const char *key, struct sbx_host_facts *f)
+{
+  char text[8192];
+  if (!read_cache (dirfd, text, sizeof text))
+    return false;
+  char *nl = strchr (text, '\n');
+  if (nl == NULL || (size_t) (nl - text) != strlen (key)
+      || strncmp (text, key, strlen (key)) != 0)
+    return false;
+  int userns, proc, bind_fd;
+  if (sscanf (nl + 1, "%d.%d.%d %d %d %d", &f->runner_version[0],
+              &f->runner_version[1], &f->runner_version[2], &userns, &proc,
+              &bind_fd)
+      != 6)
+    return false;
+  f->userns_ok = userns;
+  f->private_proc_ok = proc;
+  f->runner_bind_fd = bind_fd;
+  return true;
+}
+
+static void
+store_cache (int dirfd, const char *key, const struct sbx_host_facts *f)
+{
+  char text[8192];
+  int n = snprintf (text, sizeof text, "%s\n%d.%d.%d %d %d %d\n", key,
+                    f->runner_version[0], f->runner_version[1],
+                    f->runner_version[2], f->userns_ok, f->private_proc_ok,
+                    f->runner_bind_fd);
+  struct sbx_error ignored = { 0 };
+  /* A cache that cannot be written only costs the next run a probe.  */
+  if (n > 0 && (size_t) n < sizeof text)
+    sbx_write_file_atomic_at (dirfd, SBX_PROBE_CACHE_NAME,
+                              SBX_PROBE_CACHE_NAME, text, (size_t) n, 0644,
+                              &ignored);
+}
+
+static int
+find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
+{
+  if (runner == NULL)
+    runner = getenv ("SBX_OCI_RUNNER");
+  p->facts.runner_named = runner != NULL && runner[0] != '\0';
+  /* A place is taken only if it can be executed: checked once.  */
+  for (size_t i = 0; runner == NULL && runner_places[i]; i++)
+    if (access (runner_places[i], X_OK) == 0)
+      runner = runner_places[i];
+  if (runner == NULL || runner[0] == '\0')
+    return sbx_fail (err, -ENOENT,
+                     "bubblewrap (bwrap) is not installed: install it "
+                     "(apt-get install bubblewrap) or name one with "
+                     "--runner PATH");
+  if (runner[0] != '/')
+    return sbx_fail (err, -EINVAL,
+                     "runner %s: give an absolute path (--runner or "
+                     "SBX_OCI_RUNNER)",
+                     runner);
+  if (p->facts.runner_named && access (runner, X_OK) < 0)
+    return sbx_fail_errno (err, -errno, "runner %s: cannot execute it",
+                           runner);
+  snprintf (p->runner_path, sizeof p->runner_path, "%s", runner);
+  p->facts.runner_path = p->runner_path;
+  return 0;
+}
+
+/* Whether this process sees the initial user namespace's whole uid range
+   ("0 0 4294967295"): only there is a uid 0 the host's root.  */
+static bool
+initial_user_namespace (void)
+{
+  char line[128];
+  cleanup_close int fd = open ("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd < 0 ? -1 : read (fd, line, sizeof line - 1);
+  if (n < 0)
+    return fd < 0; /* no user namespaces in this kernel */
+  line[n] = '\0';
+  return strstr (line, "4294967295") != NULL;
+}
+
+bool
+sbx_probe_is_root (void)
+{
+  return geteuid () == 0 && initial_user_namespace ();
+}
+
+static void
+probe_identity (struct sbx_probe *p)
+{
+  struct sbx_host_facts *f = &p->facts;
+  f->uid = geteuid ();
+  f->gid = getegid ();
+  f->is_root = sbx_probe_is_root ();
+  const char *home = sbx_host_home (f->uid);
+  if (home)
+    {
+      snprintf (p->home, sizeof p->home, "%s", home);
+      f->home = p->home;
+    }
+  /* $HOME may point elsewhere (a scratch home): the account's own
+     credential stores are hidden too.  */
+  const char *account = sbx_account_home (f->uid);
+  if (account && (f->home == NULL || strcmp (account, f->home) != 0))
+    {
+      snprintf (p->account_home, sizeof p->account_home, "%s", account);
+      f->account_home = p->account_home;
+    }
+  f->environ = environ;
+  f->path_kind = sbx_host_path_kind;
+  f->rlimit_hard = sbx_host_rlimits ();
+}
+
+int
+sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
+                struct sbx_error *err)
+{
+  memset (out, 0, sizeof *out);
+  int r = find_runner (runner, out, err);
+  if (r < 0)
+    return r;
+  probe_identity (out);
+  char key[4096 + 256];
+  bool keyed
+      = cache_fd >= 0
+        && cache_key (out->runner_path, &out->facts, key, sizeof key) == 0;
+  if (keyed && load_cache (cache_fd, key, &out->facts))
+    return 0;
+  if (out->facts.runner_named)
+    {
+      /* Trusted as named: no sandbox is launched to test it; its --help
+         says which options it takes, once, then the cache does.  */
+      out->facts.userns_ok = out->facts.private_proc_ok = true;
+      out->facts.runner_bind_fd = runner_has_bind_fd (out->runner_path);
+    }
+  else
+    probe_runner (out);
+  if (keyed)
+    store_cache (cache_fd, key, &out->facts);
+  return 0;
+}

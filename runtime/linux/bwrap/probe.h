@@ -1,0 +1,32 @@
+/* The host probe: finds the runner and learns what this host lets a
+   sandbox have, once.  The answer is cached in the state root, keyed by
+   what would change it (runner path, size and mtime; kernel release), so
+   later runs pay for a stat, not for launching test sandboxes.  */
+#ifndef SBX_PROBE_H
+#define SBX_PROBE_H
+
+#include "common/error.h"
+#include "policy/host_facts.h"
+
+struct sbx_probe
+{
+  struct sbx_host_facts facts;
+  char runner_path[4096];
+  char home[4096];
+  char account_home[4096];
+};
+
+/* RUNNER: a path named by the operator (--runner or SBX_OCI_RUNNER), or
+   NULL to look for bwrap in the usual absolute places (PATH may be unset:
+   podman calls `kill` and `delete` with an empty environment).
+   CACHE_FD: the checked state root (runtime/state_root.h) that keeps the
+   cache, or -1 for no cache; a cache file that is not the caller's own
+   regular file is not believed.  */
+int sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
+                    struct sbx_error *err);
+
+/* The probe's is_root for this process: euid 0 in the initial user
+   namespace (a uid 0 elsewhere holds no capability of the host's).  */
+bool sbx_probe_is_root (void);
+
+#endif

@@ -1,0 +1,521 @@
+#include "runtime/linux/bwrap/spawn.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#endif
+
+#include "common/cleanup.h"
+#include "common/file_io.h"
+#include "runtime/linux/confine/fd_scrub.h"
+#include "runtime/linux/confine/rlimits.h"
+#include "runtime/linux/bwrap/bind_sources.h"
+#include "runtime/linux/bwrap/runner_env.h"
+#include "runtime/linux/bwrap/runner_status.h"
+
+/* What failed in the child before exec, sent back on a CLOEXEC pipe.  */
+struct child_failure
+{
+  int step;
+  int errnum;
+  char detail[480]; /* the step's own message, when it has one */
+};
+
+enum
+{
+  STEP_PGRP = 1,
+  STEP_JOIN,
+  STEP_GROUPS,
+  STEP_CGROUP,
+  STEP_RLIMITS,
+  STEP_OOM,
+  STEP_FDS,
+  STEP_EXEC
+};
+
+static const char *const step_names[] = {
+  [STEP_PGRP] = "set its process group",
+  [STEP_JOIN] = "join a namespace by path",
+  [STEP_GROUPS] = "set process.user.additionalGids",
+  [STEP_CGROUP] = "enter the sandbox's cgroup",
+  [STEP_RLIMITS] = "apply process.rlimits",
+  [STEP_OOM] = "apply process.oomScoreAdj",
+  [STEP_FDS] = "arrange its file descriptors",
+  [STEP_EXEC] = "execute",
+};
+
+/* The request's optional descriptors: stdio is never one of them, so a
+   field left at 0 by an initializer reads as "none", not as stdin.  */
+static bool
+has_fd (int fd)
+{
+  return fd > 2;
+}
+
+/* The descriptors the runner is given, in the order they are numbered
+   from 3 (after any preserved ones); -1 where unused.  */
+enum
+{
+  FD_STATUS,
+  FD_BLOCK,
+  FD_SECCOMP,
+  FD_SECCOMP_NET,
+  FD_INFO,
+  FD_USERNS,
+  FD_ARGS,
+  FD_COUNT
+};
+
+struct fd_layout
+{
+  int at[FD_COUNT];  /* the number the runner sees */
+  int src[FD_COUNT]; /* the descriptor sbx holds */
+  /* Held bind sources (bind_sources.h), one per plan mount, -1 where a
+     source is a path: the number the runner sees, and a copy sbx made
+     above the whole layout, so placing one never clobbers another.  */
+  int *mount_at, *mount_src;
+  size_t n_mounts;
+  int report; /* the child's failure pipe, above all of them */
+};
+
+static __attribute__ ((noreturn)) void
+child_fail_detail (int report_fd, int step, int errnum, const char *detail)
+{
+  struct child_failure f = { step, errnum, "" };
+  if (detail)
+    snprintf (f.detail, sizeof f.detail, "%s", detail);
+  if (write (report_fd, &f, sizeof f) < 0)
+    _exit (127);
+  _exit (127);
+}
+
+static __attribute__ ((noreturn)) void
+child_fail (int report_fd, int step)
+{
+  child_fail_detail (report_fd, step, errno, NULL);
+}
+
+/* The kernel copies oom_score_adj to every child, so bwrap and the
+   workload get it from the runner.  */
+static int
+write_oom_score_adj (int value)
+{
+  char buf[16];
+  snprintf (buf, sizeof buf, "%d", value);
+  return sbx_write_control_file ("/proc/self/oom_score_adj", buf);
+}
+
+/* What the sandbox inherits from its runner: resource limits, umask and
+   the OOM score adjustment (bwrap changes none of them).  */
+static void
+apply_inherited (const struct sbx_spec *spec, int report_w)
+{
+  if (spec == NULL || !spec->has_process)
+    return;
+  const struct sbx_process *p = &spec->process;
+  struct sbx_error err = { 0 };
+  int r = sbx_rlimits_apply (p->rlimits, p->n_rlimits, &err);
+  if (r < 0)
+    child_fail_detail (report_w, STEP_RLIMITS, -r, err.msg);
+  if (p->has_oom_score_adj && (r = write_oom_score_adj (p->oom_score_adj)) < 0)
+    {
+      int e = -r;
+      char msg[160];
+      snprintf (msg, sizeof msg, "process.oomScoreAdj: cannot set %d: %s%s",
+                p->oom_score_adj, strerror (e),
+                e == EACCES ? " (lowering it needs CAP_SYS_RESOURCE)" : "");
+      child_fail_detail (report_w, STEP_OOM, e, msg);
+    }
+  if (p->user.has_umask)
+    umask (p->user.umask);
+}
+
+/* Put every source at its number.  Sources are first lifted above the
+   layout so that no dup2 clobbers one still to be placed.  */
+static int
+place_fds (const struct fd_layout *l, int *report_w)
+{
+  int high = l->report + 4, src[FD_COUNT];
+  for (int i = 0; i < FD_COUNT; i++)
+    if ((src[i] = l->src[i]) >= 0
+        && (src[i] = fcntl (src[i], F_DUPFD_CLOEXEC, high)) < 0)
+      return -1;
+  int rep = fcntl (*report_w, F_DUPFD_CLOEXEC, high);
+  if (rep < 0)
+    return -1;
+  *report_w = rep;
+  for (int i = 0; i < FD_COUNT; i++)
+    if (src[i] >= 0 && dup2 (src[i], l->at[i]) < 0)
+      return -1;
+  for (size_t i = 0; i < l->n_mounts; i++)
+    if (l->mount_src[i] >= 0 && dup2 (l->mount_src[i], l->mount_at[i]) < 0)
+      return -1;
+  if (dup3 (rep, l->report, O_CLOEXEC) < 0)
+    return -1;
+  *report_w = l->report;
+  return sbx_close_fds_from (l->report + 1);
+}
+
+struct child_args
+{
+  const struct sbx_spawn_request *req;
+  char **argv, **envp;
+  const struct fd_layout *l;
+  int report_w;
+  pid_t parent; /* sbx itself, which the child must not outlive */
+};
+
+/* Enter the namespaces the plan joins by path, so that bwrap starts in
+   them and makes only the others.  */
+static void
+join_namespaces (const struct sbx_plan *plan, int report_w)
+{
+  static const struct
+  {
+    enum sbx_ns_type type;
+    int flag;
+    const char *name;
+  } joinable[] = { { SBX_NS_NETWORK, CLONE_NEWNET, "network" },
+                   { SBX_NS_IPC, CLONE_NEWIPC, "ipc" },
+                   { SBX_NS_UTS, CLONE_NEWUTS, "uts" } };
+  for (size_t i = 0; i < sizeof joinable / sizeof *joinable; i++)
+    {
+      const char *path = plan->join[joinable[i].type];
+      if (path == NULL)
+        continue;
+      int ns = open (path, O_RDONLY | O_CLOEXEC);
+      if (ns < 0 || setns (ns, joinable[i].flag) < 0)
+        {
+          int e = errno;
+          char msg[400];
+          snprintf (msg, sizeof msg,
+                    "linux.namespaces: cannot join the %s namespace %s: %s",
+                    joinable[i].name, path, strerror (e));
+          child_fail_detail (report_w, STEP_JOIN, e, msg);
+        }
+      close (ns);
+    }
+}
+
+/* The mqueue of the IPC namespace the runner is in now (a joined one, or
+   the host's), where bwrap will bind it from: bwrap cannot mount it
+   itself from inside the sandbox's user namespace, which does not own
+   that IPC namespace.  Mounted in a mount namespace of the runner's own,
+   so the host's mount table never sees it.  */
+static void
+mount_shared_mqueue (const char *dir, int report_w)
+{
+  if (unshare (CLONE_NEWNS) < 0
+      || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0
+      || mount ("mqueue", dir, "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                NULL)
+             < 0)
+    {
+      int e = errno;
+      char msg[400];
+      snprintf (msg, sizeof msg,
+                "cannot mount the shared IPC namespace's mqueue on %s: %s",
+                dir, strerror (e));
+      child_fail_detail (report_w, STEP_JOIN, e, msg);
+    }
+}
+
+static int
+child_main (void *arg)
+{
+  const struct child_args *a = arg;
+  const struct sbx_spawn_request *req = a->req;
+  int report_w = a->report_w;
+  /* Armed before anything else, then the parent checked: a parent that
+     died before the arm has re-parented us already, and no signal would
+     ever come.  It holds through the exec of bwrap (not set-uid), so sbx
+     killed at any moment takes the runner with it; bwrap's
+     --die-with-parent carries it on to the sandbox (`run`).  */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid () != a->parent)
+    _exit (127);
+  sigset_t none;
+  sigemptyset (&none);
+  sigprocmask (SIG_SETMASK, &none, NULL);
+  signal (SIGPIPE, SIG_DFL);
+  if (req->own_process_group && setpgid (0, 0) < 0)
+    child_fail (report_w, STEP_PGRP);
+  join_namespaces (req->plan, report_w);
+  if (req->opts.mqueue_dir)
+    mount_shared_mqueue (req->opts.mqueue_dir, report_w);
+  /* The raw call: glibc's setgroups would try to tell every thread, and
+     this child shares its parent's memory.  */
+  if (req->plan->set_groups
+      && syscall (SYS_setgroups, req->plan->n_groups, req->plan->groups) < 0)
+    child_fail (report_w, STEP_GROUPS);
+  /* Entered before exec: everything the runner forks is inside.  */
+  struct sbx_error cgerr;
+  int cr = req->cgroup ? sbx_cgroup_enter (req->cgroup, getpid (), &cgerr) : 0;
+  if (cr < 0)
+    {
+      errno = -cr;
+      child_fail (report_w, STEP_CGROUP);
+    }
+  apply_inherited (req->spec, report_w);
+  if (place_fds (a->l, &report_w) < 0)
+    child_fail (report_w, STEP_FDS);
+  execve (a->argv[0], a->argv, a->envp);
+  child_fail (report_w, STEP_EXEC);
+}
+
+/* Start the child the way posix_spawn does: it borrows our memory on a
+   stack of its own and we wait until it has exec'd or failed.  Nothing is
+   copied, so neither process takes copy-on-write faults; on a VM these
+   are most of what a fork costs.  The stack lies inside our own, which is
+   where AddressSanitizer expects a stack to be; the redzones the child's
+   frames left in the shared shadow memory are cleared once it is gone,
+   or our later frames there would be reported as overflows.  */
+static pid_t
+start_child (struct child_args *a)
+{
+  _Alignas(16) char stack[64 * 1024];
+  pid_t pid = clone (child_main, stack + sizeof stack,
+                     CLONE_VM | CLONE_VFORK | SIGCHLD, a);
+#ifdef __SANITIZE_ADDRESS__
+  __asan_unpoison_memory_region (stack, sizeof stack);
+#endif
+  return pid;
+}
+
+/* Number the sources that are present: 3 upwards, after the preserved
+   descriptors.  */
+static void
+layout_fds (const struct sbx_spawn_request *req, const int *mount_fds,
+            struct fd_layout *l)
+{
+  int next = 3 + (req->preserve_fds > 0 ? req->preserve_fds : 0);
+  for (int i = 0; i < FD_COUNT; i++)
+    l->at[i] = l->src[i] >= 0 ? next++ : -1;
+  for (size_t i = 0; i < l->n_mounts; i++)
+    l->mount_at[i] = mount_fds[i] >= 0 ? next++ : -1;
+  l->report = next;
+}
+
+/* Copy every held bind source above the layout (see fd_layout).  */
+static int
+lift_mount_fds (const int *mount_fds, struct fd_layout *l)
+{
+  for (size_t i = 0; i < l->n_mounts; i++)
+    if (mount_fds[i] >= 0
+        && (l->mount_src[i]
+            = fcntl (mount_fds[i], F_DUPFD_CLOEXEC, l->report + 4))
+               < 0)
+      return -errno;
+  return 0;
+}
+
+static void
+free_mount_layout (struct fd_layout *l)
+{
+  for (size_t i = 0; l->mount_src && i < l->n_mounts; i++)
+    if (l->mount_src[i] >= 0)
+      close (l->mount_src[i]);
+  free (l->mount_src);
+  free (l->mount_at);
+}
+
+static int
+read_child_failure (int report_r, const char *runner, struct sbx_error *err)
+{
+  struct child_failure f;
+  ssize_t n;
+  do
+    n = read (report_r, &f, sizeof f);
+  while (n < 0 && errno == EINTR);
+  if (n != (ssize_t) sizeof f)
+    return 0; /* closed by a successful exec */
+  if (f.step < STEP_PGRP || f.step > STEP_EXEC)
+    f.step = STEP_EXEC;
+  f.detail[sizeof f.detail - 1] = '\0';
+  if (f.detail[0])
+    return sbx_fail (err, f.errnum > 0 ? -f.errnum : -EINVAL, "%s", f.detail);
+  return sbx_fail_errno (err, -f.errnum, "runner %s: cannot %s", runner,
+                         step_names[f.step]);
+}
+
+/* The pipes sbx keeps one end of.  */
+struct spawn_pipes
+{
+  int status_r, info_r, userns_w, report_r;
+};
+
+static void
+close_pipes (struct fd_layout *l, int report_w)
+{
+  for (int i = 0; i < FD_COUNT; i++)
+    if (l->src[i] >= 0 && i != FD_SECCOMP && i != FD_SECCOMP_NET
+        && i != FD_BLOCK)
+      close (l->src[i]);
+  if (report_w >= 0)
+    close (report_w);
+}
+
+static int
+open_pipe (int *ours, int *theirs, bool we_read)
+{
+  int p[2];
+  if (pipe2 (p, O_CLOEXEC) < 0)
+    return -errno;
+  *ours = we_read ? p[0] : p[1];
+  *theirs = we_read ? p[1] : p[0];
+  return 0;
+}
+
+/* Make the pipes and name every source of the layout.  */
+static int
+open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
+            struct fd_layout *l, struct spawn_pipes *p, int *report_w)
+{
+  for (int i = 0; i < FD_COUNT; i++)
+    l->src[i] = l->at[i] = -1;
+  *p = (struct spawn_pipes){ -1, -1, -1, -1 };
+  l->n_mounts = mount_fds ? req->plan->n_mounts : 0;
+  l->mount_at = calloc (l->n_mounts + 1, sizeof *l->mount_at);
+  l->mount_src = calloc (l->n_mounts + 1, sizeof *l->mount_src);
+  if (l->mount_at == NULL || l->mount_src == NULL)
+    return -ENOMEM;
+  for (size_t i = 0; i < l->n_mounts; i++)
+    l->mount_src[i] = -1;
+  int r = open_pipe (&p->status_r, &l->src[FD_STATUS], true);
+  if (has_fd (req->hold_fd))
+    l->src[FD_BLOCK] = req->hold_fd;
+  if (has_fd (req->seccomp_fd))
+    l->src[FD_SECCOMP] = req->seccomp_fd;
+  if (has_fd (req->seccomp_net_fd))
+    l->src[FD_SECCOMP_NET] = req->seccomp_net_fd;
+  if (r == 0 && (req->plan->uid_map || req->plan->n_host_ports))
+    r = open_pipe (&p->info_r, &l->src[FD_INFO], true);
+  if (r == 0 && req->plan->uid_map)
+    r = open_pipe (&p->userns_w, &l->src[FD_USERNS], false);
+  if (r == 0)
+    {
+      struct sbx_error ignored = { 0 };
+      r = sbx_runner_env_fd (&req->plan->env, &l->src[FD_ARGS], &ignored);
+    }
+  if (r == 0)
+    r = open_pipe (&p->report_r, report_w, true);
+  layout_fds (req, mount_fds, l);
+  return r == 0 ? lift_mount_fds (mount_fds, l) : r;
+}
+
+static int
+write_proc (pid_t pid, const char *file, const char *text)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, file);
+  return sbx_write_control_file (path, text);
+}
+
+/* The sandbox's pid, from --info-fd.  Read to the end: bwrap closes the
+   info channel only after writing all of it, and closing our end early
+   would kill it with SIGPIPE.  */
+static int
+read_sandbox_pid (struct spawn_pipes *p, pid_t *pid, struct sbx_error *err)
+{
+  struct sbx_runner_status st = { 0 };
+  while (!st.eof && sbx_runner_status_read (&st, p->info_r) == 0)
+    ;
+  if (st.child_pid <= 0)
+    return sbx_fail (err, -ECHILD,
+                     "the runner exited before the sandbox's namespaces "
+                     "were set up (its message is above)");
+  *pid = st.child_pid;
+  return 0;
+}
+
+/* bwrap waits on --userns-block-fd after reporting the sandbox's pid on
+   --info-fd: write the sandbox's id maps, then let it go on.  */
+static int
+write_id_maps (const struct sbx_plan *plan, pid_t pid, struct spawn_pipes *p,
+               struct sbx_error *err)
+{
+  int r = write_proc (pid, "uid_map", plan->uid_map);
+  if (r == 0)
+    r = write_proc (pid, "gid_map", plan->gid_map);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "cannot write the sandbox's id maps");
+  if (write (p->userns_w, "x", 1) != 1)
+    return sbx_fail_errno (err, -errno, "cannot release the user namespace");
+  return 0;
+}
+
+int
+sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
+                  struct sbx_error *err)
+{
+  struct fd_layout l;
+  struct spawn_pipes p;
+  int report_w = -1;
+  /* Held now, at the last moment before bwrap mounts them: the plan is
+     final (create adds its terminal's /dev/pts to it).  */
+  int *mount_fds = NULL;
+  int r = req->host->runner_bind_fd
+              ? sbx_bind_sources_open (req->plan, &mount_fds, err)
+              : 0;
+  if (r < 0)
+    return r;
+  r = open_pipes (req, mount_fds, &l, &p, &report_w);
+  sbx_bind_sources_close (mount_fds, req->plan->n_mounts);
+  cleanup_strv struct strv argv = { 0 };
+  struct sbx_bwrap_fds fds = {
+    l.at[FD_STATUS],      l.at[FD_INFO],   l.at[FD_BLOCK], l.at[FD_SECCOMP],
+    l.at[FD_SECCOMP_NET], l.at[FD_USERNS], l.at[FD_ARGS],  l.mount_at,
+  };
+  if (r < 0)
+    sbx_fail_errno (err, r, "cannot create the runner's pipes");
+  else
+    r = sbx_bwrap_args (req->plan, req->host, &fds, &req->opts, &argv, err);
+  /* The runner's own environment is empty: the sandbox's reaches it as
+     --setenv arguments on --args (runner_env.h).  */
+  char *empty[] = { NULL };
+  struct child_args a = { req, argv.v, empty, &l, report_w, getpid () };
+  pid_t pid = r < 0 ? -1 : start_child (&a);
+  if (r == 0 && pid < 0)
+    r = sbx_fail_errno (err, -errno, "cannot start the runner");
+  close_pipes (&l, report_w);
+  free_mount_layout (&l);
+  if (r == 0)
+    r = read_child_failure (p.report_r, req->host->runner_path, err);
+  pid_t sandbox_pid = 0;
+  if (r == 0 && p.info_r >= 0)
+    r = read_sandbox_pid (&p, &sandbox_pid, err);
+  if (r == 0 && req->plan->uid_map)
+    r = write_id_maps (req->plan, sandbox_pid, &p, err);
+  int ours[] = { p.report_r, p.info_r, p.userns_w };
+  for (size_t i = 0; i < sizeof ours / sizeof *ours; i++)
+    if (ours[i] >= 0)
+      close (ours[i]);
+  if (r < 0)
+    {
+      if (pid > 0)
+        {
+          kill (pid, SIGKILL);
+          waitpid (pid, NULL, 0);
+        }
+      if (p.status_r >= 0)
+        close (p.status_r);
+      return r;
+    }
+  out->runner_pid = pid;
+  out->status_fd = p.status_r;
+  out->block_fd = l.at[FD_BLOCK];
+  out->sandbox_pid = sandbox_pid;
+  return 0;
+}

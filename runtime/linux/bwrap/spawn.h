@@ -1,0 +1,40 @@
+/* Starting the runner: fork, put exactly the intended descriptors in
+   place, apply what must be inherited (rlimits, network namespace), exec
+   bwrap with the plan's environment.  */
+#ifndef SBX_SPAWN_H
+#define SBX_SPAWN_H
+
+#include <sys/types.h>
+
+#include "cgroups/cgroup.h"
+#include "runtime/linux/bwrap/bwrap_args.h"
+
+struct sbx_spawn_request
+{
+  const struct sbx_plan *plan;
+  const struct sbx_host_facts *host;
+  struct sbx_bwrap_opts opts;
+  const struct sbx_spec *spec; /* rlimits */
+  int seccomp_fd;              /* > 2: a BPF program; else none */
+  int seccomp_net_fd;          /* > 2: a second program; else none */
+  int hold_fd;                 /* > 2: start held on --block-fd, this fd
+                                  (a FIFO that outlives sbx, written by
+                                  `start`); else not held */
+  int preserve_fds;            /* fds 3 .. 3+N-1 pass through unchanged */
+  bool own_process_group;      /* terminal signals reach sbx, not bwrap */
+  struct sbx_cgroup *cgroup;   /* the runner enters it before exec; NULL */
+};
+
+struct sbx_spawned
+{
+  pid_t runner_pid;
+  int status_fd;     /* read end of --json-status-fd */
+  int block_fd;      /* the --block-fd number the runner sees, or -1 */
+  pid_t sandbox_pid; /* bwrap's --info-fd report, when the plan has id
+                        maps to write or host ports to listen on; else 0 */
+};
+
+int sbx_spawn_runner (const struct sbx_spawn_request *req,
+                      struct sbx_spawned *out, struct sbx_error *err);
+
+#endif

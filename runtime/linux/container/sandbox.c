@@ -1,0 +1,285 @@
+#include "runtime/linux/container/sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/path.h"
+#include "runtime/ceiling_load.h"
+#include "runtime/linux/container/exec_lookup.h"
+#include "runtime/linux/confine/capabilities.h"
+#include "runtime/linux/confine/seccomp.h"
+#include "runtime/linux/confine/seccomp_builtin.h"
+#include "runtime/linux/confine/unix_sockets.h"
+#include "runtime/linux/state/state_dir.h"
+#include "runtime/state_root.h"
+
+int
+sbx_state_root_ensure (const char *root, struct sbx_error *err)
+{
+  cleanup_close int fd = -1;
+  return sbx_state_root_open (root, true, &fd, err);
+}
+
+int
+sbx_usable_state_root (const struct sbx_context *g, int *fd,
+                       struct sbx_error *err)
+{
+  *fd = -1;
+  int r = sbx_state_root_open (sbx_state_root (g), true, fd, err);
+  if (r == -EPERM || r == -ENOTDIR)
+    return r;
+  sbx_error_clear (err);
+  return 0;
+}
+
+/* The roots an agent may write: what the alias walk must cover.  Derived
+   from the spec, before the plan, because the walk's findings are an input
+   of policy resolution (a host fact), not an afterthought.  */
+static int
+writable_roots (const struct sbx_spec *spec, struct strv *roots)
+{
+  const struct sbx_ext *x = &spec->ext;
+  int r = 0;
+  if (x->mode == SBX_MODE_WORKSPACE_WRITE && x->workspace)
+    r = strv_push (roots, x->workspace);
+  for (size_t i = 0; r == 0 && x->mode == SBX_MODE_WORKSPACE_WRITE
+                     && i < x->writable_roots.n;
+       i++)
+    r = strv_push (roots, x->writable_roots.v[i]);
+  for (size_t i = 0; r == 0 && i < x->temp_roots.n; i++)
+    r = strv_push (roots, x->temp_roots.v[i]);
+  for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)
+    {
+      const struct sbx_mount *m = &spec->mounts[i];
+      if (sbx_mount_is_writable_bind (m) && m->source && m->source[0] == '/')
+        r = strv_push (roots, m->source);
+    }
+  return r;
+}
+
+static int
+walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  const struct sbx_spec *spec = sb->spec;
+  if (!sbx_spec_is_agent (spec) || !spec->ext.alias_masking
+      || spec->ext.mode == SBX_MODE_DANGER_FULL_ACCESS)
+    return 0;
+  cleanup_strv struct strv roots = { 0 };
+  if (writable_roots (spec, &roots) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  if (roots.n == 0)
+    return 0;
+  int r = sbx_alias_walk ((const char *const *) roots.v, roots.n,
+                          spec->ext.alias_max_entries,
+                          spec->ext.alias_max_depth, &sb->aliases, err);
+  if (r == -ENOENT)
+    {
+      /* A missing root is the policy's to report, with its JSON path.  */
+      sbx_error_clear (err);
+      return 0;
+    }
+  if (r < 0)
+    return r;
+  struct sbx_alias_result *a = &sb->aliases;
+  if ((a->truncated || a->skipped)
+      && asprintf (&sb->alias_gap,
+                   "hard-link aliases: %s%s%" PRIu64
+                   " entries could not be read; those parts of the "
+                   "writable roots are not checked",
+                   a->truncated ? a->reason : "", a->truncated ? "; " : "",
+                   a->skipped)
+             < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  sb->probe.facts.alias_files = &a->paths;
+  sb->probe.facts.git_meta = &a->git_meta;
+  sb->probe.facts.alias_gap = sb->alias_gap;
+  return 0;
+}
+
+/* A config's own filter is compiled now, so that its errors come before
+   anything runs; the built-in ones were compiled with sbx-oci
+   (seccomp_builtin.h).  */
+static int
+compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  const struct sbx_spec *spec = sb->spec;
+  enum sbx_filter_choice main = sb->plan->filters.main;
+  if (main == SBX_FILTERS_CONFIG)
+    {
+      int r = sbx_seccomp_notes (spec->linux_.seccomp,
+                                 &sb->plan->enforcement.reasons);
+      if (r < 0)
+        return sbx_fail (err, r, "out of memory");
+      return sb->seccomp_fd = sbx_seccomp_compile (spec->linux_.seccomp, err);
+    }
+  if (main == SBX_FILTERS_NONE)
+    return 0;
+  return sb->seccomp_fd = sbx_builtin_filter_fd (sbx_agent_filter (main), err);
+}
+
+/* Network "deny" also refuses IP sockets outright.  */
+static int
+network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  if (!sb->plan->filters.net_deny)
+    return 0;
+  return sb->seccomp_net_fd = sbx_builtin_filter_fd (SBX_FILTER_NET_DENY, err);
+}
+
+/* Where the runner mounts the mqueue of an IPC namespace the sandbox
+   does not make, for bwrap to bind: a joined one, or the host's (bwrap
+   cannot mount either from inside the user namespace it makes, which owns
+   neither).  Only root can mount the host's; an unprivileged sandbox
+   binds the host's /dev/mqueue instead (policy_mounts.c).  A directory of
+   the state root whose name is no container id: only the runner's private
+   mount namespace ever has a mount there.  */
+static int
+mqueue_dir (struct sbx_sandbox *sb, const char *root, int root_fd,
+            struct sbx_error *err)
+{
+  const struct sbx_plan *plan = sb->plan;
+  bool wanted = false;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    wanted |= plan->mounts[i].op == SBX_PLAN_MQUEUE;
+  if (!wanted || plan->unshare[SBX_NS_IPC])
+    return 0; /* bwrap mounts its own namespace's */
+  if (root_fd < 0)
+    return sbx_fail (err, -ENOENT,
+                     "the state root is unusable, and the mqueue of the "
+                     "IPC namespace the sandbox shares is mounted there");
+  sb->mqueue_dir = sbx_path_join (root, SBX_MQUEUE_DIR_NAME);
+  if (sb->mqueue_dir == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  if (mkdirat (root_fd, SBX_MQUEUE_DIR_NAME, 0700) < 0 && errno != EEXIST)
+    return sbx_fail_errno (err, -errno, "%s", sb->mqueue_dir);
+  cleanup_close int fd = -1;
+  return sbx_state_subdir_open (root_fd, SBX_MQUEUE_DIR_NAME, sb->mqueue_dir,
+                                &fd, err);
+}
+
+/* The host's listening path sockets, for hardened defaults to hide.  */
+static int
+host_sockets (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  if (sbx_unix_sockets_listening (&sb->host_sockets) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  sb->probe.facts.host_sockets = &sb->host_sockets;
+  return 0;
+}
+
+/* NAMES as "A, B, C" into BUF (cut short, with "...", when it is full).  */
+static void
+join_names (const struct strv *names, char *buf, size_t size)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < names->n && used < size; i++)
+    {
+      int n = snprintf (buf + used, size - used, "%s%s", i ? ", " : "",
+                        names->v[i]);
+      used += n > 0 ? (size_t) n : 0;
+    }
+  if (used >= size && size > 4)
+    strcpy (buf + size - 4, "...");
+}
+
+/* One line on stderr naming what the agent's environment lost, so that a
+   name dropped on purpose is never a silent surprise.  */
+static void
+report_env_dropped (const struct sbx_context *g, const struct sbx_plan *plan)
+{
+  if (plan->env_dropped.n == 0 && plan->env_redacted.n == 0)
+    return;
+  char dropped[512], redacted[512];
+  join_names (&plan->env_dropped, dropped, sizeof dropped);
+  join_names (&plan->env_redacted, redacted, sizeof redacted);
+  sbx_log_warning (g,
+                   "environment: %s%s%s%s%s (pass a name on purpose with a "
+                   "line \"env:NAME\" in --approve FILE)",
+                   dropped[0] ? "credential-shaped names not passed: " : "",
+                   dropped, dropped[0] && redacted[0] ? "; " : "",
+                   redacted[0] ? "URL passwords removed from: " : "",
+                   redacted);
+}
+
+static int
+check_command (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  const struct sbx_plan *plan = sb->plan;
+  int r
+      = sbx_exec_lookup (plan->root, plan->argv.v[0],
+                         strv_env_value (plan->env.v, "PATH"), plan->cwd, err);
+  if (r == -ENOENT || r == -EACCES)
+    sb->exec_status = sbx_exec_lookup_status (r);
+  return r;
+}
+
+int
+sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
+                     struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  memset (sb, 0, sizeof *sb);
+  sb->seccomp_fd = sb->seccomp_net_fd = -1;
+  cleanup_close int root_fd = -1;
+  struct sbx_ceiling ceiling;
+  int r = sbx_ceiling_load (g, &ceiling, err);
+  bool under = r > 0;
+  if (r >= 0)
+    r = sbx_spec_load (bundle, &sb->spec, err);
+  if (r == 0)
+    r = sbx_usable_state_root (g, &root_fd, err);
+  if (r == 0)
+    r = sbx_probe_host (g->runner, root_fd, &sb->probe, err);
+  if (r == 0)
+    r = walk_aliases (sb, err);
+  /* The operator's approvals (the ceiling's and --approve's): one can let
+     a credential-shaped name or a host socket through.  */
+  sb->probe.facts.approved = &ceiling.approvals;
+  if (r == 0 && sb->spec->ext.hardened_defaults)
+    r = host_sockets (sb, err);
+  if (r == 0)
+    r = sbx_policy_resolve (sb->spec, &sb->probe.facts,
+                            under ? &ceiling : NULL, &sb->plan, err);
+  sb->probe.facts.approved = NULL; /* the ceiling's, freed next */
+  sbx_ceiling_free (&ceiling);
+  if (r == 0)
+    report_env_dropped (g, sb->plan);
+  if (r == 0)
+    r = sbx_caps_plan (&sb->spec->process.capabilities,
+                       sb->probe.facts.is_root, &sb->cap_keep,
+                       &sb->plan->enforcement.reasons, err);
+  if (r == 0)
+    r = compile_seccomp (sb, err);
+  if (r >= 0)
+    r = network_filter (sb, err);
+  if (r >= 0)
+    r = check_command (sb, err);
+  if (r >= 0)
+    r = mqueue_dir (sb, sbx_state_root (g), root_fd, err);
+  return r < 0 ? r : 0;
+}
+
+void
+sbx_sandbox_release (struct sbx_sandbox *sb)
+{
+  if (sb->seccomp_fd >= 0)
+    close (sb->seccomp_fd);
+  if (sb->seccomp_net_fd >= 0)
+    close (sb->seccomp_net_fd);
+  strv_free (&sb->cap_keep);
+  strv_free (&sb->host_sockets);
+  sbx_alias_result_free (&sb->aliases);
+  free (sb->alias_gap);
+  free (sb->mqueue_dir);
+  sbx_plan_free (sb->plan);
+  sbx_spec_free (sb->spec);
+  memset (sb, 0, sizeof *sb);
+  sb->seccomp_fd = sb->seccomp_net_fd = -1;
+}

@@ -1,0 +1,49 @@
+/* Everything a sandbox needs before it is launched, shared by `run` and
+   `create`: the spec, the host facts, the plan, the capabilities to keep
+   and the compiled seccomp program.  */
+#ifndef SBX_SANDBOX_H
+#define SBX_SANDBOX_H
+
+#include "runtime/context.h"
+#include "runtime/linux/confine/alias_walk.h"
+#include "runtime/linux/bwrap/probe.h"
+#include "policy/policy.h"
+
+struct sbx_sandbox
+{
+  struct sbx_spec *spec;
+  struct sbx_probe probe;
+  struct sbx_plan *plan;
+  struct strv cap_keep;
+  struct strv host_sockets; /* path sockets listening at launch */
+  struct sbx_alias_result aliases;
+  char *alias_gap;
+  int seccomp_fd;     /* what the runner reads: a sealed memfd, or a pipe
+                         holding a built-in filter; -1: no filter */
+  int seccomp_net_fd; /* the same for network "deny"'s filter */
+  int exec_status;    /* 127/126 when the command cannot be found/run */
+  char *mqueue_dir;   /* the shared (joined or host's) IPC namespace's
+                         mqueue is bound from here (spawn.c mounts it);
+                         NULL: bwrap mounts a fresh one */
+};
+
+/* Load BUNDLE, probe the host, resolve the plan and compile what the
+   runner needs.  On failure ERR says why; when the command itself cannot
+   be found or executed, exec_status is 127 or 126.  */
+int sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
+                         struct sbx_sandbox *sb, struct sbx_error *err);
+
+void sbx_sandbox_release (struct sbx_sandbox *sb);
+
+/* The state root open in *FD, made if it is not there, or -1 when it
+   cannot be made: the host is then probed without a cache, slower, not
+   wrong.  One that is there but not the caller's own (or not a
+   directory) is refused: ERR names it and the fix.  */
+int sbx_usable_state_root (const struct sbx_context *g, int *fd,
+                           struct sbx_error *err);
+
+/* mkdir -p of the state root, mode 0700, and the check that it is the
+   caller's own (runtime/state_root.h).  */
+int sbx_state_root_ensure (const char *root, struct sbx_error *err);
+
+#endif

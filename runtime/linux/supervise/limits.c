@@ -1,0 +1,228 @@
+#include "runtime/linux/supervise/limits.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/linux/confine/rlimits.h"
+#include "runtime/linux/state/state_store.h"
+
+const char *
+sbx_limits_mechanism_name (enum sbx_limits_mechanism m)
+{
+  static const char *const names[] = {
+    [SBX_LIMITS_NONE] = "none",
+    [SBX_LIMITS_QUOTA] = "quota",
+    [SBX_LIMITS_MONITOR] = "monitor",
+  };
+  return names[m];
+}
+
+/* A run's own cgroup is named "<id>+run.<pidns>.<pid>.<start>": the
+   run's pid namespace, pid and start time.  No container id holds a "+"
+   (sbx_state_check_id), so no create's cgroup is ever taken for one, and
+   two runs of one id never share a cgroup.  A run killed by SIGKILL cannot
+   remove its cgroup: the next run with a quota does (sweep_dead_runs).  */
+#define RUN_MARK "+run."
+
+static unsigned long long
+own_pidns (void)
+{
+  struct stat st;
+  return stat ("/proc/self/ns/pid", &st) == 0 ? (unsigned long long) st.st_ino
+                                              : 0;
+}
+
+/* Whether NAME is a run's cgroup whose run is gone: one of our own pid
+   namespace (a pid elsewhere cannot be checked) whose pid no longer is
+   the process that started at the recorded time.  */
+static bool
+dead_run (const char *name, void *pidns)
+{
+  const char *mark = strrchr (name, '+');
+  unsigned long long ns, start;
+  int pid, end = 0;
+  if (mark == NULL || strncmp (mark, RUN_MARK, strlen (RUN_MARK)) != 0
+      || sscanf (mark + strlen (RUN_MARK), "%llu.%d.%llu%n", &ns, &pid, &start,
+                 &end)
+             != 3
+      || mark[strlen (RUN_MARK) + end] != '\0'
+      || ns != *(unsigned long long *) pidns)
+    return false;
+  return !sbx_pid_alive_since (pid, start);
+}
+
+static int
+create_quota (struct sbx_limits *lim, const struct sbx_cgroup_layout *layout,
+              const char *cgroups_path, const char *id, struct sbx_error *err)
+{
+  struct sbx_cgroup_limits want = { lim->memory_limit, lim->pids_limit };
+  unsigned long long pidns = own_pidns ();
+  pid_t self = getpid ();
+  char name[600];
+  snprintf (name, sizeof name, "%s" RUN_MARK "%llu.%d.%llu", id, pidns,
+            (int) self, sbx_pid_start_time (self));
+  if (cgroups_path == NULL || cgroups_path[0] == '\0')
+    sbx_cgroup_sweep (layout, dead_run, &pidns);
+  int r = sbx_cgroup_create (layout, cgroups_path, name, &want, &lim->cgroup,
+                             err);
+  if (r < 0)
+    return r;
+  lim->mechanism = SBX_LIMITS_QUOTA;
+  return 0;
+}
+
+int
+sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
+                  const char *cgroups_path, const char *id,
+                  struct sbx_error *err)
+{
+  *lim = (struct sbx_limits){ .memory_limit = plan->memory_limit,
+                              .pids_limit = plan->pids_limit,
+                              .interval_ms = plan->sample_interval_ms };
+  if (lim->memory_limit <= 0 && lim->pids_limit <= 0)
+    return 0;
+  struct sbx_cgroup_layout layout;
+  int r = sbx_cgroup_detect (&layout, err);
+  if (r < 0)
+    return r;
+  if (layout.version != SBX_CGROUP_NONE)
+    r = create_quota (lim, &layout, cgroups_path, id, err);
+  else
+    {
+      /* Only the monitor samples: a run without one opens nothing.  */
+      lim->mechanism = SBX_LIMITS_MONITOR;
+      sbx_sampler_init (&lim->sampler);
+    }
+  sbx_cgroup_layout_free (&layout);
+  return r;
+}
+
+bool
+sbx_limits_wants_nproc (const struct sbx_limits *lim)
+{
+  return lim->mechanism == SBX_LIMITS_MONITOR && lim->pids_limit > 0;
+}
+
+void
+sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner,
+                       struct strv *reasons)
+{
+  struct sbx_error err = { 0 };
+  if (sbx_rlimit_sandbox_nproc (runner, (uint64_t) lim->pids_limit, &err) == 0)
+    lim->nproc_rlimit = true;
+  else
+    (void) strv_pushf (reasons, "%s: the limit is only sampled", err.msg);
+}
+
+/* Sample sooner while memory grows towards the limit: half the time the
+   current rate needs to reach it, at least 1 ms.  */
+static uint64_t
+next_interval (struct sbx_limits *lim, uint64_t rss, uint64_t now_ms)
+{
+  uint64_t next = lim->interval_ms;
+  if (lim->memory_limit > 0 && lim->last_ms && now_ms > lim->last_ms
+      && rss > lim->last_rss)
+    {
+      uint64_t rate = (rss - lim->last_rss) / (now_ms - lim->last_ms);
+      uint64_t left = (uint64_t) lim->memory_limit - rss;
+      uint64_t eta = rate ? left / rate : next;
+      if (eta / 2 < next)
+        next = eta / 2 ? eta / 2 : 1;
+    }
+  lim->last_rss = rss;
+  lim->last_ms = now_ms;
+  return next;
+}
+
+enum sbx_limit_kind
+sbx_limits_tick (struct sbx_limits *lim, pid_t sandbox_pid, uint64_t now_ms,
+                 uint64_t *next_ms)
+{
+  *next_ms = lim->interval_ms;
+  struct sbx_sample s;
+  if (lim->mechanism != SBX_LIMITS_MONITOR || sandbox_pid <= 0
+      || sbx_sampler_take (&lim->sampler, sandbox_pid, &s) < 0)
+    return SBX_LIMIT_NONE;
+  if (s.rss_bytes > lim->peak_rss)
+    lim->peak_rss = s.rss_bytes;
+  if (s.processes > lim->peak_processes)
+    lim->peak_processes = s.processes;
+  if (lim->memory_limit > 0 && s.rss_bytes > (uint64_t) lim->memory_limit)
+    return SBX_LIMIT_MEMORY;
+  if (lim->pids_limit > 0 && s.processes > (uint64_t) lim->pids_limit)
+    return SBX_LIMIT_PIDS;
+  *next_ms = next_interval (lim, s.rss_bytes, now_ms);
+  return SBX_LIMIT_NONE;
+}
+
+/* An OOM kill inside the quota is the memory limit at work: the outcome
+   says so unless the command still ended well.  Refused forks (pids.max
+   hits) are reported, not turned into a breach: the command may have
+   coped with them.  */
+static int
+finish_quota (struct sbx_limits *lim, struct sbx_outcome *out,
+              struct sbx_error *err)
+{
+  struct sbx_cgroup_usage u;
+  int r = sbx_cgroup_usage (lim->cgroup, &u, err);
+  if (r == 0)
+    {
+      out->peak_memory = u.memory_peak > 0 ? (uint64_t) u.memory_peak : 0;
+      out->peak_pids = u.pids_peak > 0 ? (uint64_t) u.pids_peak : 0;
+      out->pids_limit_hits
+          = u.pids_max_hits > 0 ? (uint64_t) u.pids_max_hits : 0;
+      bool ended_well = out->kind == SBX_OUTCOME_EXITED && out->exit_code == 0;
+      if (u.oom_kills > 0 && out->limit == SBX_LIMIT_NONE && !ended_well
+          && out->kind != SBX_OUTCOME_SANDBOX_FAILURE)
+        {
+          out->kind = SBX_OUTCOME_LIMIT;
+          out->limit = SBX_LIMIT_MEMORY;
+          out->signal = SIGKILL;
+          snprintf (out->reason, sizeof out->reason,
+                    "the memory limit was reached: the kernel killed %lld "
+                    "process(es) of the sandbox",
+                    (long long) u.oom_kills);
+        }
+    }
+  /* The PID namespace is gone by now; whatever is left is a straggler.  */
+  struct sbx_error kerr = { 0 };
+  sbx_cgroup_kill (lim->cgroup, SIGKILL, &kerr);
+  int d = sbx_cgroup_destroy (lim->cgroup, r < 0 ? &kerr : err);
+  return r < 0 ? r : d;
+}
+
+int
+sbx_limits_finish (struct sbx_limits *lim, struct sbx_outcome *out,
+                   struct sbx_error *err)
+{
+  out->limits_mechanism = sbx_limits_mechanism_name (lim->mechanism);
+  bool quota = lim->mechanism == SBX_LIMITS_QUOTA;
+  if (lim->memory_limit > 0 && lim->mechanism != SBX_LIMITS_NONE)
+    out->memory_held_by = quota ? "quota" : "sampled";
+  if (lim->pids_limit > 0 && lim->mechanism != SBX_LIMITS_NONE)
+    out->pids_held_by = quota               ? "quota"
+                        : lim->nproc_rlimit ? "rlimit"
+                                            : "sampled";
+  if (lim->mechanism == SBX_LIMITS_QUOTA)
+    return finish_quota (lim, out, err);
+  if (lim->mechanism == SBX_LIMITS_MONITOR)
+    {
+      out->peak_memory = lim->peak_rss;
+      out->peak_pids = lim->peak_processes;
+    }
+  return 0;
+}
+
+void
+sbx_limits_release (struct sbx_limits *lim)
+{
+  if (lim->cgroup)
+    sbx_cgroup_free (lim->cgroup);
+  lim->cgroup = NULL;
+  if (lim->mechanism == SBX_LIMITS_MONITOR)
+    sbx_sampler_free (&lim->sampler);
+}

@@ -1,0 +1,315 @@
+#include "common/clock.h"
+#include "runtime/linux/supervise/supervise.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "runtime/linux/pidfd.h"
+#include "runtime/linux/bwrap/runner_status.h"
+#include "runtime/linux/supervise/limits.h"
+#include "runtime/linux/supervise/terminate.h"
+
+static const int forwarded[]
+    = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
+void
+sbx_monitor_signals (sigset_t *set)
+{
+  sigemptyset (set);
+  sigaddset (set, SIGCHLD);
+  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+    sigaddset (set, forwarded[i]);
+}
+
+struct monitor
+{
+  struct sbx_runner_status st;
+  pid_t runner;
+  bool runner_done;
+  int runner_status;
+  int sandbox_pidfd;
+  int delivered; /* the last signal sbx itself sent */
+  enum sbx_limit_kind breach;
+  struct sbx_cgroup *cgroup; /* the quota's, or NULL */
+  int status_fd;             /* bwrap's status channel, non-blocking */
+};
+
+static void
+learn_sandbox (struct monitor *m)
+{
+  if (m->sandbox_pidfd < 0 && m->st.child_pid > 0)
+    m->sandbox_pidfd = sbx_pidfd_open (m->st.child_pid);
+}
+
+/* The sandbox's first process and its whole process group; its pid 1
+   (bwrap's reaper) only dies of SIGKILL, which ends the namespace.  */
+static void
+forward (struct monitor *m, int sig)
+{
+  if (m->st.child_pid == 0)
+    sbx_runner_status_read (&m->st, m->status_fd); /* it may be there */
+  learn_sandbox (m);
+  m->delivered = sig;
+  if (m->st.child_pid > 0)
+    kill (-m->st.child_pid, sig);
+  else
+    kill (m->runner, SIGKILL); /* not started yet: abandon the setup */
+}
+
+static void
+teardown (struct monitor *m, enum sbx_limit_kind why)
+{
+  learn_sandbox (m);
+  m->breach = why;
+  m->delivered = SIGKILL;
+  /* The same path as `kill` and `delete --force`; the loop reaps.  */
+  struct sbx_error ignored = { 0 };
+  if (m->sandbox_pidfd >= 0)
+    sbx_terminate (m->sandbox_pidfd, m->cgroup, 0, &ignored);
+  kill (m->runner, SIGKILL);
+}
+
+static void
+reap (struct monitor *m)
+{
+  int status;
+  pid_t pid;
+  while ((pid = waitpid (-1, &status, WNOHANG)) > 0)
+    if (pid == m->runner)
+      {
+        m->runner_done = true;
+        m->runner_status = status;
+      }
+}
+
+static void
+on_signal (struct monitor *m, int signal_fd)
+{
+  struct signalfd_siginfo si;
+  while (read (signal_fd, &si, sizeof si) == (ssize_t) sizeof si)
+    {
+      if (si.ssi_signo == SIGCHLD)
+        reap (m);
+      else
+        forward (m, (int) si.ssi_signo);
+    }
+}
+
+static void
+arm (int fd, uint64_t ms)
+{
+  struct itimerspec its
+      = { .it_value = { (time_t) (ms / 1000), (long) (ms % 1000) * 1000000 } };
+  if (fd >= 0)
+    timerfd_settime (fd, 0, &its, NULL);
+}
+
+static int
+arm_timer (uint64_t ms)
+{
+  if (ms == 0)
+    return -1;
+  int fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  arm (fd, ms);
+  return fd;
+}
+
+/* The monitor's sampling tick (limits without a quota).  */
+static void
+on_sample (struct monitor *m, struct sbx_limits *lim, int sample_fd)
+{
+  uint64_t ticks, next;
+  if (read (sample_fd, &ticks, sizeof ticks) <= 0)
+    return;
+  enum sbx_limit_kind breach
+      = sbx_limits_tick (lim, m->st.child_pid, sbx_now_ms (), &next);
+  if (breach != SBX_LIMIT_NONE)
+    teardown (m, breach);
+  else
+    arm (sample_fd, next);
+}
+
+static int
+loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
+      struct sbx_limits *lim, int sample_fd)
+{
+  while (!m->runner_done || !m->st.eof)
+    {
+      struct pollfd fds[4] = {
+        { signal_fd, POLLIN, 0 },
+        { m->st.eof ? -1 : status_fd, POLLIN, 0 },
+        { timer_fd, POLLIN, 0 },
+        { m->breach ? -1 : sample_fd, POLLIN, 0 },
+      };
+      /* Once bwrap is gone its pipe ends soon; never wait forever on a
+         write end some stray process might still hold.  */
+      int timeout = m->runner_done ? 100 : -1;
+      int n = poll (fds, 4, timeout);
+      if (n < 0 && errno != EINTR)
+        return -errno;
+      if (n == 0)
+        break;
+      /* The status first: a signal that arrives with the sandbox's pid
+         still unread must reach the sandbox, not abandon its set-up.  */
+      if (fds[1].revents)
+        sbx_runner_status_read (&m->st, status_fd);
+      learn_sandbox (m);
+      if (fds[0].revents & POLLIN)
+        on_signal (m, signal_fd);
+      if (fds[2].revents & POLLIN)
+        {
+          uint64_t ticks;
+          if (read (timer_fd, &ticks, sizeof ticks) > 0)
+            teardown (m, SBX_LIMIT_WALL_CLOCK);
+        }
+      if (fds[3].revents & POLLIN)
+        on_sample (m, lim, sample_fd);
+    }
+  return 0;
+}
+
+/* Up to MAX of the pids listed in the "children" file at PATH, or -1
+   when it cannot be read; a read into a buffer of ours, as this runs on
+   every run's way out.  The kernel ends every pid with a space: a number
+   without one was cut by the buffer, and is left for the next round
+   rather than read as another, shorter pid.  */
+static ssize_t
+read_children (const char *path, pid_t *pids, size_t max)
+{
+  char buf[4096];
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t len = fd < 0 ? -1 : read (fd, buf, sizeof buf - 1);
+  size_t n = 0;
+  if (len < 0)
+    return -1;
+  buf[len] = '\0';
+  for (char *p = buf, *end; n < max; p = end)
+    {
+      long pid = strtol (p, &end, 10);
+      if (end == p || *end != ' ' || pid <= 0)
+        break;
+      pids[n++] = (pid_t) pid;
+    }
+  return (ssize_t) n;
+}
+
+/* Whether PID, one of ours, surely has no child: a children file that
+   cannot be read does not count as empty.  */
+static bool
+is_childless (pid_t pid)
+{
+  char path[64];
+  pid_t one;
+  snprintf (path, sizeof path, "/proc/%d/task/%d/children", (int) pid,
+            (int) pid);
+  return read_children (path, &one, 1) == 0;
+}
+
+/* SIGKILL PID through a pidfd; whether it was delivered.  */
+static bool
+kill_child (pid_t pid)
+{
+  int pfd = sbx_pidfd_open (pid);
+  bool sent = pfd >= 0 && sbx_pidfd_signal (pfd, SIGKILL) == 0;
+  if (pfd >= 0)
+    close (pfd);
+  return sent;
+}
+
+/* Kill and reap every child left to this (subreaper) process, but only
+   kill SANDBOX_INIT (the init of the sandbox's own PID namespace, 0 for
+   none) when it has no child.  The sandbox's init, SIGKILLed, never runs
+   again, and every process the sandbox made descends from it: with no
+   child left (checked after the kill, which also ends any fork it was
+   making), nothing the sandbox started can run.  It is not waited for:
+   what it still does is release its namespaces (a mount table, an RCU
+   grace period), which the kernel finishes after we return, as it does
+   behind bwrap itself.  Only a process that joined the PID namespace
+   from outside (nsenter) is not its descendant: the kernel kills it when
+   that release is done, a millisecond or so later.  This holds because
+   the init is bwrap's single-threaded reaper (`run` does not use
+   --as-pid-1), whose children are all on its main thread's list.  */
+static void
+sweep_children (pid_t sandbox_init)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/self/task/%d/children", (int) getpid ());
+  /* Each round kills and reaps what is re-parented here now; a straggler's
+     own children arrive for the next round.  No sleeping: a SIGKILLed
+     child of ours is reaped as soon as it is gone.  (Up to 256 a round:
+     the rest are killed in the next one.)  */
+  for (int round = 0; round < 100; round++)
+    {
+      pid_t pids[256];
+      bool killed[256];
+      ssize_t n = read_children (path, pids, sizeof pids / sizeof *pids);
+      size_t waited = 0;
+      for (ssize_t i = 0; i < n; i++)
+        killed[i] = kill_child (pids[i]);
+      for (ssize_t i = 0; i < n; i++)
+        {
+          if (pids[i] == sandbox_init && killed[i] && is_childless (pids[i]))
+            continue;
+          while (waitpid (pids[i], NULL, 0) < 0 && errno == EINTR)
+            ;
+          waited++;
+        }
+      if (waited == 0)
+        return;
+    }
+}
+
+int
+sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
+                 struct sbx_limits *lim, int signal_fd,
+                 struct sbx_outcome *out, struct sbx_error *err)
+{
+  struct monitor m = { .runner = sp->runner_pid,
+                       .sandbox_pidfd = -1,
+                       .cgroup = lim->cgroup,
+                       .status_fd = sp->status_fd };
+  uint64_t start = sbx_now_ms ();
+  fcntl (sp->status_fd, F_SETFL, O_NONBLOCK);
+  cleanup_close int timer_fd = arm_timer (plan->wall_clock_ms);
+  cleanup_close int sample_fd = arm_timer (
+      lim->mechanism == SBX_LIMITS_MONITOR ? lim->interval_ms : 0);
+  int r = loop (&m, signal_fd, sp->status_fd, timer_fd, lim, sample_fd);
+  if (!m.runner_done)
+    {
+      teardown (&m, m.breach);
+      waitpid (m.runner, &m.runner_status, 0);
+    }
+  /* The sandbox's init is left to release its namespaces after we
+     return, unless a quota's cgroup is to be removed: that needs the init
+     gone from it, and waiting for the init is the quickest way to know.  */
+  bool leave_init = plan->unshare[SBX_NS_PID] && m.cgroup == NULL;
+  sweep_children (leave_init ? m.st.child_pid : 0);
+  if (m.sandbox_pidfd >= 0)
+    close (m.sandbox_pidfd);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "supervising the sandbox");
+  out->wall_ms = sbx_now_ms () - start;
+  sbx_outcome_from_runner (out, m.st.have_exit_code, m.st.exit_code,
+                           m.runner_status, m.delivered);
+  if (m.breach != SBX_LIMIT_NONE)
+    {
+      out->kind = SBX_OUTCOME_LIMIT;
+      out->limit = m.breach;
+      out->signal = SIGKILL;
+      snprintf (out->reason, sizeof out->reason,
+                "the %s limit was reached: the sandbox was killed",
+                sbx_limit_name (m.breach));
+    }
+  return 0;
+}

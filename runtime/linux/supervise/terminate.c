@@ -1,0 +1,45 @@
+#include "runtime/linux/supervise/terminate.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+
+#include "runtime/linux/pidfd.h"
+
+int
+sbx_wait_gone (int pidfd, int wait_ms)
+{
+  struct pollfd p = { .fd = pidfd, .events = POLLIN };
+  int r;
+  do
+    r = poll (&p, 1, wait_ms);
+  while (r < 0 && errno == EINTR);
+  if (r < 0)
+    return -errno;
+  return r == 0 ? -ETIMEDOUT : 0;
+}
+
+int
+sbx_terminate (int pidfd, struct sbx_cgroup *cg, int wait_ms,
+               struct sbx_error *err)
+{
+  if (sbx_pidfd_signal (pidfd, SIGKILL) < 0 && errno != ESRCH)
+    return sbx_fail_errno (err, -errno, "cannot kill the sandbox's pid 1");
+  /* The namespace is going; the cgroup sweep catches what is outside it
+     and needs no wait for the namespace first.  */
+  if (cg)
+    {
+      int r = sbx_cgroup_kill (cg, SIGKILL, err);
+      if (r < 0)
+        return r;
+    }
+  if (wait_ms <= 0)
+    return 0;
+  int r = sbx_wait_gone (pidfd, wait_ms);
+  if (r == -ETIMEDOUT)
+    return sbx_fail (err, r, "the sandbox survived SIGKILL for %d ms",
+                     wait_ms);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "cannot wait for the sandbox to end");
+  return 0;
+}
