@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "policy/ceiling.h"
+
 #define NET(V) AGENT_JSON ("", "\"network\": " V)
 
 /* Resolve JSON with the approval tokens TOKENS (NULL-ended, or NULL).  */
@@ -133,11 +135,61 @@ test_policy_refusals (void)
   sbx_plan_free (plan);
 }
 
+/* Under the operator's ceiling: the keys are allowed, the network must be
+   under maxNetwork, and the token comes from the ceiling's "approve".  */
+static void
+test_under_ceiling (void)
+{
+  static const struct
+  {
+    const char *max, *token, *want, *what;
+  } cases[] = {
+    { "loopback", "port:5432", NULL, "approved by the ceiling: runs" },
+    { "loopback", NULL, "add a line \"port:5432\"",
+      "not approved: refused with the token" },
+    { "deny", "port:5432", "above the ceiling's maxNetwork",
+      "maxNetwork deny: refused by the ceiling" },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    {
+      char json[256];
+      snprintf (json, sizeof json,
+                "{\"workspaces\": [\"/home/u/ws\"], \"maxNetwork\": "
+                "\"%s\"%s%s%s}",
+                cases[i].max, cases[i].token ? ", \"approve\": [\"" : "",
+                cases[i].token ? cases[i].token : "",
+                cases[i].token ? "\"]" : "");
+      struct sbx_ceiling c;
+      struct sbx_error err = { 0 };
+      struct sbx_spec *spec = NULL;
+      struct sbx_plan *plan = NULL;
+      struct sbx_host_facts host = fake_host (NULL);
+      int r = sbx_ceiling_parse (json, strlen (json), &c, &err);
+      host.approved = &c.approvals;
+      r = r < 0 ? r : 0; /* the parse says 1 when "approve" was there */
+      const char *config
+          = NET ("{\"mode\": \"loopback\", \"hostPorts\": [5432]}");
+      if (r == 0)
+        r = sbx_spec_parse (config, strlen (config), "/bundle", &spec, &err);
+      if (r == 0)
+        r = sbx_policy_resolve (spec, &host, &c, &plan, &err);
+      bool ok = cases[i].want
+                    ? r < 0 && strstr (err.msg, cases[i].want)
+                    : r == 0 && plan->under_ceiling && plan->n_host_ports == 1;
+      if (!tap_ok (ok, "under a ceiling, %s", cases[i].what))
+        printf ("# got %d: %s\n", r, err.msg);
+      sbx_plan_free (plan);
+      sbx_spec_free (spec);
+      sbx_ceiling_free (&c);
+    }
+}
+
 int
 main (void)
 {
   test_parse_refusals ();
   test_forms ();
   test_policy_refusals ();
+  test_under_ceiling ();
   return tap_done ();
 }
