@@ -188,8 +188,12 @@ case_delete ()
   bundle "$b" "[$A]" sleep 60
   sbx --approve "$WORK/approve" create --bundle "$b" "$id" > /dev/null 2>&1
   sbx start "$id"
-  tap_ok "delete: the running sandbox has a forwarder" \
-    test -n "$(forwarders "$id")"
+  local f
+  f=$(forwarders "$id")
+  tap_ok "delete: the running sandbox has a forwarder" test -n "$f"
+  tap_has "$(grep -E '^(CapEff|NoNewPrivs):' "/proc/${f:-0}/status" 2>&1)" \
+    "$(printf 'CapEff:\t0000000000000000\nNoNewPrivs:\t1')" \
+    "the forwarder keeps no capability, no_new_privs set"
   sbx delete --force "$id"
   tap_ok "delete --force: no forwarder is left when delete returns" \
     gone_within "$id" 0

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -284,10 +286,23 @@ become_forwarder (const struct sbx_port_forward *f)
     _exit (1);
 }
 
+/* Accepting and connecting on 127.0.0.1 needs no privilege: a root
+   forwarder keeps none, and nothing it could exec gains any.  */
+static void
+drop_privileges (void)
+{
+  struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct none[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0
+      || syscall (SYS_capset, &hdr, none) < 0)
+    _exit (1);
+}
+
 static __attribute__ ((noreturn)) void
 forwarder_main (const struct sbx_port_forward *f)
 {
   become_forwarder (f);
+  drop_privileges ();
   static struct forwarder w;
   static int fds[SBX_HOST_PORTS_MAX];
   for (size_t i = 0; i < f->n; i++)

@@ -6,7 +6,8 @@
    one poll loop, no threads).
 
    What it reaches: only 127.0.0.1:PORT for the approved ports, as the
-   user sbx runs as; a connection the host refuses is reset.  At most
+   user sbx runs as, with no capabilities and no_new_privs set (even for
+   root); a connection the host refuses is reset.  At most
    SBX_FORWARD_MAX_CONNS connections at once: beyond that the listeners
    are not accepted from, and clients wait in their backlog.
 
