@@ -99,3 +99,34 @@ sbx_json_finish (yajl_gen g, char **out, size_t *len)
     *len = n;
   return 0;
 }
+
+int
+sbx_json_copy (yajl_gen g, yajl_val v)
+{
+  int r = 0;
+  if (v == NULL || YAJL_IS_NULL (v))
+    return yajl_gen_null (g) == yajl_gen_status_ok ? 0 : -EINVAL;
+  if (YAJL_IS_STRING (v))
+    return sbx_json_str (g, YAJL_GET_STRING (v));
+  if (YAJL_IS_NUMBER (v))
+    return yajl_gen_number (g, YAJL_GET_NUMBER (v),
+                            strlen (YAJL_GET_NUMBER (v)))
+                   == yajl_gen_status_ok
+               ? 0
+               : -EINVAL;
+  if (YAJL_IS_TRUE (v) || YAJL_IS_FALSE (v))
+    return yajl_gen_bool (g, YAJL_IS_TRUE (v)) == yajl_gen_status_ok ? 0
+                                                                     : -EINVAL;
+  bool array = YAJL_IS_ARRAY (v);
+  r = sbx_json_open (g, array);
+  size_t n = array ? v->u.array.len : v->u.object.len;
+  for (size_t i = 0; r == 0 && i < n; i++)
+    {
+      if (!array)
+        r = sbx_json_key (g, v->u.object.keys[i]);
+      if (r == 0)
+        r = sbx_json_copy (g, array ? v->u.array.values[i]
+                                    : v->u.object.values[i]);
+    }
+  return r < 0 ? r : sbx_json_close (g, array);
+}

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <yajl/yajl_gen.h>
+#include <yajl/yajl_tree.h>
 
 #include "common/strv.h"
 
@@ -20,5 +21,8 @@ int sbx_json_open (yajl_gen g, bool array);
 int sbx_json_close (yajl_gen g, bool array);
 /* Copy the generated text out (NUL-terminated, newline appended).  */
 int sbx_json_finish (yajl_gen g, char **out, size_t *len);
+
+/* Copy a parsed JSON value into G.  */
+int sbx_json_copy (yajl_gen g, yajl_val v);
 
 #endif

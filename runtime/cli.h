@@ -46,6 +46,8 @@ int sbx_cmd_resume (struct sbx_context *g, int argc, char **argv,
                     struct sbx_error *err);
 int sbx_cmd_limits_watcher (struct sbx_context *g, int argc, char **argv,
                             struct sbx_error *err);
+int sbx_cmd_fence (struct sbx_context *g, int argc, char **argv,
+                   struct sbx_error *err);
 int sbx_cmd_update (struct sbx_context *g, int argc, char **argv,
                     struct sbx_error *err);
 

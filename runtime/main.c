@@ -36,6 +36,10 @@ static const struct command commands[] = {
   { "pause", sbx_cmd_pause, "not supported" },
   { "resume", sbx_cmd_resume, "not supported" },
   { "update", sbx_cmd_update, "not supported" },
+#ifdef SBX_FENCE_COMMAND
+  { "fence", sbx_cmd_fence,
+    "read and write files under a config's policy, in this process" },
+#endif
   /* Hidden: the watcher `create` starts
      (runtime/linux/supervise/container_limits.h).  */
   { "limits-watcher", sbx_cmd_limits_watcher, NULL },

@@ -282,6 +282,11 @@ int sbx_spec_parse (const char *json, size_t len, const char *bundle,
 int sbx_spec_load (const char *bundle, struct sbx_spec **out,
                    struct sbx_error *err);
 
+/* Read the config file CONFIG (any name; its directory is the bundle)
+   and parse it, as sbx_spec_load does.  */
+int sbx_spec_load_config (const char *config, struct sbx_spec **out,
+                          struct sbx_error *err);
+
 void sbx_spec_free (struct sbx_spec *spec);
 
 /* Free a seccomp model allocated like the parser's (every string and array

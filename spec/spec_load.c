@@ -1,4 +1,5 @@
-/* sbx_spec_load: BUNDLE/config.json from disk, then sbx_spec_parse.  */
+/* sbx_spec_load: BUNDLE/config.json from disk, then sbx_spec_parse;
+   sbx_spec_load_config: a config file by its own name (the fence's).  */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -64,4 +65,27 @@ sbx_spec_load (const char *bundle, struct sbx_spec **out,
   if (path == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
   return load_file (path, dir, out, err);
+}
+
+int
+sbx_spec_load_config (const char *config, struct sbx_spec **out,
+                      struct sbx_error *err)
+{
+  *out = NULL;
+  cleanup_free char *path = NULL;
+  int r = absolute_bundle (config, &path, err);
+  if (r < 0)
+    return r;
+  /* The file's directory is its bundle: relative root.path and mount
+     sources are resolved against it, as for BUNDLE/config.json.  */
+  cleanup_free char *dir = sbx_path_join (path, "..");
+  if (dir == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  r = load_file (path, dir, out, err);
+  if (r == -ENOENT)
+    {
+      sbx_error_clear (err);
+      return sbx_fail (err, r, "%s: does not exist (check --config)", path);
+    }
+  return r;
 }

@@ -298,6 +298,8 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
   if (r == 0 && sb->spec->has_linux)
     r = sbx_sysctl_apply (c->pid, sb->spec->linux_.sysctl,
                           sb->spec->linux_.n_sysctl, err);
+  if (r == 0)
+    sbx_container_limits_hold_nproc (lim, c->pid);
   r = r
           ?: sbx_container_limits_watch (lim, c->dir, c->pid, c->start_time,
                                          err);

@@ -28,6 +28,11 @@ RULES = {
     "runtime/linux": (r"^runtime/linux/",
                       PORTABLE + ["cgroups/", "hooks/", "runtime/linux/",
                                   RUNTIME_ROOT]),
+    # The fence answers from the plan the Linux engine resolves
+    # (runtime/linux/container/sandbox.h): it is the engine's, off the
+    # command line.
+    "fence": (r"^fence/",
+              PORTABLE + ["fence/", "runtime/linux/", RUNTIME_ROOT]),
     "runtime/darwin": (r"^runtime/darwin/",
                        PORTABLE + ["runtime/darwin/", RUNTIME_ROOT]),
 }

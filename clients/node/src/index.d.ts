@@ -130,3 +130,66 @@ export declare class SbxError extends Error {
 export declare class SbxAbortError extends SbxError {
   name: 'AbortError';
 }
+
+/** Options of a fence: the sandbox's own (the same plan), or an existing config file. */
+export interface FenceOptions extends Omit<SandboxOptions, 'limits'> {
+  /** An existing config.json to fence by, instead of composing one. */
+  config?: string;
+  /** With `config`: the operator's ceiling file (the config is untrusted). */
+  ceilingFile?: string;
+}
+
+export type FenceAccess = 'read' | 'write' | 'remove';
+
+/** The policy's answer for one path (`sbx-oci fence check`). */
+export interface FenceVerdict {
+  path: string;
+  access: FenceAccess;
+  allowed: boolean;
+  /** "granted", or why not: "read-only", "protected-metadata", "credential-store", "symlink", ... */
+  rule: string;
+  layer?: string;
+  host?: string;
+  reason: string;
+  /** What would allow it; absent when allowed. */
+  grant?: string;
+}
+
+export interface FenceStat {
+  path: string;
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  size: number;
+  mode: number;
+  nlink: number;
+  mtime: number;
+}
+
+/** Every fence operation, all paths the sandbox's (relative ones from its cwd). */
+export declare class Fence {
+  readFile(path: string): Promise<Buffer>;
+  readFile(path: string, encoding: BufferEncoding): Promise<string>;
+  /** Atomic replace in the same directory; a file with another hard link is refused. */
+  writeFile(path: string, data: string | Buffer): Promise<void>;
+  appendFile(path: string, data: string | Buffer): Promise<void>;
+  mkdir(path: string, options?: { mode?: number }): Promise<void>;
+  remove(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  stat(path: string): Promise<FenceStat>;
+  list(path: string): Promise<string[]>;
+  check(path: string, access?: FenceAccess): Promise<FenceVerdict>;
+  /** Throws FenceError (with rule and grant) unless a confined process could write PATH. */
+  assertWritable(path: string): Promise<FenceVerdict>;
+  assertReadable(path: string): Promise<FenceVerdict>;
+  close(): Promise<void>;
+}
+
+export declare function openFence(options?: FenceOptions): Promise<Fence>;
+
+/** A refusal by the policy (rule set, code "EACCES") or a failed operation (code an errno name). */
+export declare class FenceError extends SbxError {
+  readonly path: string | undefined;
+  readonly rule: string | null;
+  readonly code: string | null;
+  readonly grant: string | null;
+  readonly verdict?: FenceVerdict;
+}

@@ -90,8 +90,14 @@ sbx_rlimit_sandbox_nproc (pid_t runner, uint64_t limit, struct sbx_error *err)
     return sbx_fail_errno (err, child < 0 ? child : -ESRCH,
                            "pids.limit: cannot find the sandbox's first "
                            "process to set RLIMIT_NPROC on");
+  return sbx_rlimit_set_nproc (child, limit, err);
+}
+
+int
+sbx_rlimit_set_nproc (pid_t pid, uint64_t limit, struct sbx_error *err)
+{
   struct rlimit lim = { .rlim_cur = limit, .rlim_max = limit };
-  if (prlimit (child, RLIMIT_NPROC, &lim, NULL) < 0)
+  if (prlimit (pid, RLIMIT_NPROC, &lim, NULL) < 0)
     return sbx_fail_errno (err, -errno,
                            "pids.limit: cannot set RLIMIT_NPROC of the "
                            "sandbox's first process");

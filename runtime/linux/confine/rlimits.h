@@ -27,8 +27,12 @@ int sbx_rlimits_apply (const struct sbx_rlimit *rl, size_t n,
    creator's limit for the host-wide count of the uid, which other
    processes of the caller share.  So it is set on the sandbox's first
    process while that one waits on --block-fd, before it starts the
-   command: RUNNER is bwrap, whose one child that is.  */
+   command: `run` gives RUNNER, bwrap, whose one child that is.  */
 int sbx_rlimit_sandbox_nproc (pid_t runner, uint64_t limit,
                               struct sbx_error *err);
+
+/* The same on the held sandbox's first process PID itself (`create`,
+   which knows it from bwrap's status).  */
+int sbx_rlimit_set_nproc (pid_t pid, uint64_t limit, struct sbx_error *err);
 
 #endif

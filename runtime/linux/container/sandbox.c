@@ -222,20 +222,13 @@ check_command (struct sbx_sandbox *sb, struct sbx_error *err)
 }
 
 int
-sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
+sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
                      struct sbx_sandbox *sb, struct sbx_error *err)
 {
-  memset (sb, 0, sizeof *sb);
-  sb->seccomp_fd = sb->seccomp_net_fd = -1;
-  cleanup_close int root_fd = -1;
   struct sbx_ceiling ceiling;
   int r = sbx_ceiling_load (g, &ceiling, err);
   bool under = r > 0;
   if (r >= 0)
-    r = sbx_spec_load (bundle, &sb->spec, err);
-  if (r == 0)
-    r = sbx_usable_state_root (g, &root_fd, err);
-  if (r == 0)
     r = sbx_probe_host (g->runner, root_fd, &sb->probe, err);
   if (r == 0)
     r = walk_aliases (sb, err);
@@ -249,6 +242,21 @@ sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
                             under ? &ceiling : NULL, &sb->plan, err);
   sb->probe.facts.approved = NULL; /* the ceiling's, freed next */
   sbx_ceiling_free (&ceiling);
+  return r < 0 ? r : 0;
+}
+
+int
+sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
+                     struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  memset (sb, 0, sizeof *sb);
+  sb->seccomp_fd = sb->seccomp_net_fd = -1;
+  cleanup_close int root_fd = -1;
+  int r = sbx_spec_load (bundle, &sb->spec, err);
+  if (r == 0)
+    r = sbx_usable_state_root (g, &root_fd, err);
+  if (r == 0)
+    r = sbx_sandbox_resolve (g, root_fd, sb, err);
   if (r == 0)
     report_env_dropped (g, sb->plan);
   if (r == 0)

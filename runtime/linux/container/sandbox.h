@@ -33,6 +33,14 @@ struct sbx_sandbox
 int sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
                          struct sbx_sandbox *sb, struct sbx_error *err);
 
+/* The half of sbx_sandbox_prepare that ends with the plan, for SB->spec
+   loaded already (SB otherwise zeroed, its fds -1): the operator's
+   ceiling, the host probe (cached in ROOT_FD, the state root, or -1), the
+   hard-link walk and the host's sockets, then sbx_policy_resolve.  The
+   fence (fence/) answers from exactly this plan.  */
+int sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
+                         struct sbx_sandbox *sb, struct sbx_error *err);
+
 void sbx_sandbox_release (struct sbx_sandbox *sb);
 
 /* The state root open in *FD, made if it is not there, or -1 when it

@@ -188,72 +188,6 @@ sbx_state_close (struct sbx_container *c)
   c->lock_fd = c->root_fd = c->dir_fd = -1;
 }
 
-/* The process state letter (field 3) and start time (field 22) of PID. */
-static bool
-read_stat (pid_t pid, char *state, unsigned long long *start)
-{
-  char path[64], buf[1024];
-  snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return false;
-  ssize_t n = read (fd, buf, sizeof buf - 1);
-  if (n <= 0)
-    return false;
-  buf[n] = '\0';
-  /* comm may hold spaces and parentheses: count from the last ')'.  */
-  char *p = strrchr (buf, ')');
-  if (p == NULL)
-    return false;
-  p++;
-  for (int field = 3; field <= 22; field++)
-    {
-      while (*p == ' ')
-        p++;
-      if (field == 3)
-        *state = *p;
-      if (field == 22)
-        {
-          *start = strtoull (p, NULL, 10);
-          return true;
-        }
-      p = strchr (p, ' ');
-      if (p == NULL)
-        return false;
-    }
-  return false;
-}
-
-unsigned long long
-sbx_pid_start_time (pid_t pid)
-{
-  char state;
-  unsigned long long start;
-  return read_stat (pid, &state, &start) ? start : 0;
-}
-
-bool
-sbx_pid_alive_since (pid_t pid, unsigned long long start)
-{
-  char state;
-  unsigned long long now;
-  if (pid <= 0 || !read_stat (pid, &state, &now))
-    return false;
-  /* A zombie waiting for its subreaper has ended its work.  */
-  return state != 'Z' && state != 'X' && now == start;
-}
-
-void
-sbx_stop_pid (pid_t pid, unsigned long long start)
-{
-  int fd = sbx_pidfd_open (pid);
-  if (fd < 0)
-    return;
-  if (sbx_pid_alive_since (pid, start))
-    sbx_pidfd_signal (fd, SIGKILL);
-  close (fd);
-}
-
 bool
 sbx_state_pid_alive (const struct sbx_container *c)
 {
@@ -293,37 +227,6 @@ sbx_state_pidfd (const struct sbx_container *c)
       return -ESRCH;
     }
   return fd;
-}
-
-int
-sbx_json_copy (yajl_gen g, yajl_val v)
-{
-  int r = 0;
-  if (v == NULL || YAJL_IS_NULL (v))
-    return yajl_gen_null (g) == yajl_gen_status_ok ? 0 : -EINVAL;
-  if (YAJL_IS_STRING (v))
-    return sbx_json_str (g, YAJL_GET_STRING (v));
-  if (YAJL_IS_NUMBER (v))
-    return yajl_gen_number (g, YAJL_GET_NUMBER (v),
-                            strlen (YAJL_GET_NUMBER (v)))
-                   == yajl_gen_status_ok
-               ? 0
-               : -EINVAL;
-  if (YAJL_IS_TRUE (v) || YAJL_IS_FALSE (v))
-    return yajl_gen_bool (g, YAJL_IS_TRUE (v)) == yajl_gen_status_ok ? 0
-                                                                     : -EINVAL;
-  bool array = YAJL_IS_ARRAY (v);
-  r = sbx_json_open (g, array);
-  size_t n = array ? v->u.array.len : v->u.object.len;
-  for (size_t i = 0; r == 0 && i < n; i++)
-    {
-      if (!array)
-        r = sbx_json_key (g, v->u.object.keys[i]);
-      if (r == 0)
-        r = sbx_json_copy (g, array ? v->u.array.values[i]
-                                    : v->u.object.values[i]);
-    }
-  return r < 0 ? r : sbx_json_close (g, array);
 }
 
 /* sbx's facts as create recorded them, but the limits as they are now. */

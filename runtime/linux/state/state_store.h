@@ -12,6 +12,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "common/error.h"
+#include "runtime/linux/pid_identity.h"
 #include "runtime/state_root.h"
 
 enum sbx_status
@@ -75,16 +76,6 @@ char *sbx_state_file (const struct sbx_container *c, const char *name);
 int sbx_state_openat (const struct sbx_container *c, const char *name,
                       int flags, mode_t mode);
 
-/* The start time of PID (field 22 of /proc/PID/stat), 0 when it is gone. */
-unsigned long long sbx_pid_start_time (pid_t pid);
-
-/* Whether PID is alive (not a zombie) and started at START.  */
-bool sbx_pid_alive_since (pid_t pid, unsigned long long start);
-
-/* SIGKILL PID through a pidfd when it is still the process that started
-   at START (a recycled pid is never hit).  */
-void sbx_stop_pid (pid_t pid, unsigned long long start);
-
 /* Whether the recorded pid is still the sandbox's first process.  */
 bool sbx_state_pid_alive (const struct sbx_container *c);
 
@@ -94,9 +85,6 @@ const char *sbx_status_name (enum sbx_status s);
 /* The OCI state object (ociVersion, id, status, pid, bundle, annotations)
    and sbx's facts under "org.sbx-oci".  */
 int sbx_state_emit (yajl_gen g, const struct sbx_container *c);
-
-/* Copy a parsed JSON value into G.  */
-int sbx_json_copy (yajl_gen g, yajl_val v);
 
 /* Remove the container's directory and everything in it, in one step as
    far as readers can see.  The caller holds its lock.  */

@@ -12,6 +12,7 @@
 #include "common/cleanup.h"
 #include "common/json_gen.h"
 #include "runtime/linux/confine/fd_scrub.h"
+#include "runtime/linux/confine/rlimits.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/state/sandbox_record.h"
 #include "runtime/linux/state/state_store.h"
@@ -177,6 +178,16 @@ sbx_container_limits_watch (struct sbx_container_limits *lim, const char *dir,
                          err);
 }
 
+void
+sbx_container_limits_hold_nproc (struct sbx_container_limits *lim, pid_t pid)
+{
+  struct sbx_error ignored = { 0 };
+  if (lim->mechanism == SBX_LIMITS_MONITOR && lim->pids_limit > 0)
+    lim->nproc_rlimit
+        = sbx_rlimit_set_nproc (pid, (uint64_t) lim->pids_limit, &ignored)
+          == 0;
+}
+
 int
 sbx_container_limits_record (yajl_gen g,
                              const struct sbx_container_limits *lim)
@@ -189,6 +200,8 @@ sbx_container_limits_record (yajl_gen g,
     r = r ?: sbx_json_key_int (g, "memoryLimit", lim->memory_limit);
   if (lim->pids_limit > 0)
     r = r ?: sbx_json_key_int (g, "pidsLimit", lim->pids_limit);
+  if (lim->nproc_rlimit)
+    r = r ?: sbx_json_key_bool (g, "pidsRlimit", true);
   if (lim->wall_clock_ms > 0)
     r = r
             ?: sbx_json_key_int (g, "wallClockMs",

@@ -33,6 +33,7 @@ struct sbx_container_limits
   uint32_t interval_ms;
   uint64_t wall_clock_ms;    /* 0: none */
   struct sbx_cgroup *cgroup; /* a quota, or a cgroupsPath without limits */
+  bool nproc_rlimit;         /* MONITOR: RLIMIT_NPROC holds pids_limit too */
   pid_t watcher;             /* MONITOR or a wall clock: 0 until it runs */
   unsigned long long watcher_start;
 };
@@ -51,6 +52,13 @@ int sbx_container_limits_setup (struct sbx_container_limits *lim,
                                 const char *cgroups_path, bool systemd,
                                 const char *id, const char *dir,
                                 struct sbx_error *err);
+
+/* MONITOR with a pids limit: set RLIMIT_NPROC on the held sandbox's first
+   process PID (runtime/linux/confine/rlimits.h), so that the kernel holds
+   the limit as it does for `run`.  Where it cannot, the watcher's samples
+   alone hold it, and the state says so.  */
+void sbx_container_limits_hold_nproc (struct sbx_container_limits *lim,
+                                      pid_t pid);
 
 /* MONITOR or a wall clock: start the watcher for the sandbox PID (started
    at START, field 22 of its /proc stat), reporting into the container

@@ -8,7 +8,7 @@
 #include "runtime/linux/supervise/port_forward.h"
 #include "runtime/linux/supervise/port_listen.h"
 #include "runtime/linux/state/sandbox_record.h"
-#include "runtime/linux/state/state_store.h"
+#include "runtime/linux/pid_identity.h"
 
 /* Listen in SANDBOX's network namespace and start the forwarder watching
    WATCH (a pidfd).  */

@@ -145,10 +145,11 @@ monitor_usage (yajl_gen g, const struct sbx_container *c)
 }
 
 /* Per limit, what holds it, as the outcome of `run` says it: a created
-   container's quota, or its watcher's samples (`create` does not hold
-   the runner to set RLIMIT_NPROC; `run` does).  */
+   container's quota, RLIMIT_NPROC for its processes where create could
+   set it, or its watcher's samples.  */
 static int
-held_by (yajl_gen g, const char *mechanism, bool memory, bool pids)
+held_by (yajl_gen g, const char *mechanism, bool memory, bool pids,
+         bool pids_rlimit)
 {
   if (mechanism == NULL || (!memory && !pids)
       || (strcmp (mechanism, "quota") != 0
@@ -160,7 +161,7 @@ held_by (yajl_gen g, const char *mechanism, bool memory, bool pids)
   if (memory)
     r = r ?: sbx_json_key_str (g, "memory", by);
   if (pids)
-    r = r ?: sbx_json_key_str (g, "pids", by);
+    r = r ?: sbx_json_key_str (g, "pids", pids_rlimit ? "rlimit" : by);
   return r ?: sbx_json_close (g, false);
 }
 
@@ -176,7 +177,10 @@ sbx_limits_report (yajl_gen g, const struct sbx_container *c, yajl_val record)
     r = r ?: sbx_json_key_int (g, "memoryLimit", memory);
   if (pids > 0)
     r = r ?: sbx_json_key_int (g, "pidsLimit", pids);
-  r = r ?: held_by (g, mechanism, memory > 0, pids > 0);
+  const char *rl[] = { "pidsRlimit", NULL };
+  r = r
+          ?: held_by (g, mechanism, memory > 0, pids > 0,
+                      YAJL_IS_TRUE (yajl_tree_get (record, rl, yajl_t_true)));
   long long wall = get_int (record, "wallClockMs");
   if (wall > 0)
     r = r ?: sbx_json_key_int (g, "wallClockMs", wall);
