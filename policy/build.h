@@ -101,6 +101,11 @@ int policy_no_namespaces (const struct sbx_host_facts *host,
 int policy_landlock (const struct sbx_spec *spec,
                      const struct sbx_host_facts *host, struct sbx_plan *plan,
                      struct sbx_error *err);
+/* "sbx.network.hostPorts": checked (mode, approval) into plan->host_ports
+   (policy/ports.c).  */
+int policy_host_ports (const struct sbx_spec *spec,
+                       const struct sbx_host_facts *host,
+                       struct sbx_plan *plan, struct sbx_error *err);
 int policy_enforcement (const struct sbx_spec *spec,
                         const struct sbx_host_facts *host,
                         struct sbx_plan *plan, struct sbx_error *err);

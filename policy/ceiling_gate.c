@@ -80,6 +80,9 @@ static const struct field_rule field_rules[] = {
   { "sbx.writableRoots", NULL },
   { "sbx.tempRoots", NULL },
   { "sbx.network", NULL },
+  { "sbx.network.mode", NULL },
+  { "sbx.network.hostPorts", NULL }, /* "port:N", checked for every config
+                                        (policy/ports.c) */
   { "sbx.env", NULL },
   { "sbx.env.mode", NULL },
   { "sbx.env.allow", NULL },

@@ -140,6 +140,16 @@ struct sbx_plan
   /* The operator's approval tokens the plan was resolved with: create
      keeps them, so that `exec` meets the same gates (sbx_policy_exec).  */
   struct strv approvals;
+  /* Host services by port (policy/ports.c): TCP ports of the host's
+     loopback that the sandbox reaches at its own 127.0.0.1:PORT, each
+     approved by the operator ("port:N").  sbx's forwarder
+     (runtime/linux/supervise/port_forward.h) listens on them inside the
+     sandbox's network namespace and connects to the host's 127.0.0.1:PORT.
+     This list is also exactly what a Landlock layer allows with its TCP
+     connect right (LANDLOCK_ACCESS_NET_CONNECT_TCP), as a belt under the
+     network namespace.  Distinct, in the config's order; empty: none.  */
+  uint16_t *host_ports;
+  size_t n_host_ports;
 };
 
 struct sbx_ceiling;

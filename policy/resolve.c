@@ -321,6 +321,8 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   if (r == 0)
     r = policy_keep_approvals (host, plan);
   if (r == 0)
+    r = policy_host_ports (spec, host, plan, err);
+  if (r == 0)
     r = policy_widenings (spec, plan);
   if (r == 0)
     r = policy_enforcement (spec, host, plan, err);
@@ -361,6 +363,7 @@ sbx_plan_free (struct sbx_plan *plan)
   free (plan->uid_map);
   free (plan->gid_map);
   free (plan->groups);
+  free (plan->host_ports);
   free (plan->cwd);
   strv_free (&plan->argv);
   strv_free (&plan->env);

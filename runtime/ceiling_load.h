@@ -13,7 +13,8 @@
    is recorded with its symbolic links resolved, so what the config is
    compared against is what will be mounted.  The --approve tokens land in
    OUT->approvals either way: without a ceiling they still say what of the
-   operator's own world a sandbox may see ("env:NAME", "socket:PATH").  */
+   operator's own world a sandbox may see ("env:NAME", "socket:PATH",
+   "port:N").  */
 int sbx_ceiling_load (const struct sbx_context *g, struct sbx_ceiling *out,
                       struct sbx_error *err);
 

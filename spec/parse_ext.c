@@ -151,16 +151,15 @@ parse_limits (struct sbx_jctx *c, yajl_val sbx, struct sbx_ext *ext)
 static int
 parse_enums (struct sbx_jctx *c, yajl_val obj, struct sbx_ext *ext)
 {
-  int mode = SBX_MODE_UNSET, net = SBX_NET_UNSET, level = SBX_LEVEL_NONE;
+  int mode = SBX_MODE_UNSET, level = SBX_LEVEL_NONE;
   int r
       = json_enum (c, obj, "mode", 0, sbx_mode_jenum, SBX_MODE_JENUM_N, &mode);
   if (r >= 0)
-    r = json_enum (c, obj, "network", 0, sbx_net_jenum, SBX_NET_JENUM_N, &net);
+    r = sbx_parse_network (c, obj, ext);
   if (r >= 0)
     r = json_enum (c, obj, "requireEnforcement", 0, sbx_level_jenum,
                    SBX_LEVEL_JENUM_N, &level);
   ext->mode = (enum sbx_mode) mode;
-  ext->network = (enum sbx_net) net;
   ext->require_enforcement = (enum sbx_level) level;
   return r;
 }

@@ -19,6 +19,8 @@ int sbx_refuse_linux (struct sbx_jctx *c, yajl_val obj);
 /* EXT must hold the defaults (sbx_ext_init) before parsing.  */
 int sbx_parse_ext (struct sbx_jctx *c, yajl_val obj, struct sbx_ext *ext);
 void sbx_ext_init (struct sbx_ext *ext);
+/* "sbx.network", a word or {"mode", "hostPorts"} (parse_network.c).  */
+int sbx_parse_network (struct sbx_jctx *c, yajl_val sbx, struct sbx_ext *ext);
 
 /* The extension's vocabulary, one table per enum (spec_names.c): the
    parser reads with them, the ceiling's parser too, and sbx_*_name

@@ -50,15 +50,22 @@ enum sbx_level
 #define SBX_ALIAS_MAX_ENTRIES_DEFAULT 50000u
 #define SBX_ALIAS_MAX_DEPTH_DEFAULT 24u
 #define SBX_SAMPLE_INTERVAL_MS_DEFAULT 50u
+/* The most host ports one sandbox may be given: each is a listening
+   socket the forwarder holds (runtime/linux/supervise/port_forward.h).  */
+#define SBX_HOST_PORTS_MAX 32u
 
 struct sbx_ext
 {
-  bool present;                /* the "sbx" object was in the file */
-  enum sbx_mode mode;          /* "mode" */
-  char *workspace;             /* "workspace": absolute after parsing */
-  struct strv writable_roots;  /* "writableRoots": absolute paths */
-  struct strv temp_roots;      /* "tempRoots": absolute; TMPDIR = first */
-  enum sbx_net network;        /* "network": deny | loopback | allow */
+  bool present;               /* the "sbx" object was in the file */
+  enum sbx_mode mode;         /* "mode" */
+  char *workspace;            /* "workspace": absolute after parsing */
+  struct strv writable_roots; /* "writableRoots": absolute paths */
+  struct strv temp_roots;     /* "tempRoots": absolute; TMPDIR = first */
+  enum sbx_net network;       /* "network": deny | loopback | allow, or
+                                 {"mode": ..., "hostPorts": [...]} */
+  uint16_t *host_ports;       /* "network": {"hostPorts"}: TCP ports of the
+                                 host's loopback, distinct, each 1..65535 */
+  size_t n_host_ports;
   enum sbx_env_mode env_mode;  /* "env": {"mode": ...} */
   struct strv env_allow;       /* "env": {"allow": [names]} */
   bool protected_paths_set;    /* "protectedPaths" given (may be empty) */

@@ -88,6 +88,7 @@ static void
 free_ext (struct sbx_ext *ext)
 {
   free (ext->workspace);
+  free (ext->host_ports);
   strv_free (&ext->writable_roots);
   strv_free (&ext->temp_roots);
   strv_free (&ext->env_allow);

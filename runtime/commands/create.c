@@ -28,6 +28,7 @@
 #include "runtime/linux/container/cgroup_view.h"
 #include "runtime/cli.h"
 #include "runtime/linux/supervise/container_limits.h"
+#include "runtime/linux/supervise/host_ports.h"
 #include "runtime/linux/container/create_console.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/bwrap/runner_status.h"
@@ -357,6 +358,9 @@ launch (struct sbx_sandbox *sb, const struct create_options *o,
                       err);
   /* Held means set up: the sandbox has its bind of the instance.  */
   sbx_create_console_close (&con);
+  r = r
+          ?: sbx_host_ports_create (sb->plan, c->pid, c->start_time, c->dir,
+                                    err);
   if (r == 0 && sb->spec->has_linux)
     r = sbx_sysctl_apply (c->pid, sb->spec->linux_.sysctl,
                           sb->spec->linux_.n_sysctl, err);

@@ -10,12 +10,14 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "runtime/backend.h"
 #include "runtime/linux/supervise/limits.h"
+#include "runtime/linux/supervise/host_ports.h"
 #include "runtime/linux/supervise/supervise.h"
 #include "runtime/linux/bwrap/probe.h"
 #include "runtime/linux/bwrap/spawn.h"
@@ -44,6 +46,10 @@ print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
     printf ("# the runner mounts the mqueue of the IPC namespace it shares "
             "on %s, in a mount namespace of its own\n",
             mqueue_dir);
+  for (size_t i = 0; i < plan->n_host_ports; i++)
+    printf ("# before the command runs, sbx-oci listens on the sandbox's "
+            "127.0.0.1:%u and forwards to the host's 127.0.0.1:%u\n",
+            plan->host_ports[i], plan->host_ports[i]);
   if (plan->set_groups)
     {
       printf ("# its supplementary groups are exactly:");
@@ -209,25 +215,43 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
         }
       req.rung = &rung;
     }
-  /* Without a quota, the runner starts held so that RLIMIT_NPROC can be
-     set in the sandbox before the command runs (without bwrap to hold
-     it, it is set as soon as the command started).  */
+  /* The runner starts held until the command may run: without a quota,
+     so that RLIMIT_NPROC can be set in the sandbox first; with host
+     ports, so that they are listened on first.  Without bwrap to hold it
+     (the rung: no network namespace, so no host ports either),
+     RLIMIT_NPROC is set as soon as the command started.  */
+  bool nproc = sbx_limits_wants_nproc (lim);
   int hold[2] = { -1, -1 };
-  if (!direct && sbx_limits_wants_nproc (lim) && pipe2 (hold, O_CLOEXEC) < 0)
-    return sbx_fail_errno (err, -errno, "cannot make the runner's hold pipe");
+  if (!direct && (nproc || sb->plan->n_host_ports)
+      && pipe2 (hold, O_CLOEXEC) < 0)
+    {
+      sbx_rung_release (&rung);
+      return sbx_fail_errno (err, -errno,
+                             "cannot make the runner's hold pipe");
+    }
   req.hold_fd = hold[0];
-  struct sbx_spawned sp;
+  struct sbx_spawned sp = { 0 };
   int r = sbx_spawn_runner (&req, &sp, err);
-  if (r == 0 && direct && sbx_limits_wants_nproc (lim))
+  if (r == 0 && direct && nproc)
     sbx_limits_hold_nproc (lim, sp.runner_pid, &sb->plan->enforcement.reasons);
   if (hold[0] >= 0)
     {
       close (hold[0]);
-      if (r == 0)
+      if (r == 0 && nproc)
         sbx_limits_hold_nproc (lim, sp.runner_pid,
                                &sb->plan->enforcement.reasons);
-      (void) !write (hold[1], "x", 1); /* a runner gone reads EOF anyway */
+      if (r == 0)
+        r = sbx_host_ports_run (sb->plan, sp.runner_pid, sp.sandbox_pid, err);
+      if (r == 0)
+        (void) !write (hold[1], "x", 1); /* a runner gone reads EOF anyway */
       close (hold[1]);
+    }
+  if (r < 0 && sp.runner_pid > 0)
+    {
+      /* Never released: the command did not run.  */
+      kill (sp.runner_pid, SIGKILL);
+      waitpid (sp.runner_pid, NULL, 0);
+      close (sp.status_fd);
     }
   if (r == 0)
     {

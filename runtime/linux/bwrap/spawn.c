@@ -428,7 +428,7 @@ open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
     l->src[FD_STARTED] = req->started_fd;
   if (r == 0 && req->plan->init && req->init_report)
     r = open_pipe (&p->init_report_r, &l->src[FD_INIT_REPORT], true);
-  if (r == 0 && req->plan->uid_map)
+  if (r == 0 && (req->plan->uid_map || req->plan->n_host_ports))
     r = open_pipe (&p->info_r, &l->src[FD_INFO], true);
   if (r == 0 && req->plan->uid_map)
     r = open_pipe (&p->userns_w, &l->src[FD_USERNS], false);
@@ -457,24 +457,32 @@ write_proc (pid_t pid, const char *file, const char *text)
   return sbx_write_control_file (path, text);
 }
 
-/* bwrap waits on --userns-block-fd after reporting the sandbox's pid on
-   --info-fd: write the sandbox's id maps, then let it go on.  */
+/* The sandbox's pid, from --info-fd.  Read to the end: bwrap closes the
+   info channel only after writing all of it, and closing our end early
+   would kill it with SIGPIPE.  */
 static int
-write_id_maps (const struct sbx_plan *plan, struct spawn_pipes *p,
-               struct sbx_error *err)
+read_sandbox_pid (struct spawn_pipes *p, pid_t *pid, struct sbx_error *err)
 {
-  /* Read to the end: bwrap closes the info channel only after writing all
-     of it, and closing our end early would kill it with SIGPIPE.  */
   struct sbx_runner_status st = { 0 };
   while (!st.eof && sbx_runner_status_read (&st, p->info_r) == 0)
     ;
   if (st.child_pid <= 0)
     return sbx_fail (err, -ECHILD,
-                     "the runner exited before the sandbox's user namespace "
-                     "was set up (its message is above)");
-  int r = write_proc (st.child_pid, "uid_map", plan->uid_map);
+                     "the runner exited before the sandbox's namespaces "
+                     "were set up (its message is above)");
+  *pid = st.child_pid;
+  return 0;
+}
+
+/* bwrap waits on --userns-block-fd after reporting the sandbox's pid on
+   --info-fd: write the sandbox's id maps, then let it go on.  */
+static int
+write_id_maps (const struct sbx_plan *plan, pid_t pid, struct spawn_pipes *p,
+               struct sbx_error *err)
+{
+  int r = write_proc (pid, "uid_map", plan->uid_map);
   if (r == 0)
-    r = write_proc (st.child_pid, "gid_map", plan->gid_map);
+    r = write_proc (pid, "gid_map", plan->gid_map);
   if (r < 0)
     return sbx_fail_errno (err, r, "cannot write the sandbox's id maps");
   if (write (p->userns_w, "x", 1) != 1)
@@ -562,8 +570,11 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   free_mount_layout (&l);
   if (r == 0)
     r = read_child_failure (p.report_r, req->host->runner_path, err);
+  pid_t sandbox_pid = 0;
+  if (r == 0 && p.info_r >= 0)
+    r = read_sandbox_pid (&p, &sandbox_pid, err);
   if (r == 0 && req->plan->uid_map)
-    r = write_id_maps (req->plan, &p, err);
+    r = write_id_maps (req->plan, sandbox_pid, &p, err);
   int ours[] = { p.report_r, p.info_r, p.userns_w };
   for (size_t i = 0; i < sizeof ours / sizeof *ours; i++)
     if (ours[i] >= 0)
@@ -585,5 +596,6 @@ sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   out->init_report_fd = p.init_report_r;
   out->status_fd = p.status_r;
   out->block_fd = l.at[FD_BLOCK];
+  out->sandbox_pid = sandbox_pid;
   return 0;
 }

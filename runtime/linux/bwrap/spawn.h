@@ -25,10 +25,10 @@ struct sbx_spawn_request
   bool own_process_group;      /* terminal signals reach sbx, not bwrap */
   struct sbx_cgroup *cgroup;   /* the runner enters it before exec; NULL */
   /* plan->init only (sbx-oci-init, runtime/linux/container/init_main.c): */
-  int started_fd;   /* > 2: the exec FIFO it keeps open until its exec */
-  bool init_report; /* a pipe for its lookup failure (init_report_fd) */
-  struct sbx_rung *rung;       /* no namespaces: no bwrap, the helper is
-                                  exec'd directly (rung_exec.h); NULL */
+  int started_fd;        /* > 2: the exec FIFO it keeps open until its exec */
+  bool init_report;      /* a pipe for its lookup failure (init_report_fd) */
+  struct sbx_rung *rung; /* no namespaces: no bwrap, the helper is
+                            exec'd directly (rung_exec.h); NULL */
 };
 
 struct sbx_spawned
@@ -37,6 +37,8 @@ struct sbx_spawned
   int status_fd;      /* read end of --json-status-fd */
   int block_fd;       /* the --block-fd number the runner sees, or -1 */
   int init_report_fd; /* read end of sbx-oci-init's report pipe, or -1 */
+  pid_t sandbox_pid;  /* bwrap's --info-fd report, when the plan has id
+                         maps to write or host ports to listen on; else 0 */
 };
 
 int sbx_spawn_runner (const struct sbx_spawn_request *req,

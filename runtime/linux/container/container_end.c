@@ -30,6 +30,8 @@ sbx_container_procs_of (const struct sbx_container *c,
   p->start[1] = rec->start;
   p->watcher[1] = rec->watcher;
   p->watcher_start[1] = rec->watcher_start;
+  p->forwarder = rec->forwarder;
+  p->forwarder_start = rec->forwarder_start;
 }
 
 static bool
@@ -154,11 +156,13 @@ sbx_container_end (const struct sbx_container *c,
   if (r == 0 && cg && !ended)
     r = sbx_cgroup_kill (cg, SIGKILL, err);
   /* Waited for too: it is no child of ours, and one still dying would
-     read as left.  */
-  for (int i = 0; i < 2; i++)
+     read as left.  The forwarder ends by itself with the sandbox's first
+     process; this is for one whose sandbox never got that far.  */
+  for (int i = 0; i < 3; i++)
     {
       cleanup_close int fd
-          = verified_pidfd (p->watcher[i], p->watcher_start[i]);
+          = i < 2 ? verified_pidfd (p->watcher[i], p->watcher_start[i])
+                  : verified_pidfd (p->forwarder, p->forwarder_start);
       if (fd >= 0 && sbx_pidfd_signal (fd, SIGKILL) == 0)
         sbx_wait_gone (fd, wait_ms);
     }
@@ -187,6 +191,8 @@ sbx_container_left (const struct sbx_container *c,
     if (sbx_pid_alive_since (p->watcher[i], p->watcher_start[i])
         && (i == 0 || p->watcher[1] != p->watcher[0]))
       add (what, size, "the limits watcher, pid", p->watcher[i]);
+  if (sbx_pid_alive_since (p->forwarder, p->forwarder_start))
+    add (what, size, "the host ports' forwarder, pid", p->forwarder);
   if (!names_first (p))
     {
       int fds[8];

@@ -9,7 +9,8 @@
      release FIFO, which bwrap and the held sandbox inherit from create;
    - the cgroup: state.json's, else the record's (written before the
      cgroup was made);
-   - the limits watcher: state.json's and the record's.
+   - the limits watcher: state.json's and the record's;
+   - the host ports' forwarder: the record's.
    Then it checks that nothing of it is left, so that delete reports
    success only when that is true.  */
 #ifndef SBX_CONTAINER_END_H
@@ -28,6 +29,8 @@ struct sbx_container_procs
   unsigned long long start[2];
   pid_t watcher[2];
   unsigned long long watcher_start[2];
+  pid_t forwarder; /* the record's only */
+  unsigned long long forwarder_start;
 };
 
 /* Gather from state.json (C->doc, when readable) and REC.  */

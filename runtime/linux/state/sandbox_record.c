@@ -82,6 +82,8 @@ take_line (struct sbx_record *rec, const char *line)
     parse_pid (line + 4, &rec->pid, &rec->start);
   else if (strncmp (line, "watcher=", 8) == 0)
     parse_pid (line + 8, &rec->watcher, &rec->watcher_start);
+  else if (strncmp (line, "forwarder=", 10) == 0)
+    parse_pid (line + 10, &rec->forwarder, &rec->forwarder_start);
   return 0;
 }
 

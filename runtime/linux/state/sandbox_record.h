@@ -10,6 +10,8 @@
      nocgroup           the cgroup above was not made (it existed)
      pid=PID START      the sandbox's first process and its start time
      watcher=PID START  the limits watcher
+     forwarder=PID START  the host ports' forwarder
+                        (runtime/linux/supervise/port_forward.h)
    The record is data like state.json: a cgroup path is used only when it
    lies on a cgroup file system (sbx_cgroup_open), a pid only together
    with its start time.  */
@@ -30,6 +32,8 @@ struct sbx_record
   unsigned long long start;
   pid_t watcher; /* 0: none */
   unsigned long long watcher_start;
+  pid_t forwarder; /* 0: none */
+  unsigned long long forwarder_start;
 };
 
 /* Append one line ("KEY=VALUE" or a bare word) to DIR's record.  */
