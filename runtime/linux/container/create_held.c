@@ -1,0 +1,400 @@
+/* The create engine: set the sandbox up held before exec, and leave no sbx
+   process between the caller and the sandbox's first process
+   (docs/design.md, "Process model").  bwrap runs with --unshare-pid
+   --as-pid-1, held on a FIFO in the state directory (opened read-write, so it
+   never sees EOF); once bwrap reports the sandbox's pid, the outer bwrap is
+   killed and the sandbox is re-parented to the caller's subreaper.  `start`
+   writes one byte to the FIFO.  */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/cleanup.h"
+#include "common/file_io.h"
+#include "common/json_gen.h"
+#include "hooks/hooks.h"
+#include "runtime/linux/container/cgroup_view.h"
+#include "runtime/context.h"
+#include "runtime/linux/container/create_held.h"
+#include "runtime/linux/supervise/container_limits.h"
+#include "runtime/linux/supervise/host_ports.h"
+#include "runtime/linux/container/create_console.h"
+#include "runtime/linux/pidfd.h"
+#include "runtime/linux/bwrap/runner_status.h"
+#include "runtime/linux/bwrap/spawn.h"
+#include "runtime/linux/confine/sysctl.h"
+#include "runtime/outcome.h"
+#include "runtime/linux/container/sandbox.h"
+#include "runtime/linux/state/kept_policy.h"
+#include "runtime/linux/state/sandbox_record.h"
+#include "runtime/linux/state/state_store.h"
+
+/* How long bwrap may take to set the sandbox up.  */
+#define HOLD_WAIT_MS 30000
+
+static int
+state_json (const struct sbx_sandbox *sb, const struct sbx_container *c,
+            const struct sbx_container_limits *lim, char **text, size_t *len)
+{
+  char created[64];
+  sbx_utc_timestamp (created, sizeof created);
+
+  yajl_gen g = sbx_json_new (false);
+  if (g == NULL)
+    return -ENOMEM;
+  int r = sbx_json_open (g, false);
+  r = r ?: sbx_json_key_str (g, "ociVersion", sb->spec->oci_version);
+  r = r ?: sbx_json_key_str (g, "id", c->id);
+  r = r ?: sbx_json_key_str (g, "status", "created");
+  r = r ?: sbx_json_key_int (g, "pid", c->pid);
+  r = r ?: sbx_json_key_str (g, "bundle", sb->spec->bundle);
+  r = r ?: sbx_json_key (g, "annotations");
+  r = r ?: sbx_json_open (g, false);
+  for (size_t i = 0; r == 0 && i < sb->spec->n_annotations; i++)
+    r = sbx_json_key_str (g, sb->spec->annotations[i].key,
+                          sb->spec->annotations[i].value);
+  r = r ?: sbx_json_close (g, false);
+  r = r ?: sbx_json_key_str (g, "created", created);
+  r = r ?: sbx_json_key (g, "org.sbx-oci");
+  r = r ?: sbx_json_open (g, false);
+  r = r ?: sbx_json_key_int (g, "startTime", (long long) c->start_time);
+  r = r ?: sbx_json_key (g, "enforcement");
+  r = r ?: sbx_enforcement_json (g, sb->plan);
+  r = r ?: sbx_json_key (g, "limits");
+  r = r ?: sbx_container_limits_record (g, lim);
+  r = r ?: sbx_json_close (g, false);
+  r = r ?: sbx_json_close (g, false);
+  r = r ?: sbx_json_finish (g, text, len);
+  yajl_gen_free (g);
+  return r;
+}
+
+static int
+runner_failed (const struct sbx_sandbox *sb, int status, struct sbx_error *err)
+{
+  return sbx_fail (err, -EIO,
+                   "the sandbox could not be set up (runner %s exited with "
+                   "status %d)",
+                   sb->probe.facts.runner_path,
+                   WIFEXITED (status) ? WEXITSTATUS (status)
+                                      : 128 + WTERMSIG (status));
+}
+
+/* sbx-oci-init's one line, when it could not find the command among
+   the container's mounts (then it exited, and with it the runner).  */
+static int
+init_failed (const struct sbx_sandbox *sb, const char *msg, int status,
+             struct sbx_error *err)
+{
+  if (msg == NULL || msg[0] == '\0')
+    return runner_failed (sb, status, err);
+  return sbx_fail (err, -ENOENT, "%.*s", (int) strcspn (msg, "\n"), msg);
+}
+
+/* sbx-oci-init's report: 1 when it is held (it wrote one NUL), 0 when it
+   has said nothing yet, -1 with its message in MSG when it failed.  */
+static int
+init_report (int report_fd, char *msg, size_t size)
+{
+  struct pollfd p = { report_fd, POLLIN, 0 };
+  if (report_fd < 0 || poll (&p, 1, 0) <= 0)
+    return 0;
+  ssize_t n = read (report_fd, msg, size - 1);
+  if (n <= 0)
+    return 0;
+  msg[n] = '\0';
+  return msg[0] == '\0' ? 1 : -1;
+}
+
+/* PATH (/proc/PID/syscall) shows a read of WANT's fd, or cannot be
+   read here (then bwrap's report must do).  */
+static bool
+held_now (const char *path, const char *want, int wlen)
+{
+  char buf[64];
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
+  if (n > wlen && strncmp (buf, want, wlen) == 0)
+    return true;
+  return n < 0 && (errno == EACCES || errno == EPERM);
+}
+
+/* bwrap reports the sandbox's pid right after clone, before it sets the
+   sandbox up: only once the sandbox sits in read() on its block fd is the
+   setup known to have worked.  /proc/PID/syscall shows that as
+   "NR 0xFD ...", NR read's number on this architecture (0 on x86-64, 63
+   on arm64: a literal 0 timed out every create there); a runner that exits
+   first means the setup failed (bwrap has said why on stderr).
+   sbx-oci-init, when it holds instead of bwrap, says so itself on
+   REPORT_FD, which works for an unprivileged caller too, whose
+   /proc/PID/syscall of the sandbox is not readable.  */
+static int
+wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
+                 int block_fd, int report_fd, struct sbx_error *err)
+{
+  char path[64], want[32];
+  snprintf (path, sizeof path, "/proc/%d/syscall", (int) child);
+  int wlen
+      = snprintf (want, sizeof want, "%ld 0x%x ", (long) SYS_read, block_fd);
+  char msg[512] = "";
+  for (int ms = 0; ms < HOLD_WAIT_MS;)
+    {
+      int status, said = init_report (report_fd, msg, sizeof msg);
+      if (said > 0)
+        return 0;
+      if (waitpid (*runner, &status, WNOHANG) == *runner)
+        {
+          *runner = 0;
+          if (said == 0)
+            init_report (report_fd, msg, sizeof msg);
+          return init_failed (sb, msg, status, err);
+        }
+      if (said == 0 && report_fd < 0 && held_now (path, want, wlen))
+        return 0;
+      int step = ms < 100 ? 1 : 10;
+      usleep (step * 1000);
+      ms += step;
+    }
+  return sbx_fail (err, -ETIMEDOUT, "the sandbox was not set up within %d s",
+                   HOLD_WAIT_MS / 1000);
+}
+/* Spawn bwrap held on the FIFO and learn the sandbox's pid.  */
+static int
+spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
+            int fifo, int exec_fifo, struct sbx_create_console *con,
+            pid_t *runner, struct sbx_container *c, struct sbx_cgroup *cgroup,
+            struct sbx_error *err)
+{
+  struct sbx_spawn_request req = {
+    .plan = sb->plan,
+    .host = &sb->probe.facts,
+    /* Without a pid namespace of its own (--pid=host) the command is
+       bwrap's child, a host pid: bwrap refuses --as-pid-1 then.  */
+    .opts = { .as_pid_1 = sb->plan->unshare[SBX_NS_PID],
+              .die_with_parent = false,
+              .cap_keep = &sb->cap_keep,
+              .mqueue_dir = sb->mqueue_dir,
+              .init_caps = &sb->cap_sets },
+    .spec = sb->spec,
+    .seccomp_fd = sb->seccomp_fd,
+    .seccomp_net_fd = sb->seccomp_net_fd,
+    .hold_fd = fifo,
+    .preserve_fds = o->preserve_fds,
+    .cgroup = cgroup,
+    .started_fd = exec_fifo,
+    .init_report = true,
+  };
+  struct sbx_spawned sp;
+  int r = con->slave >= 0 ? sbx_create_console_swap_in (con) : 0;
+  if (r < 0)
+    return sbx_fail_errno (err, r, "cannot give the terminal to the runner");
+  r = sbx_spawn_runner (&req, &sp, err);
+  sbx_create_console_swap_out (con);
+  if (r < 0)
+    return r;
+  *runner = sp.runner_pid;
+  cleanup_close int report_fd = sp.init_report_fd;
+  struct sbx_runner_status st = { 0 };
+  r = sbx_runner_status_wait_child (&st, sp.status_fd);
+  close (sp.status_fd);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "cannot read the runner's status");
+  if (st.child_pid <= 0)
+    {
+      int status = 0;
+      waitpid (*runner, &status, 0);
+      *runner = 0;
+      char msg[512] = "";
+      init_report (report_fd, msg, sizeof msg);
+      return init_failed (sb, msg, status, err);
+    }
+  c->pid = st.child_pid;
+  c->start_time = sbx_pid_start_time (c->pid);
+  if (c->start_time == 0)
+    return sbx_fail (err, -ESRCH, "the sandbox ended during setup");
+  /* Before anything else: from here a killed create leaves the sandbox
+     findable by this record (until now, by the FIFO it holds).  */
+  r = sbx_record_pid (c->dir, "pid", c->pid, c->start_time, err);
+  if (r < 0)
+    return r;
+  return wait_until_held (sb, runner, c->pid, sp.block_fd, report_fd, err);
+}
+
+static int
+run_create_hooks (const struct sbx_spec *spec, const char *state,
+                  struct sbx_error *err)
+{
+  int r = 0;
+  for (int p = SBX_HOOK_PRESTART; r == 0 && p <= SBX_HOOK_CREATE_CONTAINER;
+       p++)
+    r = sbx_hooks_run (&spec->hooks.phase[p], sbx_hook_phase_name (p), state,
+                       err);
+  return r;
+}
+
+static int
+record (const struct sbx_sandbox *sb, const struct sbx_create_request *o,
+        struct sbx_container *c, const struct sbx_container_limits *lim,
+        struct sbx_error *err)
+{
+  cleanup_free char *text = NULL;
+  cleanup_free char *path = sbx_state_file (c, SBX_STATE_FILE);
+  cleanup_free char *kept = sbx_state_file (c, SBX_KEPT_CONFIG);
+  size_t len;
+  if (path == NULL || kept == NULL || state_json (sb, c, lim, &text, &len) < 0)
+    return sbx_fail (err, -ENOMEM, "cannot format the state");
+  int r = sbx_write_file_atomic_at (c->dir_fd, SBX_KEPT_CONFIG, kept,
+                                    sb->spec->text, sb->spec->text_len, 0600,
+                                    err);
+  r = r ?: sbx_kept_policy_write (c, sb->plan, err);
+  r = r
+          ?: sbx_write_file_atomic_at (c->dir_fd, SBX_STATE_FILE, path, text,
+                                       len, 0600, err);
+  r = r ?: run_create_hooks (sb->spec, text, err);
+  if (r == 0 && o->pid_file)
+    {
+      char pid[32];
+      int n = snprintf (pid, sizeof pid, "%d", (int) c->pid);
+      r = sbx_write_file_atomic (o->pid_file, pid, n, 0644, err);
+    }
+  return r;
+}
+
+static int
+launch (struct sbx_sandbox *sb, const struct sbx_create_request *o,
+        struct sbx_container *c, struct sbx_container_limits *lim,
+        struct sbx_error *err)
+{
+  cleanup_free char *fifo_path = sbx_state_file (c, SBX_RELEASE_FIFO);
+  if (fifo_path == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  if (mkfifoat (c->dir_fd, SBX_RELEASE_FIFO, 0600) < 0)
+    return sbx_fail_errno (err, -errno, "cannot create %s", fifo_path);
+  cleanup_close int fifo = sbx_state_openat (c, SBX_RELEASE_FIFO, O_RDWR, 0);
+  if (fifo < 0)
+    return sbx_fail_errno (err, -errno, "cannot open %s", fifo_path);
+  /* `start` reads it to its end: sbx-oci-init closes it by its exec.  */
+  if (mkfifoat (c->dir_fd, SBX_EXEC_FIFO, 0600) < 0)
+    return sbx_fail_errno (err, -errno, "cannot create %s/%s", c->dir,
+                           SBX_EXEC_FIFO);
+  cleanup_close int exec_fifo = sbx_state_openat (c, SBX_EXEC_FIFO, O_RDWR, 0);
+  if (exec_fifo < 0)
+    return sbx_fail_errno (err, -errno, "cannot open %s/%s", c->dir,
+                           SBX_EXEC_FIFO);
+  struct sbx_create_console con = { .slave = -1, .saved = { -1, -1, -1 } };
+  if (sb->spec->process.terminal)
+    {
+      int r = sbx_create_console_open (&con, c->dir, o->console_socket,
+                                       sb->plan, err);
+      if (r < 0)
+        {
+          sbx_create_console_close (&con);
+          return r;
+        }
+    }
+  pid_t runner = 0;
+  int r = spawn_held (sb, o, fifo, exec_fifo, &con, &runner, c, lim->cgroup,
+                      err);
+  /* Held means set up: the sandbox has its bind of the instance.  */
+  sbx_create_console_close (&con);
+  r = r
+          ?: sbx_host_ports_create (sb->plan, c->pid, c->start_time, c->dir,
+                                    err);
+  if (r == 0 && sb->spec->has_linux)
+    r = sbx_sysctl_apply (c->pid, sb->spec->linux_.sysctl,
+                          sb->spec->linux_.n_sysctl, err);
+  if (r == 0)
+    sbx_container_limits_hold_nproc (lim, c->pid);
+  r = r
+          ?: sbx_container_limits_watch (lim, c->dir, c->pid, c->start_time,
+                                         err);
+  r = r ?: record (sb, o, c, lim, err);
+  if (r < 0 && c->start_time > 0)
+    {
+      int pfd = sbx_pidfd_open (c->pid);
+      if (pfd >= 0 && sbx_pid_start_time (c->pid) == c->start_time)
+        sbx_pidfd_signal (pfd, SIGKILL);
+      if (pfd >= 0)
+        close (pfd);
+    }
+  /* Without --die-with-parent the held sandbox outlives its launcher and
+     is re-parented to the caller's subreaper.  */
+  if (runner > 0)
+    {
+      kill (runner, SIGKILL);
+      waitpid (runner, NULL, 0);
+    }
+  return r;
+}
+
+/* The cgroup exists before the runner does, so the runner enters it
+   before exec; a failed create leaves no cgroup and no watcher.  */
+static int
+launch_limited (struct sbx_sandbox *sb, const struct sbx_create_request *o,
+                struct sbx_container *c, bool systemd, struct sbx_error *err)
+{
+  struct sbx_container_limits lim;
+  const char *cgroups_path
+      = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
+  const struct sbx_resources_tuning *tuning
+      = sb->spec->has_linux ? &sb->spec->linux_.resources.tuning : NULL;
+  int r = sbx_container_limits_setup (&lim, sb->plan, tuning, cgroups_path,
+                                      systemd, c->id, c->dir, err);
+  if (r == 0 && sbx_cgroup_view (sb->plan, lim.cgroup) < 0)
+    r = sbx_fail (err, -ENOMEM, "out of memory");
+  r = r ?: launch (sb, o, c, &lim, err);
+  if (r < 0)
+    sbx_container_limits_undo (&lim);
+  sbx_container_limits_release (&lim);
+  return r;
+}
+
+int
+sbx_container_create (const struct sbx_context *g,
+                      const struct sbx_create_request *o,
+                      struct sbx_error *err)
+{
+  const char *root = sbx_state_root (g);
+  int r = sbx_state_check_id (o->id, err);
+  r = r ?: sbx_state_root_ensure (root, err);
+  if (r < 0)
+    return r;
+  struct sbx_container c;
+  r = sbx_state_claim (root, o->id, &c, err);
+  if (r < 0)
+    {
+      sbx_state_close (&c);
+      return r;
+    }
+  struct sbx_sandbox sb;
+  r = sbx_sandbox_prepare (g, o->bundle, &sb, err);
+  if (r == 0 && sb.spec->process.terminal && o->console_socket == NULL)
+    r = sbx_fail (err, -EINVAL,
+                  "process.terminal is true: --console-socket is required");
+  /* It would have to run inside the sandbox between bwrap's set-up and
+     the command's exec, where bwrap offers no step: refused, not skipped. */
+  if (r == 0 && sb.spec->hooks.phase[SBX_HOOK_START_CONTAINER].n > 0)
+    r = sbx_fail (err, -ENOTSUP,
+                  "hooks.startContainer: bubblewrap cannot run a hook "
+                  "inside the sandbox before the command starts");
+  r = r ?: launch_limited (&sb, o, &c, g->systemd_cgroup, err);
+  sbx_sandbox_release (&sb);
+  if (r < 0)
+    {
+      struct sbx_error ignored = { 0 };
+      sbx_state_remove (&c, &ignored);
+    }
+  sbx_state_close (&c);
+  return r < 0 ? r : 0;
+}

@@ -1,0 +1,503 @@
+/* The exec engine: bwrap cannot join a running sandbox, so sbx does: join
+   the namespaces of the sandbox's first process (/proc/PID/ns), fork into
+   its pid namespace, take the process's user, capabilities, no_new_privs
+   and the container's seccomp program, and exec.  With --detach the
+   process is left to the caller's subreaper, as runc leaves it.  */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/file_io.h"
+#include "runtime/context.h"
+#include "runtime/linux/container/exec_join.h"
+#include "runtime/linux/container/exec_lookup.h"
+#include "runtime/linux/confine/fd_scrub.h"
+#include "runtime/linux/state/kept_policy.h"
+#include "runtime/linux/confine/capabilities.h"
+#include "runtime/linux/container/console.h"
+#include "runtime/linux/container/ns_join.h"
+#include "runtime/linux/bwrap/probe.h"
+#include "runtime/linux/confine/seccomp.h"
+#include "runtime/linux/confine/seccomp_builtin.h"
+#include "policy/policy.h"
+#include "runtime/linux/state/state_store.h"
+#include "spec/spec.h"
+
+/* What the new process needs, prepared before any fork.  */
+struct exec_plan
+{
+  struct sbx_spec *spec;        /* process (and the bundle's seccomp) */
+  struct strv caps;             /* kept when running as uid 0 */
+  struct sock_fprog filter;     /* .len 0: none */
+  struct sock_fprog filter_net; /* network "deny"; .len 0: none */
+  struct sbx_ns_join ns;
+  int tty_slave;    /* -1: no terminal */
+  int preserve_fds; /* the caller's 3 .. 3+N-1 pass in */
+};
+
+/* The process object, read as the "process" of a config the parser knows. */
+static int
+load_process (const struct sbx_exec_request *o, const struct sbx_container *c,
+              struct exec_plan *p, struct sbx_error *err)
+{
+  int r = sbx_state_load_spec (c, &p->spec, err);
+  if (r < 0)
+    return r;
+  if (o->process_file == NULL)
+    {
+      /* ARGS on the command line replace the bundle's command.  */
+      strv_free (&p->spec->process.args);
+      for (size_t i = 0; r == 0 && i < o->args.n; i++)
+        r = strv_push (&p->spec->process.args, o->args.v[i]);
+      return r;
+    }
+  cleanup_free char *text = NULL, *doc = NULL;
+  size_t len;
+  r = sbx_read_file (o->process_file, 1 << 20, &text, &len, err);
+  if (r == -ENOENT)
+    return sbx_fail (err, r, "--process %s: no such file", o->process_file);
+  if (r < 0)
+    return r;
+  if (asprintf (&doc,
+                "{\"ociVersion\":\"1.0.0\",\"root\":{\"path\":\"/\"},"
+                "\"process\":%s}",
+                text)
+      < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  struct sbx_spec *ps = NULL;
+  r = sbx_spec_parse (doc, strlen (doc), "/", &ps, err);
+  if (r < 0)
+    return sbx_error_prefix (err, "--process %s", o->process_file);
+  /* Swap in the given process, keep the bundle's seccomp; the keys the
+     process object set are what the ceiling checks (kept_policy.h).  */
+  struct sbx_process tmp = p->spec->process;
+  p->spec->process = ps->process;
+  ps->process = tmp;
+  struct strv fields = p->spec->fields;
+  p->spec->fields = ps->fields;
+  ps->fields = fields;
+  sbx_spec_free (ps);
+  return 0;
+}
+
+static int
+open_namespaces (const struct sbx_container *c, struct exec_plan *p,
+                 struct sbx_error *err)
+{
+  int r = sbx_ns_join_open (c->pid, &p->ns, err);
+  /* The pid was checked before the opens: check it again after.  */
+  if (r == 0 && !sbx_state_pid_alive (c))
+    return sbx_fail (err, -ESRCH, "container not running");
+  return r;
+}
+
+/* A pseudo-terminal of the sandbox's own devpts (so the process sees
+   /dev/pts/N), its master sent to the caller as runc sends it.  The
+   sandbox owns its /dev/ptmx: it is looked up inside the sandbox's root,
+   never followed out of it.  */
+static int
+open_terminal (const struct sbx_container *c, const char *socket_path,
+               int *slave, struct sbx_error *err)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/root", (int) c->pid);
+  cleanup_close int root = open (path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root < 0)
+    return sbx_fail_errno (err, -errno, "cannot open %s", path);
+  if (!sbx_state_pid_alive (c)) /* the root opened is the sandbox's */
+    return sbx_fail (err, -ESRCH, "container not running");
+  cleanup_close int master = -1;
+  int r = sbx_console_open_in_root (root, "/dev/ptmx", &master, slave, err);
+  return r ?: sbx_console_send (socket_path, master, err);
+}
+
+/* Read a compiled program (an fd from sbx_seccomp_compile) into F.  */
+static int
+read_program (int fd, struct sock_fprog *f, struct sbx_error *err)
+{
+  cleanup_close int owned = fd;
+  if (fd < 0)
+    return fd;
+  struct stat st;
+  if (fstat (fd, &st) < 0 || st.st_size % sizeof (struct sock_filter))
+    return sbx_fail (err, -EINVAL, "the compiled seccomp program is corrupt");
+  f->filter = malloc (st.st_size ? st.st_size : 1);
+  if (f->filter == NULL
+      || pread (fd, f->filter, st.st_size, 0) != (ssize_t) st.st_size)
+    return sbx_fail (err, -EIO, "cannot read the compiled seccomp program");
+  f->len = st.st_size / sizeof (struct sock_filter);
+  return 0;
+}
+
+/* A built-in filter (seccomp_builtin.h) into F.  */
+static int
+copy_builtin (enum sbx_builtin_filter which, struct sock_fprog *f,
+              struct sbx_error *err)
+{
+  const struct sbx_bpf *b = &sbx_builtin_filters[which];
+  f->filter = malloc (b->len);
+  if (f->filter == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  memcpy (f->filter, b->code, b->len);
+  f->len = (unsigned short) (b->len / sizeof (struct sock_filter));
+  return 0;
+}
+
+/* The same programs the sandbox was started with (F, as the policy
+   decided them): the bundle's filter, or an agent's default one, and
+   network "deny"'s on top.  */
+static int
+load_filters (const struct sbx_spec *spec, struct sbx_filters f,
+              struct exec_plan *p, struct sbx_error *err)
+{
+  int r = 0;
+  if (f.main == SBX_FILTERS_CONFIG)
+    r = read_program (sbx_seccomp_compile (spec->linux_.seccomp, err),
+                      &p->filter, err);
+  else if (f.main != SBX_FILTERS_NONE)
+    r = copy_builtin (sbx_agent_filter (f.main), &p->filter, err);
+  enum sbx_builtin_filter net = sbx_network_filter (f);
+  if (r == 0 && net != SBX_FILTER_COUNT)
+    r = copy_builtin (net, &p->filter_net, err);
+  return r;
+}
+
+enum
+{
+  STEP_SETNS = 1,
+  STEP_FORK,
+  STEP_TTY,
+  STEP_CWD,
+  STEP_USER,
+  STEP_CAPS,
+  STEP_SECCOMP,
+  STEP_FDS,
+  STEP_EXEC,
+};
+
+struct exec_failure
+{
+  int step, errnum;
+};
+
+static __attribute__ ((noreturn)) void
+fail_step (int report_w, int step)
+{
+  struct exec_failure f = { step, errno };
+  if (write (report_w, &f, sizeof f) < 0)
+    _exit (127);
+  _exit (127);
+}
+
+/* Of the caller's descriptors only 0-2 and --preserve-fds N (3 .. 3+N-1)
+   go in, as with runc; the CLOEXEC report pipe moves just above them.
+   Returns the report pipe's new number.  */
+static int
+keep_only_preserved (int report_w, int preserve_fds)
+{
+  int above = 3 + preserve_fds;
+  if (report_w != above && dup3 (report_w, above, O_CLOEXEC) < 0)
+    fail_step (report_w, STEP_FDS);
+  int r = sbx_close_fds_from (above + 1);
+  if (r < 0)
+    {
+      errno = -r;
+      fail_step (above, STEP_FDS);
+    }
+  return above;
+}
+
+/* In the sandbox's namespaces: become the process and exec it.  */
+static __attribute__ ((noreturn)) void
+become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
+{
+  const struct sbx_process *pr = &p->spec->process;
+  struct sbx_error ignored = { 0 };
+  if (p->tty_slave >= 0
+      && (setsid () < 0
+          || sbx_console_make_controlling (p->tty_slave, &ignored) < 0))
+    fail_step (report_w, STEP_TTY);
+  report_w = keep_only_preserved (report_w, p->preserve_fds);
+  if (chdir (cwd) < 0)
+    fail_step (report_w, STEP_CWD);
+  /* An unprivileged sandbox's user namespace denies setgroups; with no
+     additional groups asked for, there is nothing to set.  */
+  if (setgroups (pr->user.n_additional_gids, pr->user.additional_gids) < 0
+      && (errno != EPERM || pr->user.n_additional_gids > 0))
+    fail_step (report_w, STEP_USER);
+  if (setgid (pr->user.gid) < 0)
+    fail_step (report_w, STEP_USER);
+  if (pr->user.uid == 0 ? sbx_caps_set_exact (&p->caps) < 0
+                        : setuid (pr->user.uid) < 0)
+    fail_step (report_w, pr->user.uid == 0 ? STEP_CAPS : STEP_USER);
+  /* bwrap always sets no_new_privs: the exec'd process gets no more.  */
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+    fail_step (report_w, STEP_CAPS);
+  if ((p->filter.len
+       && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p->filter) < 0)
+      || (p->filter_net.len
+          && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p->filter_net) < 0))
+    fail_step (report_w, STEP_SECCOMP);
+  /* Changing the user above made the process dumpable again when
+     fs.suid_dumpable is 1: undo that before the sandbox's files are
+     searched for the command.  */
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+    fail_step (report_w, STEP_CAPS);
+  environ = envp; /* execvp searches the process's own PATH */
+  execvp (pr->args.v[0], pr->args.v);
+  fail_step (report_w, STEP_EXEC);
+}
+
+/* The intermediate child: join, fork into the pid namespace, report the
+   new pid, and wait for it unless detached.  */
+static __attribute__ ((noreturn)) void
+enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
+       int report_w, int pid_w)
+{
+  /* Before any namespace is entered: a non-dumpable process's /proc/PID
+     files are out of reach of the sandbox's processes (they would need
+     CAP_SYS_PTRACE in the host's user namespace), /proc/PID/exe above
+     all.  Its fork inherits this, and only the exec of the command makes
+     a process dumpable again.  */
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+    fail_step (report_w, STEP_SETNS);
+  int r = sbx_ns_join_enter (&p->ns);
+  if (r < 0)
+    {
+      errno = -r;
+      fail_step (report_w, STEP_SETNS);
+    }
+  pid_t pid = fork ();
+  if (pid < 0)
+    fail_step (report_w, STEP_FORK);
+  if (pid == 0)
+    {
+      close (pid_w);
+      become (p, envp, cwd, report_w);
+    }
+  close (report_w);
+  if (write (pid_w, &pid, sizeof pid) < 0 || detach)
+    _exit (0);
+  close (pid_w);
+  int status;
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      _exit (127);
+  _exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
+}
+
+static const char *const step_names[] = {
+  [STEP_SETNS] = "join the container's namespaces",
+  [STEP_FORK] = "fork into the container's pid namespace",
+  [STEP_TTY] = "take the terminal",
+  [STEP_CWD] = "enter the working directory",
+  [STEP_USER] = "take the process's user and groups",
+  [STEP_CAPS] = "set the capabilities",
+  [STEP_SECCOMP] = "load the seccomp program",
+  [STEP_FDS] = "close the caller's descriptors",
+  [STEP_EXEC] = "execute",
+};
+
+static int
+report_failure (const struct exec_failure *f, const struct exec_plan *p,
+                const char *cwd, struct sbx_error *err)
+{
+  const char *cmd = p->spec->process.args.v[0];
+  if (f->step == STEP_EXEC && f->errnum == ENOENT)
+    return sbx_fail_kind (err, SBX_ERROR_NOT_FOUND, -ENOENT,
+                          "exec: \"%s\": executable file not found in $PATH",
+                          cmd);
+  if (f->step == STEP_EXEC && f->errnum == EACCES)
+    return sbx_fail_kind (err, SBX_ERROR_NOT_EXECUTABLE, -EACCES,
+                          "exec: \"%s\": permission denied", cmd);
+  int step
+      = f->step >= STEP_SETNS && f->step <= STEP_EXEC ? f->step : STEP_EXEC;
+  return sbx_fail_errno (err, -f->errnum, "exec %s: cannot %s%s%s", cmd,
+                         step_names[step], step == STEP_CWD ? " " : "",
+                         step == STEP_CWD ? cwd : "");
+}
+
+/* --env on top of the process's environment, before the policy makes
+   the environment from it (kept_policy.h): the names --env brings meet
+   the same rules as the process object's.  */
+static int
+add_env_options (struct sbx_process *pr, const struct strv *extra,
+                 struct sbx_error *err)
+{
+  struct strv env = { 0 };
+  for (size_t i = 0; i < pr->env.n; i++)
+    {
+      size_t klen = strcspn (pr->env.v[i], "=");
+      bool replaced = false;
+      for (size_t j = 0; j < extra->n; j++)
+        replaced |= strncmp (extra->v[j], pr->env.v[i], klen + 1) == 0;
+      if (!replaced && strv_push (&env, pr->env.v[i]) < 0)
+        goto oom;
+    }
+  for (size_t j = 0; j < extra->n; j++)
+    if (strv_push (&env, extra->v[j]) < 0)
+      goto oom;
+  strv_free (&pr->env);
+  pr->env = env;
+  return 0;
+oom:
+  strv_free (&env);
+  return sbx_fail (err, -ENOMEM, "out of memory");
+}
+
+/* While sbx-oci exec waits, the signals a caller ends it with go to the
+   process it started, as `run` forwards them: a caller's SIGTERM ends
+   the command, not only its waiter.  */
+static volatile sig_atomic_t forward_to;
+
+static void
+forward_signal (int sig)
+{
+  if (forward_to > 0)
+    kill ((pid_t) forward_to, sig);
+}
+
+static void
+forward_signals (pid_t pid, bool on)
+{
+  static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+  struct sigaction sa = { .sa_handler = on ? forward_signal : SIG_DFL };
+  forward_to = on ? pid : 0;
+  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+    sigaction (sigs[i], &sa, NULL);
+}
+
+static int
+launch (const struct exec_plan *p, const struct sbx_exec_request *o,
+        char **envp, struct sbx_error *err)
+{
+  const char *cwd = o->cwd ? o->cwd : p->spec->process.cwd;
+  int rep[2], pp[2];
+  if (pipe2 (rep, O_CLOEXEC) < 0 || pipe2 (pp, O_CLOEXEC) < 0)
+    return sbx_fail_errno (err, -errno, "cannot create a pipe");
+  /* Held from before the fork until the pid is known: a signal in
+     between is delivered then, not lost with sbx-oci.  */
+  sigset_t held, old;
+  sigemptyset (&held);
+  sigaddset (&held, SIGTERM);
+  sigaddset (&held, SIGINT);
+  sigaddset (&held, SIGHUP);
+  sigaddset (&held, SIGQUIT);
+  sigprocmask (SIG_BLOCK, &held, &old);
+  pid_t a = fork ();
+  if (a < 0)
+    {
+      int saved = errno;
+      sigprocmask (SIG_SETMASK, &old, NULL);
+      return sbx_fail_errno (err, -saved, "cannot fork");
+    }
+  if (a == 0)
+    {
+      sigprocmask (SIG_SETMASK, &old, NULL);
+      close (rep[0]);
+      close (pp[0]);
+      enter (p, envp, cwd, o->detach, rep[1], pp[1]);
+    }
+  close (rep[1]);
+  close (pp[1]);
+  pid_t pid = 0;
+  struct exec_failure f;
+  ssize_t np = read (pp[0], &pid, sizeof pid);
+  ssize_t nf = read (rep[0], &f, sizeof f);
+  close (pp[0]);
+  close (rep[0]);
+  int r = 0;
+  if (nf == (ssize_t) sizeof f)
+    r = report_failure (&f, p, cwd, err);
+  else if (np != (ssize_t) sizeof pid)
+    r = sbx_fail (err, -EIO, "exec: the process could not be started");
+  if (r == 0 && o->pid_file)
+    {
+      char buf[32];
+      int n = snprintf (buf, sizeof buf, "%d", (int) pid);
+      r = sbx_write_file_atomic (o->pid_file, buf, n, 0644, err);
+    }
+  if (r == 0 && !o->detach && np == (ssize_t) sizeof pid)
+    forward_signals (pid, true);
+  sigprocmask (SIG_SETMASK, &old, NULL);
+  int status;
+  while (waitpid (a, &status, 0) < 0 && errno == EINTR)
+    ;
+  forward_signals (0, false);
+  if (r < 0 || o->detach)
+    return r;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+/* A created sandbox is still held inside bwrap's set-up: only a started
+   one has the namespaces and mounts its command runs in.  */
+static int
+check_running (const struct sbx_container *c, struct sbx_error *err)
+{
+  switch (sbx_state_status (c))
+    {
+    case SBX_STATUS_RUNNING:
+      return 0;
+    case SBX_STATUS_CREATED:
+      return sbx_fail (err, -EINVAL,
+                       "cannot exec in container \"%s\": it is created but "
+                       "not started (run `start` first)",
+                       c->id);
+    case SBX_STATUS_STOPPED:
+      break;
+    }
+  return sbx_fail (err, -EINVAL, "cannot exec in a stopped container");
+}
+
+int
+sbx_container_exec (const struct sbx_context *g,
+                    const struct sbx_exec_request *o, struct sbx_error *err)
+{
+  struct exec_plan p = { .tty_slave = -1, .preserve_fds = o->preserve_fds };
+  struct strv notes = { 0 };
+  struct sbx_plan *policy = NULL;
+  struct sbx_container c = { .lock_fd = -1 };
+  int r = sbx_state_open (sbx_state_root (g), o->id, false, &c, err);
+  r = r ?: check_running (&c, err);
+  r = r ?: load_process (o, &c, &p, err);
+  r = r ?: add_env_options (&p.spec->process, &o->env, err);
+  /* The gates create's config met, for the process object exec was given;
+     then the environment, as create made it.  */
+  r = r ?: sbx_kept_policy_exec (g, &c, p.spec, &policy, err);
+  /* As create planned them: an unprivileged caller's sandbox holds none.  */
+  r = r
+          ?: sbx_caps_plan (&p.spec->process.capabilities,
+                            sbx_probe_is_root (), &p.caps, &notes, err);
+  r = r ?: load_filters (p.spec, policy->filters, &p, err);
+  r = r ?: open_namespaces (&c, &p, err);
+  if (r == 0 && o->tty)
+    r = open_terminal (&c, o->console_socket, &p.tty_slave, err);
+  if (r == 0)
+    {
+      char *empty[] = { NULL };
+      r = launch (&p, o, policy->env.v ? policy->env.v : empty, err);
+    }
+  sbx_ns_join_close (&p.ns);
+  if (p.tty_slave >= 0)
+    close (p.tty_slave);
+  free (p.filter.filter);
+  free (p.filter_net.filter);
+  strv_free (&p.caps);
+  strv_free (&notes);
+  sbx_plan_free (policy);
+  sbx_spec_free (p.spec);
+  sbx_state_close (&c);
+  return r;
+}
