@@ -16,6 +16,7 @@
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/state/sandbox_record.h"
 #include "runtime/linux/state/state_store.h"
+#include "runtime/linux/supervise/detach.h"
 #include "runtime/linux/supervise/resources_tuning.h"
 
 /* The cgroup is recorded in the container's directory DIR before it is
@@ -107,42 +108,10 @@ exec_watcher (char **argv)
   _exit (127);
 }
 
-/* Fork twice: the middle process makes a session of its own, forks the
-   watcher, tells its pid and exits at once, so the watcher is nobody's
-   child here and never the sandbox's parent.  */
-static int
-spawn_detached (char **argv, pid_t *watcher)
+static void
+watcher_main (const void *argv)
 {
-  int p[2];
-  if (pipe2 (p, O_CLOEXEC) < 0)
-    return -errno;
-  pid_t mid = fork ();
-  if (mid < 0)
-    {
-      int e = errno;
-      close (p[0]);
-      close (p[1]);
-      return -e;
-    }
-  if (mid == 0)
-    {
-      close (p[0]);
-      setsid ();
-      pid_t w = fork ();
-      if (w == 0)
-        exec_watcher (argv);
-      _exit (write (p[1], &w, sizeof w) == sizeof w && w > 0 ? 0 : 1);
-    }
-  close (p[1]);
-  pid_t w = 0;
-  ssize_t n = read (p[0], &w, sizeof w);
-  close (p[0]);
-  int status = 0;
-  waitpid (mid, &status, 0);
-  if (n != sizeof w || w <= 0 || status != 0)
-    return -ECHILD;
-  *watcher = w;
-  return 0;
+  exec_watcher ((char **) argv);
 }
 
 int
@@ -175,7 +144,7 @@ sbx_container_limits_watch (struct sbx_container_limits *lim, const char *dir,
                    s_start,   s_mem,
                    s_pids,    s_ms,
                    s_wall,    NULL };
-  int r = spawn_detached (argv, &lim->watcher);
+  int r = sbx_fork_detached (watcher_main, argv, &lim->watcher);
   if (r < 0)
     return sbx_fail_errno (err, r, "cannot start the limits watcher");
   lim->watcher_start = sbx_pid_start_time (lim->watcher);

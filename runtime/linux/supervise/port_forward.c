@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "runtime/linux/confine/fd_scrub.h"
+#include "runtime/linux/supervise/detach.h"
 #include "spec/spec.h"
 
 /* One direction of a connection: FROM -> pipe -> TO.  */
@@ -332,49 +333,20 @@ start_attached (const struct sbx_port_forward *f, pid_t *pid)
   return 0;
 }
 
-/* create: forked twice, the middle process in a session of its own tells
-   the forwarder's pid and exits.  */
-static int
-start_detached (const struct sbx_port_forward *f, pid_t *pid)
+/* create: forked twice (detach.h), so that the forwarder is nobody's
+   child here.  */
+static void
+detached_main (const void *f)
 {
-  int p[2];
-  if (pipe2 (p, O_CLOEXEC) < 0)
-    return -errno;
-  pid_t mid = fork ();
-  if (mid < 0)
-    {
-      int e = errno;
-      close (p[0]);
-      close (p[1]);
-      return -e;
-    }
-  if (mid == 0)
-    {
-      close (p[0]);
-      setsid ();
-      pid_t w = fork ();
-      if (w == 0)
-        forwarder_main (f);
-      _exit (write (p[1], &w, sizeof w) == sizeof w && w > 0 ? 0 : 1);
-    }
-  close (p[1]);
-  pid_t w = 0;
-  ssize_t n = read (p[0], &w, sizeof w);
-  close (p[0]);
-  int status = 0;
-  while (waitpid (mid, &status, 0) < 0 && errno == EINTR)
-    ;
-  if (n != sizeof w || w <= 0 || status != 0)
-    return -ECHILD;
-  *pid = w;
-  return 0;
+  forwarder_main (f);
 }
 
 int
 sbx_port_forward_start (const struct sbx_port_forward *f, pid_t *pid,
                         struct sbx_error *err)
 {
-  int r = f->detach ? start_detached (f, pid) : start_attached (f, pid);
+  int r = f->detach ? sbx_fork_detached (detached_main, f, pid)
+                    : start_attached (f, pid);
   if (r < 0)
     return sbx_fail_errno (err, r, "cannot start the host ports' forwarder");
   return 0;
