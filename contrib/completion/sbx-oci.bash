@@ -1,7 +1,7 @@
 # bash completion for sbx-oci (installed by meson into
 # share/bash-completion/completions/sbx-oci).  Commands, their options,
 # container ids from `sbx-oci list -q`, files where an option takes one.
-_sbx_oci_commands="run spec check create start state kill delete exec list ps features pause resume update"
+_sbx_oci_commands="run spec check create start state kill delete exec list ps features pause resume update fence"
 
 _sbx_oci_options ()
 {
@@ -15,6 +15,7 @@ _sbx_oci_options ()
     exec) echo "--process --env --cwd --detach --pid-file --tty --console-socket --preserve-fds --help" ;;
     list) echo "--format -q --help" ;;
     ps) echo "--format --help" ;;
+    fence) echo "--config --ceiling --verdict-fd --max-bytes --mode --access --help" ;;
     *) echo "--help" ;;
   esac
 }
@@ -33,12 +34,13 @@ _sbx_oci ()
   case $prev in
     --root|--bundle|--workspace|--cwd|--seccomp-dir)
       COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    --log|--runner|--ceiling|--approve|--policy|--outcome|--pid-file|--process|--console-socket)
+    --log|--runner|--ceiling|--approve|--config|--policy|--outcome|--pid-file|--process|--console-socket)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --log-format) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "table json text" -- "$cur")); return ;;
     --mode) COMPREPLY=($(compgen -W "read-only workspace-write" -- "$cur")); return ;;
     --backend) COMPREPLY=($(compgen -W "bwrap seatbelt" -- "$cur")); return ;;
+    --access) COMPREPLY=($(compgen -W "read write remove" -- "$cur")); return ;;
   esac
   if [ -z "$cmd" ]; then
     if [[ $cur == -* ]]; then

@@ -17,7 +17,7 @@ export TAP_LOG
 trap 'rm -f "$TAP_LOG"' EXIT
 
 commands=$("$SBX_OCI" --help | sed -n '/^commands:/,$p' | awk 'NR > 1 {print $1}')
-tap_is "$(echo "$commands" | wc -w)" 15 "--help lists the 15 commands"
+tap_is "$(echo "$commands" | wc -w)" 16 "--help lists the 16 commands"
 . "$BASH_COMP"
 for c in $commands; do
   help=$("$SBX_OCI" "$c" --help 2>&1)
