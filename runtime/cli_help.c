@@ -83,6 +83,17 @@ static const struct command_help helps[] = {
   { "pause", "usage: sbx-oci pause ID\n\nnot supported (refused)\n" },
   { "resume", "usage: sbx-oci resume ID\n\nnot supported (refused)\n" },
   { "update", "usage: sbx-oci update ID\n\nnot supported (refused)\n" },
+  { "fence",
+    "usage: sbx-oci fence OP --config FILE [--ceiling FILE] [OPTIONS] "
+    "PATH...\n\n"
+    "read and write files under a config's policy, in this process (OP: "
+    "check,\nread, write, append, mkdir, remove, rename, stat, list; "
+    "docs/fence.md)\n\n"
+    "  --access read|write  check: the access to ask for\n"
+    "  --verdict-fd N       one JSON verdict per path on descriptor N\n"
+    "  --max-bytes N        read, write, append: at most N bytes\n"
+    "  --mode OCTAL         mkdir: the new directory's mode\n"
+    "exit 3: refused by the policy\n" },
 };
 
 static const char footer[]

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Help, manual pages and completions agree with the binary (issue 15):
+# Help, manual pages and completions agree with the binary:
 # every command `sbx-oci --help` lists has its own `COMMAND --help`, a
 # section in sbx-oci(1)'s source, and a place in the bash and zsh
 # completions, each option of its help is completed, and the built manual
