@@ -2,8 +2,8 @@
    on the command line, for orchestrators in any language.  Content comes
    on stdin (write, append) and goes to stdout (read; stat and list print
    JSON).  Exit status: 0 done (for check: every path allowed), 3 refused
-   by the policy, 1 any other error.  With --verdict-fd N, one JSON line
-   per path goes to descriptor N: the verdict for `check`, and for the
+   by the policy, else runtime/exit_status.h's.  With --verdict-fd N, one JSON
+   line per path goes to descriptor N: the verdict for `check`, and for the
    other operations the verdict of a refusal or {"path", "error",
    "message"} of another error, so that a client can tell them apart
    without reading stderr.  */
