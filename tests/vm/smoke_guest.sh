@@ -88,6 +88,14 @@ agent_run () {
   check "$who: an agent run writes its workspace" \
     test "$(cat "$d/ws/in" 2> /dev/null)" = in -a "$(field "$d/out.json" outcome)" = exited
   check "$who: and nothing outside it (/work is 1777)" test ! -e "/work/out-$who"
+  # Each right the kernel's Landlock ABI lacks is a reason in the outcome
+  # (policy/landlock.c: ABI 2 lacks truncate, ioctl-dev and scoping).
+  local abi missing=0 said
+  abi=$(syscall_probe landlock-abi | awk '{print $3}')
+  for need in 3 5 6; do [ "${abi:-0}" -lt $need ] && missing=$((missing + 1)); done
+  said=$(grep -o "landlock: ABI ${abi:-0} lacks" "$d/out.json" | wc -l)
+  check "$who: landlock ABI ${abi:-none}: each missing right is a reason ($said of $missing)" \
+    test "$said" = "$missing"
 }
 
 # The default agent filter, then network deny stacked on it.
@@ -159,7 +167,7 @@ lifecycle () {
     test "$seen" = "created running stopped doesnotexist"
 }
 
-tap "1..21"
+tap "1..23"
 note "kernel $(uname -r) $(uname -m), $(syscall_probe landlock-abi)"
 check "the kernel offers pids on cgroup v2" grep -qw pids $CG/cgroup.controllers
 delegate

@@ -11,8 +11,8 @@
      open-tree-attr  open_tree_attr (-1, "", 0, NULL, 0), by number: newer
                      than the guests' kernels and libseccomp 2.5.4
      landlock-abi    the Landlock ABI the kernel offers, printed as
-                     "landlock-abi: ok N" (sbx-oci does not use Landlock:
-                     a note of what the kernel has)  */
+                     "landlock-abi: ok N" (what the outcome's landlock
+                     reasons are checked against)  */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
