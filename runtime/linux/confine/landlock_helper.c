@@ -61,6 +61,8 @@ memcpy (void *d, const void *s, size_t n)
     *a++ = *b++;
   return d;
 }
+#else
+#include <string.h>
 #endif
 
 static size_t
