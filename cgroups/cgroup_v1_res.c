@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,26 +80,54 @@ device_id (char *buf, size_t size, int64_t n)
 }
 
 static int
+write_device (const char *dir, const struct sbx_cgroup_device *d,
+              struct sbx_error *err)
+{
+  char rule[96], major[24], minor[24];
+  device_id (major, sizeof major, d->major);
+  device_id (minor, sizeof minor, d->minor);
+  if (d->type == 'a')
+    snprintf (rule, sizeof rule, "a");
+  else
+    snprintf (rule, sizeof rule, "%c %s:%s %s", d->type, major, minor,
+              d->access);
+  return put (dir, d->allow ? "devices.allow" : "devices.deny", rule, err);
+}
+
+/* The nodes bubblewrap's --dev always makes, allowed after the config's
+   rules as runc and crun allow their default devices: podman asks for
+   "deny all" and leaves these to the runtime (without them a uid-1000
+   workload could not write /dev/null).  A node the config names itself
+   keeps the config's rule.  */
+static const struct sbx_cgroup_device dev_nodes[] = {
+  { true, 'c', 1, 3, "rwm" }, { true, 'c', 1, 5, "rwm" },
+  { true, 'c', 1, 7, "rwm" }, { true, 'c', 1, 8, "rwm" },
+  { true, 'c', 1, 9, "rwm" }, { true, 'c', 5, 0, "rwm" },
+  { true, 'c', 5, 2, "rwm" }, { true, 'c', 136, -1, "rwm" },
+};
+
+static bool
+named_by_config (const struct sbx_cgroup_limits *l,
+                 const struct sbx_cgroup_device *n)
+{
+  for (size_t i = 0; i < l->n_devices; i++)
+    if (l->devices[i].type == n->type && l->devices[i].major == n->major
+        && l->devices[i].minor == n->minor)
+      return true;
+  return false;
+}
+
+static int
 write_devices (const char *dir, const struct sbx_cgroup_limits *l,
                struct sbx_error *err)
 {
-  for (size_t i = 0; i < l->n_devices; i++)
-    {
-      const struct sbx_cgroup_device *d = &l->devices[i];
-      char rule[96], major[24], minor[24];
-      device_id (major, sizeof major, d->major);
-      device_id (minor, sizeof minor, d->minor);
-      if (d->type == 'a')
-        snprintf (rule, sizeof rule, "a");
-      else
-        snprintf (rule, sizeof rule, "%c %s:%s %s", d->type, major, minor,
-                  d->access);
-      int r
-          = put (dir, d->allow ? "devices.allow" : "devices.deny", rule, err);
-      if (r < 0)
-        return r;
-    }
-  return 0;
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < l->n_devices; i++)
+    r = write_device (dir, &l->devices[i], err);
+  for (size_t i = 0; r == 0 && i < sizeof dev_nodes / sizeof *dev_nodes; i++)
+    if (!named_by_config (l, &dev_nodes[i]))
+      r = write_device (dir, &dev_nodes[i], err);
+  return r;
 }
 
 int

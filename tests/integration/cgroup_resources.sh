@@ -101,8 +101,15 @@ else
   is "memory.swappiness" 10 "$(cat "$mem/memory.swappiness" 2>&1)"
   is "memory.oom_control oom_kill_disable" 1 \
     "$(awk '$1 == "oom_kill_disable" { print $2 }' "$mem/memory.oom_control" 2>&1)"
+  # the config's two rules, then the nodes bwrap's /dev always has
   is "devices.list" "c 1:3 rwm
-c 1:5 rw" "$(cat "$dev/devices.list" 2>&1)"
+c 1:5 rw
+c 1:7 rwm
+c 1:8 rwm
+c 1:9 rwm
+c 5:0 rwm
+c 5:2 rwm
+c 136:* rwm" "$(cat "$dev/devices.list" 2>&1)"
   pid=$(sbx state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
   check "the sandbox ($pid) is in the cpu cgroup" grep -qx "$pid" "$cpu/cgroup.procs"
   check "and in the devices cgroup" grep -qx "$pid" "$dev/cgroup.procs"
