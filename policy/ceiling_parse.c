@@ -99,6 +99,7 @@ sbx_ceiling_parse (const char *json, size_t len, struct sbx_ceiling *out,
     {
       struct sbx_jctx c = { .err = err, .bundle = "/" };
       r = parse_fields (&c, top, out);
+      free (c.lookups); /* what json_field noted; only spec_parse asks */
     }
   yajl_tree_free (top);
   if (r < 0)
