@@ -49,6 +49,13 @@ struct sbx_ceiling;
    root says.  */
 enum sbx_mode policy_mode (const struct sbx_spec *spec, bool agent);
 
+/* A new plan with what both create's resolution and exec's gates decide
+   the same way: agent, trust, mode and the seccomp programs.  NULL when
+   out of memory.  */
+struct sbx_plan *policy_plan_new (const struct sbx_spec *spec,
+                                  const struct sbx_host_facts *host,
+                                  bool under_ceiling);
+
 /* Copy the operator's approvals (HOST->approved) into PLAN, for exec.  */
 int policy_keep_approvals (const struct sbx_host_facts *host,
                            struct sbx_plan *plan);

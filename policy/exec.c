@@ -19,13 +19,9 @@ sbx_policy_exec (const struct sbx_spec *spec,
   int r = ceiling ? policy_ceiling_process (spec, host, ceiling, err) : 0;
   if (r < 0)
     return r;
-  struct sbx_plan *plan = calloc (1, sizeof *plan);
+  struct sbx_plan *plan = policy_plan_new (spec, host, ceiling != NULL);
   if (plan == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  plan->agent = sbx_spec_is_agent (spec);
-  plan->under_ceiling = ceiling != NULL;
-  plan->mode = policy_mode (spec, plan->agent);
-  plan->filters = sbx_policy_filters (spec, host->approved);
   /* The process object's environment alone, as OCI's exec has it.  */
   struct sbx_host_facts facts = *host;
   facts.environ = NULL;

@@ -68,12 +68,10 @@ switch_to_user (const struct sbx_spec *spec, struct sbx_plan *plan)
   plan->gid = u->gid;
 }
 
-/* Root's container: its supplementary groups are additionalGids and
-   nothing of the caller's (as runc sets them).  */
+/* PLAN's groups: exactly U's additionalGids.  0 or -ENOMEM.  */
 static int
-exactly_these_groups (const struct sbx_user *u, struct sbx_plan *plan)
+copy_groups (const struct sbx_user *u, struct sbx_plan *plan)
 {
-  plan->set_groups = true;
   if (u->n_additional_gids == 0)
     return 0;
   plan->groups = calloc (u->n_additional_gids, sizeof *plan->groups);
@@ -83,6 +81,15 @@ exactly_these_groups (const struct sbx_user *u, struct sbx_plan *plan)
           u->n_additional_gids * sizeof *plan->groups);
   plan->n_groups = u->n_additional_gids;
   return 0;
+}
+
+/* Root's container: its supplementary groups are additionalGids and
+   nothing of the caller's (as runc sets them).  */
+static int
+exactly_these_groups (const struct sbx_user *u, struct sbx_plan *plan)
+{
+  plan->set_groups = true;
+  return copy_groups (u, plan);
 }
 
 /* /proc is mounted in the container: sbx-oci-init can be run from
@@ -110,15 +117,7 @@ helper_takes_ids (const struct sbx_user *u, struct sbx_plan *plan,
   plan->init_ids = true;
   plan->uid = u->uid;
   plan->gid = u->gid;
-  if (u->n_additional_gids == 0)
-    return 0;
-  plan->groups = calloc (u->n_additional_gids, sizeof *plan->groups);
-  if (plan->groups == NULL)
-    return -ENOMEM;
-  memcpy (plan->groups, u->additional_gids,
-          u->n_additional_gids * sizeof *plan->groups);
-  plan->n_groups = u->n_additional_gids;
-  return 0;
+  return copy_groups (u, plan);
 }
 
 int

@@ -279,6 +279,20 @@ sbx_policy_filters (const struct sbx_spec *spec, const struct strv *approved)
   return f;
 }
 
+struct sbx_plan *
+policy_plan_new (const struct sbx_spec *spec,
+                 const struct sbx_host_facts *host, bool under_ceiling)
+{
+  struct sbx_plan *plan = calloc (1, sizeof *plan);
+  if (plan == NULL)
+    return NULL;
+  plan->agent = sbx_spec_is_agent (spec);
+  plan->under_ceiling = under_ceiling;
+  plan->mode = policy_mode (spec, plan->agent);
+  plan->filters = sbx_policy_filters (spec, host->approved);
+  return plan;
+}
+
 int
 sbx_policy_resolve (const struct sbx_spec *spec,
                     const struct sbx_host_facts *host,
@@ -289,13 +303,9 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   int r = policy_ceiling_fields (spec, host, ceiling, err);
   if (r < 0)
     return r;
-  struct sbx_plan *plan = calloc (1, sizeof *plan);
+  struct sbx_plan *plan = policy_plan_new (spec, host, ceiling != NULL);
   if (plan == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
-  plan->agent = sbx_spec_is_agent (spec);
-  plan->under_ceiling = ceiling != NULL;
-  plan->filters = sbx_policy_filters (spec, host->approved);
-  plan->mode = policy_mode (spec, plan->agent);
   plan->enforcement.filesystem = SBX_LEVEL_FULL;
   plan->enforcement.network = SBX_LEVEL_FULL;
   plan->new_session = true;

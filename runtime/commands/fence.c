@@ -103,6 +103,19 @@ write_stdout (const char *data, size_t len)
                                                                       : -EIO;
 }
 
+/* G's document (R: how building it went) on stdout; G is freed.  */
+static int
+print_json (yajl_gen g, int r)
+{
+  cleanup_free char *text = NULL;
+  size_t len = 0;
+  if (r == 0)
+    r = sbx_json_finish (g, &text, &len);
+  if (g)
+    yajl_gen_free (g);
+  return r == 0 ? write_stdout (text, len) : r;
+}
+
 static int
 print_stat (const struct stat *st, const char *path)
 {
@@ -111,8 +124,6 @@ print_stat (const struct stat *st, const char *path)
                      : S_ISLNK (st->st_mode) ? "symlink"
                                              : "other";
   yajl_gen g = sbx_json_new (false);
-  cleanup_free char *text = NULL;
-  size_t len = 0;
   int r = g ? sbx_json_open (g, false) : -ENOMEM;
   if (r == 0)
     r = sbx_json_key_str (g, "path", path);
@@ -128,29 +139,19 @@ print_stat (const struct stat *st, const char *path)
     r = sbx_json_key_int (g, "mtime", (long long) st->st_mtime);
   if (r == 0)
     r = sbx_json_close (g, false);
-  if (r == 0)
-    r = sbx_json_finish (g, &text, &len);
-  if (g)
-    yajl_gen_free (g);
-  return r == 0 ? write_stdout (text, len) : r;
+  return print_json (g, r);
 }
 
 static int
 print_names (const struct strv *names)
 {
   yajl_gen g = sbx_json_new (false);
-  cleanup_free char *text = NULL;
-  size_t len = 0;
   int r = g ? sbx_json_open (g, true) : -ENOMEM;
   for (size_t i = 0; r == 0 && i < names->n; i++)
     r = sbx_json_str (g, names->v[i]);
   if (r == 0)
     r = sbx_json_close (g, true);
-  if (r == 0)
-    r = sbx_json_finish (g, &text, &len);
-  if (g)
-    yajl_gen_free (g);
-  return r == 0 ? write_stdout (text, len) : r;
+  return print_json (g, r);
 }
 
 /* One operation on PATH (and TO, for rename).  */
