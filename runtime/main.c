@@ -42,7 +42,7 @@ static const struct command commands[] = {
     "read and write files under a config's policy, in this process" },
 #endif
   /* Hidden: the watcher `create` starts
-     (runtime/linux/supervise/container_limits.h).  */
+     (runtime/linux/supervise/limits.h).  */
   { "limits-watcher", sbx_cmd_limits_watcher, NULL },
 };
 

@@ -1,6 +1,6 @@
 /* `sbx-oci limits-watcher DIR PID START MEMORY PIDS INTERVAL_MS WALL_MS`
    (hidden; started by `create`, see
-   runtime/linux/supervise/container_limits.h): sample the tree of the sandbox
+   runtime/linux/supervise/limits.h): sample the tree of the sandbox
    whose pid 1 is PID until it ends (unless MEMORY and PIDS are both 0: a quota
    holds them), end it on a breach or when WALL_MS have passed since `start`,
    and keep DIR/limits.json saying the breach and the peaks.  It holds a pidfd
@@ -20,7 +20,7 @@
 #include "common/clock.h"
 #include "common/file_io.h"
 #include "runtime/cli.h"
-#include "runtime/linux/supervise/container_limits.h"
+#include "runtime/linux/supervise/limits.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/state/state_store.h"
 #include "runtime/linux/supervise/terminate.h"
@@ -144,7 +144,7 @@ watch (struct watch *w)
   return 0;
 }
 
-/* The numbers create wrote (sbx_container_limits_watch), each checked
+/* The numbers create wrote (sbx_limits_watch), each checked
    whole against its field's range: a mistake is refused, naming the
    argument, rather than read as 0 or wrapped into a huge limit.  */
 static int
@@ -202,9 +202,8 @@ sbx_cmd_limits_watcher (struct sbx_context *g, int argc, char **argv,
   w.pidfd = sbx_pidfd_open (w.pid);
   if (w.pidfd < 0 || !sbx_pid_alive_since (w.pid, start))
     return 0; /* the sandbox is already gone: nothing to watch */
-  sbx_sampler_init (&w.lim.sampler);
   r = watch (&w);
-  sbx_sampler_free (&w.lim.sampler);
+  sbx_limits_release (&w.lim);
   close (w.pidfd);
   if (r < 0)
     return sbx_fail_errno (err, r, "limits-watcher");

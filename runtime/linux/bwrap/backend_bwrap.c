@@ -182,7 +182,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
            struct sbx_error *err)
 {
   sigset_t set;
-  sbx_monitor_signals (&set);
+  sbx_bwrap_supervise_signals (&set);
   sigprocmask (SIG_BLOCK, &set, NULL);
   cleanup_close int sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
   if (sfd < 0)
@@ -231,14 +231,15 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
     }
   req.hold_fd = hold[0];
   struct sbx_spawned sp = { 0 };
-  int r = sbx_spawn_runner (&req, &sp, err);
+  int r = sbx_bwrap_spawn (&req, &sp, err);
   if (r == 0 && direct && nproc)
-    sbx_limits_hold_nproc (lim, sp.runner_pid, &sb->plan->enforcement.reasons);
+    sbx_limits_hold_nproc (lim, sp.runner_pid, 0,
+                           &sb->plan->enforcement.reasons);
   if (hold[0] >= 0)
     {
       close (hold[0]);
       if (r == 0 && nproc)
-        sbx_limits_hold_nproc (lim, sp.runner_pid,
+        sbx_limits_hold_nproc (lim, sp.runner_pid, 0,
                                &sb->plan->enforcement.reasons);
       if (r == 0)
         r = sbx_host_ports_run (sb->plan, sp.runner_pid, sp.sandbox_pid, err);
@@ -255,7 +256,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
     }
   if (r == 0)
     {
-      r = sbx_monitor_run (&sp, sb->plan, lim, sfd, out, err);
+      r = sbx_bwrap_supervise (&sp, sb->plan, lim, sfd, out, err);
       close (sp.status_fd);
     }
   sbx_rung_release (&rung);
@@ -273,18 +274,15 @@ run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
   int hr = sbx_run_refuse_held_only (sb->spec, err);
   if (hr < 0)
     return hr;
+  const struct sbx_linux *lx = sb->spec->has_linux ? &sb->spec->linux_ : NULL;
+  struct sbx_limits_request req = {
+    .id = o->id,
+    .cgroups_path = lx ? lx->cgroups_path : NULL,
+    .systemd = g->systemd_cgroup,
+    .tuning = lx ? &lx->resources.tuning : NULL,
+  };
   struct sbx_limits lim;
-  const char *cgroups_path
-      = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
-  cleanup_free char *systemd = NULL;
-  if (g->systemd_cgroup)
-    {
-      int sr = sbx_cgroup_systemd_path (cgroups_path, o->id, &systemd, err);
-      if (sr < 0)
-        return sr == -ENOMEM ? sbx_fail (err, sr, "out of memory") : sr;
-      cgroups_path = systemd;
-    }
-  int r = sbx_limits_setup (&lim, sb->plan, cgroups_path, o->id, err);
+  int r = sbx_limits_setup (&lim, sb->plan, &req, err);
   if (r == 0)
     r = supervise (sb, o, &lim, out, err);
   struct sbx_error ferr = { 0 };

@@ -25,17 +25,10 @@
 #include "runtime/linux/bwrap/runner_status.h"
 #include "runtime/linux/confine/fd_scrub.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
+#include "runtime/linux/child_step.h"
 #include "runtime/linux/confine/landlock_rung.h"
 #include "runtime/linux/confine/rlimits.h"
 #include "runtime/linux/container/init_helper.h"
-
-/* What failed in the child before exec, sent back on a CLOEXEC pipe.  */
-struct child_failure
-{
-  int step;
-  int errnum;
-  char detail[480]; /* the step's own message, when it has one */
-};
 
 enum
 {
@@ -99,20 +92,9 @@ struct fd_layout
 };
 
 static __attribute__ ((noreturn)) void
-child_fail_detail (int report_fd, int step, int errnum, const char *detail)
-{
-  struct child_failure f = { step, errnum, "" };
-  if (detail)
-    snprintf (f.detail, sizeof f.detail, "%s", detail);
-  if (write (report_fd, &f, sizeof f) < 0)
-    _exit (127);
-  _exit (127);
-}
-
-static __attribute__ ((noreturn)) void
 child_fail (int report_fd, int step)
 {
-  child_fail_detail (report_fd, step, errno, NULL);
+  sbx_child_step_fail (report_fd, step, errno, NULL);
 }
 
 /* The kernel copies oom_score_adj to every child, so bwrap and the
@@ -136,7 +118,7 @@ apply_inherited (const struct sbx_spec *spec, int report_w)
   struct sbx_error err = { 0 };
   int r = sbx_rlimits_apply (p->rlimits, p->n_rlimits, &err);
   if (r < 0)
-    child_fail_detail (report_w, STEP_RLIMITS, -r, err.msg);
+    sbx_child_step_fail (report_w, STEP_RLIMITS, -r, err.msg);
   if (p->has_oom_score_adj && (r = write_oom_score_adj (p->oom_score_adj)) < 0)
     {
       int e = -r;
@@ -144,7 +126,7 @@ apply_inherited (const struct sbx_spec *spec, int report_w)
       snprintf (msg, sizeof msg, "process.oomScoreAdj: cannot set %d: %s%s",
                 p->oom_score_adj, strerror (e),
                 e == EACCES ? " (lowering it needs CAP_SYS_RESOURCE)" : "");
-      child_fail_detail (report_w, STEP_OOM, e, msg);
+      sbx_child_step_fail (report_w, STEP_OOM, e, msg);
     }
   if (p->user.has_umask)
     umask (p->user.umask);
@@ -211,7 +193,7 @@ join_namespaces (const struct sbx_plan *plan, int report_w)
           snprintf (msg, sizeof msg,
                     "linux.namespaces: cannot join the %s namespace %s: %s",
                     joinable[i].name, path, strerror (e));
-          child_fail_detail (report_w, STEP_JOIN, e, msg);
+          sbx_child_step_fail (report_w, STEP_JOIN, e, msg);
         }
       close (ns);
     }
@@ -236,7 +218,7 @@ mount_shared_mqueue (const char *dir, int report_w)
       snprintf (msg, sizeof msg,
                 "cannot mount the shared IPC namespace's mqueue on %s: %s",
                 dir, strerror (e));
-      child_fail_detail (report_w, STEP_JOIN, e, msg);
+      sbx_child_step_fail (report_w, STEP_JOIN, e, msg);
     }
 }
 
@@ -356,16 +338,9 @@ free_mount_layout (struct fd_layout *l)
 static int
 read_child_failure (int report_r, const char *runner, struct sbx_error *err)
 {
-  struct child_failure f;
-  ssize_t n;
-  do
-    n = read (report_r, &f, sizeof f);
-  while (n < 0 && errno == EINTR);
-  if (n != (ssize_t) sizeof f)
+  struct sbx_child_step f;
+  if (!sbx_child_step_read (report_r, STEP_EXEC, &f))
     return 0; /* closed by a successful exec */
-  if (f.step < STEP_PGRP || f.step > STEP_EXEC)
-    f.step = STEP_EXEC;
-  f.detail[sizeof f.detail - 1] = '\0';
   if (f.detail[0])
     return sbx_fail (err, f.errnum > 0 ? -f.errnum : -EINVAL, "%s", f.detail);
   return sbx_fail_errno (err, -f.errnum, "runner %s: cannot %s", runner,
@@ -514,8 +489,8 @@ rung_argv (const struct sbx_spawn_request *req, const struct fd_layout *l,
 }
 
 int
-sbx_spawn_runner (const struct sbx_spawn_request *req, struct sbx_spawned *out,
-                  struct sbx_error *err)
+sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
+                 struct sbx_error *err)
 {
   struct fd_layout l;
   struct spawn_pipes p;

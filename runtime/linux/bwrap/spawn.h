@@ -41,7 +41,7 @@ struct sbx_spawned
                          maps to write or host ports to listen on; else 0 */
 };
 
-int sbx_spawn_runner (const struct sbx_spawn_request *req,
-                      struct sbx_spawned *out, struct sbx_error *err);
+int sbx_bwrap_spawn (const struct sbx_spawn_request *req,
+                     struct sbx_spawned *out, struct sbx_error *err);
 
 #endif

@@ -19,22 +19,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/file_io.h"
-#include "common/json_gen.h"
 #include "hooks/hooks.h"
 #include "runtime/linux/container/cgroup_view.h"
 #include "runtime/context.h"
 #include "runtime/linux/container/create_held.h"
-#include "runtime/linux/supervise/container_limits.h"
+#include "runtime/linux/supervise/limits.h"
 #include "runtime/linux/supervise/host_ports.h"
 #include "runtime/linux/container/create_console.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/bwrap/runner_status.h"
 #include "runtime/linux/bwrap/spawn.h"
 #include "runtime/linux/confine/sysctl.h"
-#include "runtime/outcome.h"
 #include "runtime/linux/container/sandbox.h"
 #include "runtime/linux/state/kept_policy.h"
 #include "runtime/linux/state/sandbox_record.h"
@@ -42,43 +39,6 @@
 
 /* How long bwrap may take to set the sandbox up.  */
 #define HOLD_WAIT_MS 30000
-
-static int
-state_json (const struct sbx_sandbox *sb, const struct sbx_container *c,
-            const struct sbx_container_limits *lim, char **text, size_t *len)
-{
-  char created[64];
-  sbx_utc_timestamp (created, sizeof created);
-
-  yajl_gen g = sbx_json_new (false);
-  if (g == NULL)
-    return -ENOMEM;
-  int r = sbx_json_open (g, false);
-  r = r ?: sbx_json_key_str (g, "ociVersion", sb->spec->oci_version);
-  r = r ?: sbx_json_key_str (g, "id", c->id);
-  r = r ?: sbx_json_key_str (g, "status", "created");
-  r = r ?: sbx_json_key_int (g, "pid", c->pid);
-  r = r ?: sbx_json_key_str (g, "bundle", sb->spec->bundle);
-  r = r ?: sbx_json_key (g, "annotations");
-  r = r ?: sbx_json_open (g, false);
-  for (size_t i = 0; r == 0 && i < sb->spec->n_annotations; i++)
-    r = sbx_json_key_str (g, sb->spec->annotations[i].key,
-                          sb->spec->annotations[i].value);
-  r = r ?: sbx_json_close (g, false);
-  r = r ?: sbx_json_key_str (g, "created", created);
-  r = r ?: sbx_json_key (g, "org.sbx-oci");
-  r = r ?: sbx_json_open (g, false);
-  r = r ?: sbx_json_key_int (g, "startTime", (long long) c->start_time);
-  r = r ?: sbx_json_key (g, "enforcement");
-  r = r ?: sbx_enforcement_json (g, sb->plan);
-  r = r ?: sbx_json_key (g, "limits");
-  r = r ?: sbx_container_limits_record (g, lim);
-  r = r ?: sbx_json_close (g, false);
-  r = r ?: sbx_json_close (g, false);
-  r = r ?: sbx_json_finish (g, text, len);
-  yajl_gen_free (g);
-  return r;
-}
 
 static int
 runner_failed (const struct sbx_sandbox *sb, int status, struct sbx_error *err)
@@ -199,7 +159,7 @@ spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   int r = con->slave >= 0 ? sbx_create_console_swap_in (con) : 0;
   if (r < 0)
     return sbx_fail_errno (err, r, "cannot give the terminal to the runner");
-  r = sbx_spawn_runner (&req, &sp, err);
+  r = sbx_bwrap_spawn (&req, &sp, err);
   sbx_create_console_swap_out (con);
   if (r < 0)
     return r;
@@ -245,22 +205,18 @@ run_create_hooks (const struct sbx_spec *spec, const char *state,
 
 static int
 record (const struct sbx_sandbox *sb, const struct sbx_create_request *o,
-        struct sbx_container *c, const struct sbx_container_limits *lim,
+        struct sbx_container *c, const struct sbx_limits *lim,
         struct sbx_error *err)
 {
   cleanup_free char *text = NULL;
-  cleanup_free char *path = sbx_state_file (c, SBX_STATE_FILE);
   cleanup_free char *kept = sbx_state_file (c, SBX_KEPT_CONFIG);
-  size_t len;
-  if (path == NULL || kept == NULL || state_json (sb, c, lim, &text, &len) < 0)
-    return sbx_fail (err, -ENOMEM, "cannot format the state");
+  if (kept == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
   int r = sbx_write_file_atomic_at (c->dir_fd, SBX_KEPT_CONFIG, kept,
                                     sb->spec->text, sb->spec->text_len, 0600,
                                     err);
   r = r ?: sbx_kept_policy_write (c, sb->plan, err);
-  r = r
-          ?: sbx_write_file_atomic_at (c->dir_fd, SBX_STATE_FILE, path, text,
-                                       len, 0600, err);
+  r = r ?: sbx_state_write (c, sb->spec, sb->plan, lim, &text, err);
   r = r ?: run_create_hooks (sb->spec, text, err);
   if (r == 0 && o->pid_file)
     {
@@ -273,8 +229,7 @@ record (const struct sbx_sandbox *sb, const struct sbx_create_request *o,
 
 static int
 launch (struct sbx_sandbox *sb, const struct sbx_create_request *o,
-        struct sbx_container *c, struct sbx_container_limits *lim,
-        struct sbx_error *err)
+        struct sbx_container *c, struct sbx_limits *lim, struct sbx_error *err)
 {
   cleanup_free char *fifo_path = sbx_state_file (c, SBX_RELEASE_FIFO);
   if (fifo_path == NULL)
@@ -315,10 +270,8 @@ launch (struct sbx_sandbox *sb, const struct sbx_create_request *o,
     r = sbx_sysctl_apply (c->pid, sb->spec->linux_.sysctl,
                           sb->spec->linux_.n_sysctl, err);
   if (r == 0)
-    sbx_container_limits_hold_nproc (lim, c->pid);
-  r = r
-          ?: sbx_container_limits_watch (lim, c->dir, c->pid, c->start_time,
-                                         err);
+    sbx_limits_hold_nproc (lim, 0, c->pid, NULL);
+  r = r ?: sbx_limits_watch (lim, c->dir, c->pid, c->start_time, err);
   r = r ?: record (sb, o, c, lim, err);
   if (r < 0 && c->start_time > 0)
     {
@@ -344,19 +297,22 @@ static int
 launch_limited (struct sbx_sandbox *sb, const struct sbx_create_request *o,
                 struct sbx_container *c, bool systemd, struct sbx_error *err)
 {
-  struct sbx_container_limits lim;
-  const char *cgroups_path
-      = sb->spec->has_linux ? sb->spec->linux_.cgroups_path : NULL;
-  const struct sbx_resources_tuning *tuning
-      = sb->spec->has_linux ? &sb->spec->linux_.resources.tuning : NULL;
-  int r = sbx_container_limits_setup (&lim, sb->plan, tuning, cgroups_path,
-                                      systemd, c->id, c->dir, err);
+  const struct sbx_linux *lx = sb->spec->has_linux ? &sb->spec->linux_ : NULL;
+  struct sbx_limits_request req = {
+    .id = c->id,
+    .cgroups_path = lx ? lx->cgroups_path : NULL,
+    .systemd = systemd,
+    .tuning = lx ? &lx->resources.tuning : NULL,
+    .container_dir = c->dir,
+  };
+  struct sbx_limits lim;
+  int r = sbx_limits_setup (&lim, sb->plan, &req, err);
   if (r == 0 && sbx_cgroup_view (sb->plan, lim.cgroup) < 0)
     r = sbx_fail (err, -ENOMEM, "out of memory");
   r = r ?: launch (sb, o, c, &lim, err);
   if (r < 0)
-    sbx_container_limits_undo (&lim);
-  sbx_container_limits_release (&lim);
+    sbx_limits_undo (&lim);
+  sbx_limits_release (&lim);
   return r;
 }
 

@@ -22,6 +22,7 @@
 #include "common/file_io.h"
 #include "runtime/context.h"
 #include "runtime/linux/container/exec_join.h"
+#include "runtime/linux/child_step.h"
 #include "runtime/linux/container/exec_lookup.h"
 #include "runtime/linux/confine/fd_scrub.h"
 #include "runtime/linux/state/kept_policy.h"
@@ -187,18 +188,10 @@ enum
   STEP_EXEC,
 };
 
-struct exec_failure
-{
-  int step, errnum;
-};
-
 static __attribute__ ((noreturn)) void
 fail_step (int report_w, int step)
 {
-  struct exec_failure f = { step, errno };
-  if (write (report_w, &f, sizeof f) < 0)
-    _exit (127);
-  _exit (127);
+  sbx_child_step_fail (report_w, step, errno, NULL);
 }
 
 /* Of the caller's descriptors only 0-2 and --preserve-fds N (3 .. 3+N-1)
@@ -311,7 +304,7 @@ static const char *const step_names[] = {
 };
 
 static int
-report_failure (const struct exec_failure *f, const struct exec_plan *p,
+report_failure (const struct sbx_child_step *f, const struct exec_plan *p,
                 const char *cwd, struct sbx_error *err)
 {
   const char *cmd = p->spec->process.args.v[0];
@@ -322,11 +315,9 @@ report_failure (const struct exec_failure *f, const struct exec_plan *p,
   if (f->step == STEP_EXEC && f->errnum == EACCES)
     return sbx_fail_kind (err, SBX_ERROR_NOT_EXECUTABLE, -EACCES,
                           "exec: \"%s\": permission denied", cmd);
-  int step
-      = f->step >= STEP_SETNS && f->step <= STEP_EXEC ? f->step : STEP_EXEC;
   return sbx_fail_errno (err, -f->errnum, "exec %s: cannot %s%s%s", cmd,
-                         step_names[step], step == STEP_CWD ? " " : "",
-                         step == STEP_CWD ? cwd : "");
+                         step_names[f->step], f->step == STEP_CWD ? " " : "",
+                         f->step == STEP_CWD ? cwd : "");
 }
 
 /* --env on top of the process's environment, before the policy makes
@@ -413,13 +404,13 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
   close (rep[1]);
   close (pp[1]);
   pid_t pid = 0;
-  struct exec_failure f;
+  struct sbx_child_step f;
   ssize_t np = read (pp[0], &pid, sizeof pid);
-  ssize_t nf = read (rep[0], &f, sizeof f);
+  bool failed = sbx_child_step_read (rep[0], STEP_EXEC, &f);
   close (pp[0]);
   close (rep[0]);
   int r = 0;
-  if (nf == (ssize_t) sizeof f)
+  if (failed)
     r = report_failure (&f, p, cwd, err);
   else if (np != (ssize_t) sizeof pid)
     r = sbx_fail (err, -EIO, "exec: the process could not be started");

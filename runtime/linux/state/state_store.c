@@ -14,8 +14,10 @@
 #include "common/cleanup.h"
 #include "spec/spec.h"
 #include "common/file_io.h"
+#include "common/clock.h"
 #include "common/json_gen.h"
-#include "runtime/linux/supervise/limits_report.h"
+#include "runtime/linux/supervise/limits.h"
+#include "runtime/outcome.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/state/state_dir.h"
 #include "runtime/state_root.h"
@@ -232,57 +234,56 @@ sbx_state_pidfd (const struct sbx_container *c)
   return fd;
 }
 
-/* sbx's facts as create recorded them, but the limits as they are now. */
 static int
-emit_facts (yajl_gen g, const struct sbx_container *c, yajl_val facts)
+format_state (const struct sbx_container *c, const struct sbx_spec *spec,
+              const struct sbx_plan *plan, const struct sbx_limits *lim,
+              char **text, size_t *len)
 {
+  char created[64];
+  sbx_utc_timestamp (created, sizeof created);
+
+  yajl_gen g = sbx_json_new (false);
+  if (g == NULL)
+    return -ENOMEM;
   int r = sbx_json_open (g, false);
-  for (size_t i = 0; r == 0 && i < facts->u.object.len; i++)
-    {
-      const char *key = facts->u.object.keys[i];
-      yajl_val v = facts->u.object.values[i];
-      r = sbx_json_key (g, key);
-      if (r == 0 && strcmp (key, "limits") == 0 && YAJL_IS_OBJECT (v))
-        r = sbx_limits_report (g, c, v);
-      else if (r == 0)
-        r = sbx_json_copy (g, v);
-    }
-  return r < 0 ? r : sbx_json_close (g, false);
+  r = r ?: sbx_json_key_str (g, "ociVersion", spec->oci_version);
+  r = r ?: sbx_json_key_str (g, "id", c->id);
+  r = r ?: sbx_json_key_str (g, "status", "created");
+  r = r ?: sbx_json_key_int (g, "pid", c->pid);
+  r = r ?: sbx_json_key_str (g, "bundle", spec->bundle);
+  r = r ?: sbx_json_key (g, "annotations");
+  r = r ?: sbx_json_open (g, false);
+  for (size_t i = 0; r == 0 && i < spec->n_annotations; i++)
+    r = sbx_json_key_str (g, spec->annotations[i].key,
+                          spec->annotations[i].value);
+  r = r ?: sbx_json_close (g, false);
+  r = r ?: sbx_json_key_str (g, "created", created);
+  r = r ?: sbx_json_key (g, "org.sbx-oci");
+  r = r ?: sbx_json_open (g, false);
+  r = r ?: sbx_json_key_int (g, "startTime", (long long) c->start_time);
+  r = r ?: sbx_json_key (g, "enforcement");
+  r = r ?: sbx_enforcement_json (g, plan);
+  r = r ?: sbx_json_key (g, "limits");
+  r = r ?: sbx_limits_record (g, lim);
+  r = r ?: sbx_json_close (g, false);
+  r = r ?: sbx_json_close (g, false);
+  r = r ?: sbx_json_finish (g, text, len);
+  yajl_gen_free (g);
+  return r;
 }
 
 int
-sbx_state_emit (yajl_gen g, const struct sbx_container *c)
+sbx_state_write (struct sbx_container *c, const struct sbx_spec *spec,
+                 const struct sbx_plan *plan, const struct sbx_limits *lim,
+                 char **text, struct sbx_error *err)
 {
-  static const char *k_oci[] = { "ociVersion", NULL };
-  static const char *k_ann[] = { "annotations", NULL };
-  static const char *k_created[] = { "created", NULL };
-  static const char *k_facts[] = { "org.sbx-oci", NULL };
-  enum sbx_status s = sbx_state_status (c);
-  const char *oci = doc_str (c->doc, k_oci);
-  int r = sbx_json_open (g, false);
-  if (r == 0)
-    r = sbx_json_key_str (g, "ociVersion", oci ? oci : SBX_OCI_VERSION);
-  if (r == 0)
-    r = sbx_json_key_str (g, "id", c->id);
-  if (r == 0)
-    r = sbx_json_key_str (g, "status", sbx_status_name (s));
-  if (r == 0)
-    r = sbx_json_key_int (g, "pid", s == SBX_STATUS_STOPPED ? 0 : c->pid);
-  if (r == 0)
-    r = sbx_json_key_str (g, "bundle", c->bundle ? c->bundle : "");
-  if (r == 0 && (r = sbx_json_key (g, "annotations")) == 0)
-    {
-      yajl_val ann = yajl_tree_get (c->doc, k_ann, yajl_t_object);
-      r = ann ? sbx_json_copy (g, ann)
-              : (sbx_json_open (g, false) ?: sbx_json_close (g, false));
-    }
-  const char *created = doc_str (c->doc, k_created);
-  if (r == 0 && created)
-    r = sbx_json_key_str (g, "created", created);
-  yajl_val facts = yajl_tree_get (c->doc, k_facts, yajl_t_object);
-  if (r == 0 && facts && (r = sbx_json_key (g, "org.sbx-oci")) == 0)
-    r = emit_facts (g, c, facts);
-  return r < 0 ? r : sbx_json_close (g, false);
+  cleanup_free char *path = sbx_state_file (c, SBX_STATE_FILE);
+  size_t len;
+  *text = NULL;
+  if (path == NULL || format_state (c, spec, plan, lim, text, &len) < 0)
+    return sbx_fail (err, -ENOMEM, "cannot format the state");
+  return sbx_write_file_atomic_at (c->dir_fd, SBX_STATE_FILE, path, *text, len,
+                                   0600, err);
 }
 
 int

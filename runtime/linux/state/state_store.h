@@ -1,8 +1,9 @@
 /* The state store: one directory per container under the state root,
-   holding state.json (written atomically at create), the release FIFO of a
-   held sandbox, a "started" marker and a lock file every mutating command
-   holds with flock.  The status is computed from the recorded pid and its
-   start time, never read back: a dead or recycled pid reads as stopped.  */
+   holding state.json (written atomically at create, by this store only), the
+   release FIFO of a held sandbox, a "started" marker and a lock file every
+   mutating command holds with flock.  The status is computed from the recorded
+   pid and its start time, never read back: a dead or recycled pid reads as
+   stopped.  */
 #ifndef SBX_STATE_STORE_H
 #define SBX_STATE_STORE_H
 
@@ -85,8 +86,21 @@ bool sbx_state_pid_alive (const struct sbx_container *c);
 enum sbx_status sbx_state_status (const struct sbx_container *c);
 const char *sbx_status_name (enum sbx_status s);
 
+struct sbx_plan;
+struct sbx_limits;
+
+/* Write C's state.json, once, at create (this file is its one writer;
+   sbx_state_open its one reader): the OCI state (ociVersion, id, status
+   "created", pid, bundle, annotations from SPEC, created) and sbx's facts
+   under "org.sbx-oci": the pid's start time, PLAN's enforcement and LIM's
+   record.  *TEXT is the document written, malloc'd, for the hooks.  */
+int sbx_state_write (struct sbx_container *c, const struct sbx_spec *spec,
+                     const struct sbx_plan *plan, const struct sbx_limits *lim,
+                     char **text, struct sbx_error *err);
+
 /* The OCI state object (ociVersion, id, status, pid, bundle, annotations)
-   and sbx's facts under "org.sbx-oci".  */
+   and sbx's facts under "org.sbx-oci", the limits as they are now
+   (state_emit.c).  */
 int sbx_state_emit (yajl_gen g, const struct sbx_container *c);
 
 /* Remove the container's directory and everything in it, in one step as

@@ -7,8 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
 #include "runtime/linux/confine/rlimits.h"
-#include "runtime/linux/state/state_store.h"
+#include "runtime/linux/state/sandbox_record.h"
+#include "runtime/linux/pid_identity.h"
+#include "runtime/linux/supervise/resources_tuning.h"
 
 const char *
 sbx_limits_mechanism_name (enum sbx_limits_mechanism m)
@@ -55,48 +58,90 @@ dead_run (const char *name, void *pidns)
   return !sbx_pid_alive_since (pid, start);
 }
 
+/* The cgroup's name: the container's id, or a run's own.  */
+static void
+cgroup_name (const struct sbx_limits_request *req, char *name, size_t size,
+             unsigned long long pidns)
+{
+  if (req->container_dir)
+    {
+      snprintf (name, size, "%s", req->id);
+      return;
+    }
+  pid_t self = getpid ();
+  snprintf (name, size, "%s" RUN_MARK "%llu.%d.%llu", req->id, pidns,
+            (int) self, sbx_pid_start_time (self));
+}
+
+/* A container's cgroup is recorded in its directory before it is made
+   (runtime/linux/state/sandbox_record.h): a create killed while making it
+   leaves its name for delete --force.  One that could not be made (it
+   existed: someone else's) is struck off again at once.  A run's cgroup
+   needs no record: the next run sweeps it (dead_run).  */
 static int
-create_quota (struct sbx_limits *lim, const struct sbx_cgroup_layout *layout,
-              const char *cgroups_path, const char *id, struct sbx_error *err)
+make_cgroup (struct sbx_limits *lim, const struct sbx_cgroup_layout *layout,
+             const struct sbx_limits_request *req, const char *cgroups_path,
+             struct sbx_error *err)
 {
   struct sbx_cgroup_limits want = { lim->memory_limit, lim->pids_limit };
+  cleanup_free struct sbx_cgroup_device *devices = NULL;
+  if (sbx_tuning_to_cgroup (req->tuning, &want, &devices) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
   unsigned long long pidns = own_pidns ();
-  pid_t self = getpid ();
   char name[600];
-  snprintf (name, sizeof name, "%s" RUN_MARK "%llu.%d.%llu", id, pidns,
-            (int) self, sbx_pid_start_time (self));
-  if (cgroups_path == NULL || cgroups_path[0] == '\0')
+  cgroup_name (req, name, sizeof name, pidns);
+  int r = 0;
+  if (req->container_dir)
+    {
+      cleanup_strv struct strv planned = { 0 };
+      r = sbx_cgroup_paths (layout, cgroups_path, name, &planned, err);
+      r = r ?: sbx_record_cgroup (req->container_dir, &planned, err);
+    }
+  else if (cgroups_path == NULL || cgroups_path[0] == '\0')
     sbx_cgroup_sweep (layout, dead_run, &pidns);
-  int r = sbx_cgroup_create (layout, cgroups_path, name, &want, &lim->cgroup,
-                             err);
-  if (r < 0)
-    return r;
-  lim->mechanism = SBX_LIMITS_QUOTA;
-  return 0;
+  r = r
+          ?: sbx_cgroup_create (layout, cgroups_path, name, &want,
+                                &lim->cgroup, err);
+  if (r < 0 && req->container_dir)
+    {
+      struct sbx_error ignored = { 0 };
+      sbx_record_append (req->container_dir, "nocgroup", &ignored);
+    }
+  if (r == 0 && (lim->memory_limit > 0 || lim->pids_limit > 0))
+    lim->mechanism = SBX_LIMITS_QUOTA;
+  return r;
 }
 
 int
 sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
-                  const char *cgroups_path, const char *id,
-                  struct sbx_error *err)
+                  const struct sbx_limits_request *req, struct sbx_error *err)
 {
   *lim = (struct sbx_limits){ .memory_limit = plan->memory_limit,
                               .pids_limit = plan->pids_limit,
-                              .interval_ms = plan->sample_interval_ms };
-  if (lim->memory_limit <= 0 && lim->pids_limit <= 0)
+                              .interval_ms = plan->sample_interval_ms,
+                              .wall_clock_ms = plan->wall_clock_ms };
+  bool limited = lim->memory_limit > 0 || lim->pids_limit > 0;
+  const char *cgroups_path = req->cgroups_path;
+  bool named = cgroups_path && cgroups_path[0];
+  if (!limited && !named && !req->systemd && !sbx_tuning_asked (req->tuning))
     return 0;
+  cleanup_free char *systemd_path = NULL;
+  if (req->systemd)
+    {
+      int r = sbx_cgroup_systemd_path (cgroups_path, req->id, &systemd_path,
+                                       err);
+      if (r < 0)
+        return r == -ENOMEM ? sbx_fail (err, r, "out of memory") : r;
+      cgroups_path = systemd_path;
+    }
   struct sbx_cgroup_layout layout;
   int r = sbx_cgroup_detect (&layout, err);
   if (r < 0)
     return r;
   if (layout.version != SBX_CGROUP_NONE)
-    r = create_quota (lim, &layout, cgroups_path, id, err);
-  else
-    {
-      /* Only the monitor samples: a run without one opens nothing.  */
-      lim->mechanism = SBX_LIMITS_MONITOR;
-      sbx_sampler_init (&lim->sampler);
-    }
+    r = make_cgroup (lim, &layout, req, cgroups_path, err);
+  else if (limited)
+    lim->mechanism = SBX_LIMITS_MONITOR;
   sbx_cgroup_layout_free (&layout);
   return r;
 }
@@ -108,13 +153,17 @@ sbx_limits_wants_nproc (const struct sbx_limits *lim)
 }
 
 void
-sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner,
+sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner, pid_t first,
                        struct strv *reasons)
 {
+  if (!sbx_limits_wants_nproc (lim))
+    return;
   struct sbx_error err = { 0 };
-  if (sbx_rlimit_sandbox_nproc (runner, (uint64_t) lim->pids_limit, &err) == 0)
-    lim->nproc_rlimit = true;
-  else
+  uint64_t limit = (uint64_t) lim->pids_limit;
+  int r = runner > 0 ? sbx_rlimit_sandbox_nproc (runner, limit, &err)
+                     : sbx_rlimit_set_nproc (first, limit, &err);
+  lim->nproc_rlimit = r == 0;
+  if (r < 0 && reasons)
     (void) strv_pushf (reasons, "%s: the limit is only sampled", err.msg);
 }
 
@@ -144,8 +193,14 @@ sbx_limits_tick (struct sbx_limits *lim, pid_t sandbox_pid, uint64_t now_ms,
 {
   *next_ms = lim->interval_ms;
   struct sbx_sample s;
-  if (lim->mechanism != SBX_LIMITS_MONITOR || sandbox_pid <= 0
-      || sbx_sampler_take (&lim->sampler, sandbox_pid, &s) < 0)
+  if (lim->mechanism != SBX_LIMITS_MONITOR || sandbox_pid <= 0)
+    return SBX_LIMIT_NONE;
+  if (!lim->sampling)
+    {
+      sbx_sampler_init (&lim->sampler);
+      lim->sampling = true;
+    }
+  if (sbx_sampler_take (&lim->sampler, sandbox_pid, &s) < 0)
     return SBX_LIMIT_NONE;
   if (s.rss_bytes > lim->peak_rss)
     lim->peak_rss = s.rss_bytes;
@@ -159,13 +214,14 @@ sbx_limits_tick (struct sbx_limits *lim, pid_t sandbox_pid, uint64_t now_ms,
   return SBX_LIMIT_NONE;
 }
 
-/* An OOM kill inside the quota is the memory limit at work: the outcome
+/* A run's cgroup, a quota or one made for tuning alone.  An OOM kill
+   inside the quota is the memory limit at work: the outcome
    says so unless the command still ended well.  Refused forks (pids.max
    hits) are reported, not turned into a breach: the command may have
    coped with them.  */
 static int
-finish_quota (struct sbx_limits *lim, struct sbx_outcome *out,
-              struct sbx_error *err)
+finish_cgroup (struct sbx_limits *lim, struct sbx_outcome *out,
+               struct sbx_error *err)
 {
   struct sbx_cgroup_usage u;
   int r = sbx_cgroup_usage (lim->cgroup, &u, err);
@@ -176,7 +232,8 @@ finish_quota (struct sbx_limits *lim, struct sbx_outcome *out,
       out->pids_limit_hits
           = u.pids_max_hits > 0 ? (uint64_t) u.pids_max_hits : 0;
       bool ended_well = out->kind == SBX_OUTCOME_EXITED && out->exit_code == 0;
-      if (u.oom_kills > 0 && out->limit == SBX_LIMIT_NONE && !ended_well
+      if (lim->memory_limit > 0 && u.oom_kills > 0
+          && out->limit == SBX_LIMIT_NONE && !ended_well
           && out->kind != SBX_OUTCOME_SANDBOX_FAILURE)
         {
           out->kind = SBX_OUTCOME_LIMIT;
@@ -207,8 +264,8 @@ sbx_limits_finish (struct sbx_limits *lim, struct sbx_outcome *out,
     out->pids_held_by = quota               ? "quota"
                         : lim->nproc_rlimit ? "rlimit"
                                             : "sampled";
-  if (lim->mechanism == SBX_LIMITS_QUOTA)
-    return finish_quota (lim, out, err);
+  if (lim->cgroup)
+    return finish_cgroup (lim, out, err);
   if (lim->mechanism == SBX_LIMITS_MONITOR)
     {
       out->peak_memory = lim->peak_rss;
@@ -223,6 +280,7 @@ sbx_limits_release (struct sbx_limits *lim)
   if (lim->cgroup)
     sbx_cgroup_free (lim->cgroup);
   lim->cgroup = NULL;
-  if (lim->mechanism == SBX_LIMITS_MONITOR)
+  if (lim->sampling)
     sbx_sampler_free (&lim->sampler);
+  lim->sampling = false;
 }

@@ -9,7 +9,7 @@
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "common/json_gen.h"
-#include "runtime/linux/supervise/container_limits.h"
+#include "runtime/linux/supervise/limits.h"
 
 static const char *k_limits[] = { "org.sbx-oci", "limits", NULL };
 

@@ -1,6 +1,6 @@
 /* The limits of a created container, read back by `state`, `kill` and
    `delete` from the record `create` wrote
-   (runtime/linux/supervise/container_limits.h). */
+   (runtime/linux/supervise/limits.h). */
 #ifndef SBX_LIMITS_REPORT_H
 #define SBX_LIMITS_REPORT_H
 

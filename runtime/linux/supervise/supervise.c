@@ -24,7 +24,7 @@ static const int forwarded[]
     = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 
 void
-sbx_monitor_signals (sigset_t *set)
+sbx_bwrap_supervise_signals (sigset_t *set)
 {
   sigemptyset (set);
   sigaddset (set, SIGCHLD);
@@ -271,9 +271,9 @@ sweep_children (pid_t sandbox_init)
 }
 
 int
-sbx_monitor_run (struct sbx_spawned *sp, const struct sbx_plan *plan,
-                 struct sbx_limits *lim, int signal_fd,
-                 struct sbx_outcome *out, struct sbx_error *err)
+sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
+                     struct sbx_limits *lim, int signal_fd,
+                     struct sbx_outcome *out, struct sbx_error *err)
 {
   struct monitor m = { .runner = sp->runner_pid,
                        .sandbox_pidfd = -1,

@@ -1,4 +1,6 @@
-#include "runtime/linux/supervise/container_limits.h"
+/* `create`'s side of the limits (limits.h): the watcher, and the record
+   the state keeps.  */
+#include "runtime/linux/supervise/limits.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,82 +14,10 @@
 #include "common/cleanup.h"
 #include "common/json_gen.h"
 #include "runtime/linux/confine/fd_scrub.h"
-#include "runtime/linux/confine/rlimits.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/state/sandbox_record.h"
-#include "runtime/linux/state/state_store.h"
+#include "runtime/linux/pid_identity.h"
 #include "runtime/linux/supervise/detach.h"
-#include "runtime/linux/supervise/resources_tuning.h"
-
-/* The cgroup is recorded in the container's directory DIR before it is
-   made (runtime/linux/state/sandbox_record.h): a create killed while making it
-   leaves its name for delete --force.  One that could not be made (it
-   existed: someone else's) is struck off again at once.  */
-static int
-make_cgroup (struct sbx_container_limits *lim,
-             const struct sbx_cgroup_layout *layout,
-             const struct sbx_resources_tuning *tuning,
-             const char *cgroups_path, const char *id, const char *dir,
-             struct sbx_error *err)
-{
-  struct sbx_cgroup_limits want = { lim->memory_limit, lim->pids_limit };
-  cleanup_free struct sbx_cgroup_device *devices = NULL;
-  if (sbx_tuning_to_cgroup (tuning, &want, &devices) < 0)
-    return sbx_fail (err, -ENOMEM, "out of memory");
-  cleanup_strv struct strv planned = { 0 };
-  int r = sbx_cgroup_paths (layout, cgroups_path, id, &planned, err);
-  r = r ?: sbx_record_cgroup (dir, &planned, err);
-  if (r < 0)
-    return r;
-  r = sbx_cgroup_create (layout, cgroups_path, id, &want, &lim->cgroup, err);
-  if (r < 0)
-    {
-      struct sbx_error ignored = { 0 };
-      sbx_record_append (dir, "nocgroup", &ignored);
-      return r;
-    }
-  if (lim->memory_limit > 0 || lim->pids_limit > 0)
-    lim->mechanism = SBX_LIMITS_QUOTA;
-  return 0;
-}
-
-int
-sbx_container_limits_setup (struct sbx_container_limits *lim,
-                            const struct sbx_plan *plan,
-                            const struct sbx_resources_tuning *tuning,
-                            const char *cgroups_path, bool systemd,
-                            const char *id, const char *dir,
-                            struct sbx_error *err)
-{
-  *lim = (struct sbx_container_limits){
-    .memory_limit = plan->memory_limit,
-    .pids_limit = plan->pids_limit,
-    .interval_ms = plan->sample_interval_ms,
-    .wall_clock_ms = plan->wall_clock_ms,
-  };
-  bool limited = lim->memory_limit > 0 || lim->pids_limit > 0;
-  bool named = cgroups_path && cgroups_path[0];
-  if (!limited && !named && !systemd && !sbx_tuning_asked (tuning))
-    return 0;
-  cleanup_free char *path = NULL;
-  if (systemd)
-    {
-      int r = sbx_cgroup_systemd_path (cgroups_path, id, &path, err);
-      if (r < 0)
-        return r;
-      cgroups_path = path;
-    }
-  struct sbx_cgroup_layout layout;
-  int r = sbx_cgroup_detect (&layout, err);
-  if (r < 0)
-    return r;
-  if (layout.version != SBX_CGROUP_NONE)
-    r = make_cgroup (lim, &layout, tuning, cgroups_path, id, dir, err);
-  else if (limited)
-    lim->mechanism = SBX_LIMITS_MONITOR;
-  sbx_cgroup_layout_free (&layout);
-  return r;
-}
 
 /* The grandchild: none of the caller's descriptors (its stdio may be
    conmon's pipes, whose EOF conmon waits for), then the watcher.  */
@@ -115,9 +45,8 @@ watcher_main (const void *argv)
 }
 
 int
-sbx_container_limits_watch (struct sbx_container_limits *lim, const char *dir,
-                            pid_t pid, unsigned long long start,
-                            struct sbx_error *err)
+sbx_limits_watch (struct sbx_limits *lim, const char *dir, pid_t pid,
+                  unsigned long long start, struct sbx_error *err)
 {
   bool sample = lim->mechanism == SBX_LIMITS_MONITOR;
   if (!sample && lim->wall_clock_ms == 0)
@@ -154,19 +83,8 @@ sbx_container_limits_watch (struct sbx_container_limits *lim, const char *dir,
                          err);
 }
 
-void
-sbx_container_limits_hold_nproc (struct sbx_container_limits *lim, pid_t pid)
-{
-  struct sbx_error ignored = { 0 };
-  if (lim->mechanism == SBX_LIMITS_MONITOR && lim->pids_limit > 0)
-    lim->nproc_rlimit
-        = sbx_rlimit_set_nproc (pid, (uint64_t) lim->pids_limit, &ignored)
-          == 0;
-}
-
 int
-sbx_container_limits_record (yajl_gen g,
-                             const struct sbx_container_limits *lim)
+sbx_limits_record (yajl_gen g, const struct sbx_limits *lim)
 {
   int r = sbx_json_open (g, false);
   r = r
@@ -199,7 +117,7 @@ sbx_container_limits_record (yajl_gen g,
 }
 
 void
-sbx_container_limits_undo (struct sbx_container_limits *lim)
+sbx_limits_undo (struct sbx_limits *lim)
 {
   struct sbx_error ignored = { 0 };
   if (lim->watcher > 0)
@@ -210,12 +128,4 @@ sbx_container_limits_undo (struct sbx_container_limits *lim)
       sbx_cgroup_kill (lim->cgroup, SIGKILL, &ignored);
       sbx_cgroup_destroy (lim->cgroup, &ignored);
     }
-}
-
-void
-sbx_container_limits_release (struct sbx_container_limits *lim)
-{
-  if (lim->cgroup)
-    sbx_cgroup_free (lim->cgroup);
-  lim->cgroup = NULL;
 }
