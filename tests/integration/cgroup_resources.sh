@@ -22,7 +22,9 @@ sbx () { env -i "$SBX" --root "$ROOT" "$@"; }
 # the cgroup directory of ID for KEY ("v2", "memory", "cpu", ...)
 cgroup_dir () { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["org.sbx-oci"]["limits"]; print(next((s.split("=",1)[1] for s in r["cgroup"] if s.startswith(sys.argv[2]+"=")), ""))' "$ROOT/$1/state.json" "$2"; }
 is () { # WHAT EXPECTED ACTUAL
-  if [ "$2" = "$3" ]; then ok "$1 is $2"; else not_ok "$1 is $2" "got: $3"; fi
+  local want
+  want=$(printf %s "$2" | tr '\n' ' ')
+  if [ "$2" = "$3" ]; then ok "$1 is $want"; else not_ok "$1 is $want" "got: $(printf %s "$3" | tr '\n' ' ')"; fi
 }
 
 B=$WORK/b
@@ -126,6 +128,24 @@ sbx delete --force "$id"
 for d in ${v2:-} ${mem:-} ${cpu:-} ${cpuset:-} ${dev:-}; do
   check "delete removes $d" [ ! -e "$d" ]
 done
+
+# `run` chooses its cgroup as `create` does (runtime/linux/supervise/
+# limits.h): the cpu settings are in the run's own cgroup while it runs,
+# a sibling of the container's, and it is gone after.
+if [ -n "${v2:-}" ]; then knob=$(dirname "$v2")/run-$RUN+run.*/cpu.weight want=20
+else knob=$(dirname "$cpu")/run-$RUN+run.*/cpu.shares want=512; fi
+sbx run --bundle "$B" "run-$RUN" -- sleep 5 > /dev/null 2>&1 &
+runner=$!
+got=
+for _ in $(seq 100); do
+  # shellcheck disable=SC2086 # the glob is the run's name
+  got=$(cat $knob 2> /dev/null) && [ -n "$got" ] && break
+  sleep 0.05
+done
+is "run: its cgroup's $(basename "$knob")" "$want" "$got"
+wait "$runner"
+# shellcheck disable=SC2086
+check "run: its cgroup is removed after the run" [ -z "$(ls -d $(dirname "$knob") 2> /dev/null)" ]
 
 # a resource the host cannot set is an error naming it, not ignored
 python3 - "$B/config.json" <<'PY'

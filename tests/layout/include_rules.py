@@ -37,6 +37,22 @@ RULES = {
                        PORTABLE + ["runtime/darwin/", RUNTIME_ROOT]),
 }
 
+# Decisions taken in one place (docs/design.md): a name -> the only
+# files outside its own room's header that may use it.
+OWNERS = {
+    # state.json: one writer and reader, the state store.
+    "SBX_STATE_FILE": ["runtime/linux/state/state_store.c",
+                       "runtime/linux/state/state_store.h"],
+    # the limits' cgroup: made by the one limits subsystem only.
+    "sbx_cgroup_create": ["cgroups/cgroup.c", "cgroups/cgroup.h",
+                          "runtime/linux/supervise/limits.c"],
+    # a launcher's child reports its failed step one way.
+    "struct sbx_child_step": ["runtime/linux/child_step.c",
+                              "runtime/linux/child_step.h",
+                              "runtime/linux/bwrap/spawn.c",
+                              "runtime/linux/container/exec_join.c"],
+}
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
@@ -61,7 +77,7 @@ def sources():
 
 def main():
     files = sorted(sources())
-    print("1..%d" % (len(RULES) + 1))
+    print("1..%d" % (len(RULES) + 1 + len(OWNERS)))
     n = 0
     placed = set()
     for room, (pattern, rules) in RULES.items():
@@ -88,6 +104,19 @@ def main():
           % ("not ok" if stray else "ok", n + 1))
     for s in stray:
         print("#   no room: " + s)
+    n += 1
+    for name, owners in OWNERS.items():
+        n += 1
+        users = []
+        for f in files:
+            with open(os.path.join(ROOT, f), encoding="utf-8") as fh:
+                if re.search(r"\b%s\b" % re.escape(name), fh.read()):
+                    users.append(f)
+        bad = [f for f in users if f not in owners]
+        print("%s %d - %s is used only by its owners (%d files)"
+              % ("not ok" if bad or not users else "ok", n, name, len(users)))
+        for b in bad:
+            print("#   also in: " + b)
     return 0
 
 
