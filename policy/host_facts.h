@@ -41,6 +41,9 @@ struct sbx_host_facts
   const char *account_home;
   bool userns_ok;       /* an unprivileged user namespace can be created */
   bool private_proc_ok; /* a fresh /proc mounts inside the sandbox */
+  /* is_root: bubblewrap makes namespaces without a user namespace (root
+     with CAP_SYS_ADMIN; not root in a container of default settings). */
+  bool root_ns_ok;
   /* bubblewrap can make no namespace at all here (no user namespace,
      and no privilege to make the others: a container with a default
      seccomp or AppArmor profile, user namespaces switched off): agent

@@ -12,8 +12,9 @@ gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static qemu-system-arm"
 # which is skipped without it; opt-in, as it is a daemon package.
 [ "${SBX_SETUP_CONTAINERD:-0}" = 1 ] && need="$need containerd"
 # The podman scenarios (tests/peers/podman_scenarios.sh, meson suite
-# "peers"): podman with crun beside sbx-oci; catatonit for --init.
-[ "${SBX_SETUP_PODMAN:-0}" = 1 ] && need="$need podman crun catatonit"
+# "peers"): podman with crun beside sbx-oci; catatonit for --init; runc
+# for tests/integration/no_namespaces.sh inside podman (podman_rung).
+[ "${SBX_SETUP_PODMAN:-0}" = 1 ] && need="$need podman crun catatonit runc"
 
 missing=""
 for p in $need; do

@@ -7,6 +7,10 @@
 # nested grants as with namespaces, network deny, loopback refused, the
 # report partial and naming the missing layer; git, a compiler and a
 # package cache still work; a wall-clock limit ends the whole tree.
+# With SBX_NONS_IN=podman (tests/peers/meson.build's podman_rung) the same
+# cases run where it matters: each sbx-oci call inside a podman container
+# with podman's defaults (root in the container, its default seccomp
+# profile, its own namespaces), the host's /usr and /etc read-only.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -19,8 +23,33 @@ N=0
 # sbx ARGS...: sbx-oci where no namespace can be made.
 sbx ()
 {
+  if [ "${SBX_NONS_IN:-}" = podman ]; then
+    in_podman "$SBX_OCI" --root "$WORK/state" "$@"
+    return
+  fi
   unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"' \
     sh "$SBX_OCI" --root "$WORK/state" "$@"
+}
+
+# in_podman ARGV...: ARGV in a podman container of default settings but
+# two: runc (crun refuses this host's hybrid cgroups) and soft limits
+# below the host's hard ones (podman's defaults raise them, which needs a
+# CAP_SYS_RESOURCE this host's root may lack).  Paths are the host's, so
+# the bundles' absolute paths hold inside.
+in_podman ()
+{
+  local top=$WORK/podroot d
+  if [ ! -d "$top" ]; then
+    mkdir -p "$top/usr" "$top/etc" "$top/var/tmp" "$top/tmp"
+    for d in bin sbin lib lib64; do [ -e "/$d" ] && ln -s "usr/$d" "$top/$d"; done
+  fi
+  podman --runtime runc run --rm --log-driver none \
+    --ulimit "nofile=1024:$(ulimit -Hn)" --ulimit "nproc=4096:4096" \
+    -v /usr:/usr:ro -v /etc:/etc:ro -v /var/tmp:/var/tmp \
+    -v "$WORK:$WORK" -v "$HOME:$HOME" \
+    -v "$(dirname "$SBX_OCI"):$(dirname "$SBX_OCI"):ro" \
+    -e HOME="$HOME" -e PATH=/usr/local/bin:/usr/bin:/bin \
+    --rootfs "$top" "$@"
 }
 
 agent ()
@@ -131,7 +160,20 @@ run_cases ()
 {
   WS="$WORK/ws"
   mkdir -p "$WS" "$WORK/state"
-  if ! unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces' 2> /dev/null; then
+  if [ "${SBX_NONS_IN:-}" = podman ]; then
+    if [ "$(id -u)" != 0 ]; then
+      tap_skip "the rung inside podman" "podman is driven as root here (rootless podman is not set up)"
+      return
+    fi
+    if ! in_podman /usr/bin/true > "$WORK/podman.err" 2>&1; then
+      tap_skip "the rung inside podman" "no podman container can start: $(tail -1 "$WORK/podman.err")"
+      return
+    fi
+    # The premise: podman's defaults leave root's bubblewrap no namespace
+    # (no CAP_SYS_ADMIN), whatever a user namespace could do there.
+    tap_has "$(in_podman bwrap --ro-bind / / true 2>&1)" \
+      "Operation not permitted" "inside podman, root's bubblewrap cannot make a namespace"
+  elif ! unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces' 2> /dev/null; then
     tap_skip "the rung without namespaces" "no user namespace to simulate it in"
     return
   fi

@@ -89,6 +89,13 @@ probe_runner (struct sbx_probe *p)
     p->runner_path, "--unshare-user", "--ro-bind", "/", "/", "true", NULL
   };
   f->userns_ok = run_runner (userns, NULL, 0) == 0;
+  /* Root's sandboxes make their namespaces without a user namespace,
+     which needs CAP_SYS_ADMIN: root in a container of default settings
+     (podman, docker) lacks it, while a user namespace may still work
+     there.  Probed in the shape root's launches take.  */
+  const char *root_shape[] = { p->runner_path, "--ro-bind", "/", "/", "true",
+                               NULL };
+  f->root_ns_ok = f->is_root && run_runner (root_shape, NULL, 0) == 0;
   const char *proc[] = { p->runner_path,
                          f->is_root ? "--unshare-pid" : "--unshare-user",
                          "--unshare-pid",
@@ -162,13 +169,14 @@ load_cache (int dirfd, const char *key, struct sbx_host_facts *f)
   if (nl == NULL || (size_t) (nl - text) != strlen (key)
       || strncmp (text, key, strlen (key)) != 0)
     return false;
-  int userns, proc, bind_fd;
-  if (sscanf (nl + 1, "%d.%d.%d %d %d %d", &f->runner_version[0],
+  int userns, proc, bind_fd, root_ns;
+  if (sscanf (nl + 1, "%d.%d.%d %d %d %d %d", &f->runner_version[0],
               &f->runner_version[1], &f->runner_version[2], &userns, &proc,
-              &bind_fd)
-      != 6)
+              &bind_fd, &root_ns)
+      != 7)
     return false;
   f->userns_ok = userns;
+  f->root_ns_ok = root_ns;
   f->private_proc_ok = proc;
   f->runner_bind_fd = bind_fd;
   return true;
@@ -178,10 +186,10 @@ static void
 store_cache (int dirfd, const char *key, const struct sbx_host_facts *f)
 {
   char text[8192];
-  int n = snprintf (text, sizeof text, "%s\n%d.%d.%d %d %d %d\n", key,
+  int n = snprintf (text, sizeof text, "%s\n%d.%d.%d %d %d %d %d\n", key,
                     f->runner_version[0], f->runner_version[1],
                     f->runner_version[2], f->userns_ok, f->private_proc_ok,
-                    f->runner_bind_fd);
+                    f->runner_bind_fd, f->root_ns_ok);
   struct sbx_error ignored = { 0 };
   /* A cache that cannot be written only costs the next run a probe.  */
   if (n > 0 && (size_t) n < sizeof text)
@@ -275,11 +283,15 @@ probe_identity (struct sbx_probe *p)
   f->landlock_abi = landlock_abi ();
 }
 
-/* Neither a user namespace nor, with the caller's privilege, the pid
-   namespace a private /proc needs: bubblewrap can make none.  */
+/* Root: its launches' namespaces cannot be made (no CAP_SYS_ADMIN).
+   Anyone else: neither a user namespace nor, with a setuid runner, the
+   pid namespace a private /proc needs.  Either way bubblewrap can make
+   none of what sbx would ask.  */
 static bool
 no_namespaces (const struct sbx_host_facts *f)
 {
+  if (f->is_root)
+    return !f->root_ns_ok;
   return !f->userns_ok && !f->private_proc_ok;
 }
 
@@ -306,6 +318,7 @@ sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
       /* Trusted as named: no sandbox is launched to test it; its --help
          says which options it takes, once, then the cache does.  */
       out->facts.userns_ok = out->facts.private_proc_ok = true;
+      out->facts.root_ns_ok = out->facts.is_root;
       out->facts.runner_bind_fd = runner_has_bind_fd (out->runner_path);
     }
   else
