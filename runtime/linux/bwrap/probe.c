@@ -93,8 +93,8 @@ probe_runner (struct sbx_probe *p)
      which needs CAP_SYS_ADMIN: root in a container of default settings
      (podman, docker) lacks it, while a user namespace may still work
      there.  Probed in the shape root's launches take.  */
-  const char *root_shape[] = { p->runner_path, "--ro-bind", "/", "/", "true",
-                               NULL };
+  const char *root_shape[]
+      = { p->runner_path, "--ro-bind", "/", "/", "true", NULL };
   f->root_ns_ok = f->is_root && run_runner (root_shape, NULL, 0) == 0;
   const char *proc[] = { p->runner_path,
                          f->is_root ? "--unshare-pid" : "--unshare-user",
