@@ -62,5 +62,11 @@ policy_landlock (const struct sbx_spec *spec,
   int abi = host->landlock_abi > SBX_LANDLOCK_ABI_MAX ? SBX_LANDLOCK_ABI_MAX
                                                       : host->landlock_abi;
   plan->enforcement.landlock_abi = abi;
-  return missing_rights (plan, abi);
+  int r = missing_rights (plan, abi);
+  if (r == 0 && plan->n_host_ports > 0 && abi < 4)
+    r = plan_gap (plan, false, SBX_LEVEL_FULL,
+                  "landlock: ABI %d has no TCP rules: the host ports are "
+                  "held by the network namespace alone; ABI 4 has them",
+                  abi);
+  return r;
 }

@@ -3,7 +3,8 @@
 # tried from inside real sandboxes (TAP), as root and again as uid 65534:
 # a host listener on an approved port answers at the sandbox's
 # 127.0.0.1:PORT with bytes going both ways; one on a port not listed does
-# not, nor does any address off the loopback; a port the operator did not
+# not (Landlock's TCP connect rule refuses it first), nor does any address
+# off the loopback; a port the operator did not
 # approve ("port:N") is refused with one line naming the field; and the
 # forwarder is gone when the sandbox is, for `run` and for
 # `create`/`start`/`delete`.
@@ -134,8 +135,10 @@ case_run ()
   tap_is "$RC" 0 "run: the sandbox ran"
   tap_has "$OUT" "127.0.0.1:$A said host:PING FROM INSIDE" \
     "run: the host's listener on the approved port answered (both ways)"
-  tap_has "$OUT" "127.0.0.1:$B failed ECONNREFUSED" \
-    "run: the host's listener on a port not listed is not reached"
+  # Refused twice over: the sandbox's own loopback has no listener there,
+  # and before that Landlock's TCP rule allows the listed ports only.
+  tap_has "$OUT" "127.0.0.1:$B failed EACCES" \
+    "run: the host's listener on a port not listed is not reached (landlock's TCP rule refuses the connect)"
   tap_has "$OUT" "$OFF:$A failed" \
     "run: the host's own address off the loopback ($OFF) is not reached"
   tap_has "$OUT" "192.0.2.1:$A failed" \

@@ -15,6 +15,7 @@
 
 #define SBX_LL_CREATE_RULESET_VERSION (1U << 0)
 #define SBX_LL_RULE_PATH_BENEATH 1
+#define SBX_LL_RULE_NET_PORT 2 /* ABI 4 */
 
 struct sbx_ll_ruleset_attr
 {
@@ -28,6 +29,15 @@ struct sbx_ll_path_beneath_attr
   uint64_t allowed_access;
   int32_t parent_fd;
 } __attribute__ ((packed));
+
+struct sbx_ll_net_port_attr
+{
+  uint64_t allowed_access;
+  uint64_t port;
+} __attribute__ ((packed));
+
+/* Network rights (ABI 4).  */
+#define SBX_LL_NET_CONNECT_TCP (1ULL << 1)
 
 /* Filesystem rights.  */
 #define SBX_LL_FS_EXECUTE (1ULL << 0)

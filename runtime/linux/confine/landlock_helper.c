@@ -2,8 +2,8 @@
    applies a Landlock domain built from the plan's grants, then execs the
    real command (searching PATH as bwrap's execvp would).
 
-     sbx-landlock -f FD -A ABI [-r PATH]... [-w PATH]... [-d PATH]... --
-                  COMMAND [ARG]...
+     sbx-landlock -f FD -A ABI [-r PATH]... [-w PATH]... [-d PATH]...
+                  [-c PORT]... -- COMMAND [ARG]...
 
    -f FD    the descriptor the helper was exec'd through (a sealed memfd,
             /proc/self/fd/FD): closed before the command runs
@@ -12,6 +12,8 @@
    -w PATH  read, execute and write beneath PATH (make, remove, rename,
             refer, truncate; no device nodes)
    -d PATH  a device node, or a directory of them: read, write, ioctl
+   -c PORT  TCP connect to PORT (ABI 4): with any -c, connecting to
+            every other port is refused (the host ports' belt)
 
    Why the ruleset is built here, from paths, and not by sbx-oci outside
    and passed in as a descriptor: Landlock rules name inodes, and several
@@ -187,6 +189,20 @@ add_rule (long ruleset, const char *path, uint64_t rights, uint64_t handled)
   sbx_sys6 (SBX_NR_CLOSE, fd, 0, 0, 0, 0, 0);
 }
 
+/* Connecting to PORT over TCP is allowed (ABI 4).  */
+static void
+add_port_rule (long ruleset, const char *port)
+{
+  long p = parse_num (port);
+  if (p < 1 || p > 65535)
+    die (EXIT_HELPER, "bad port", port, 0);
+  struct sbx_ll_net_port_attr a = { SBX_LL_NET_CONNECT_TCP, (uint64_t) p };
+  long r = sbx_sys6 (SBX_NR_LANDLOCK_ADD_RULE, ruleset, SBX_LL_RULE_NET_PORT,
+                     (long) &a, 0, 0, 0);
+  if (r < 0)
+    die (EXIT_HELPER, "cannot add a landlock rule for port", port, r);
+}
+
 static const char *
 env_path (char **envp)
 {
@@ -239,13 +255,14 @@ struct opts
 {
   long self_fd, min_abi;
   int first_rule, command; /* argv indices */
+  int connect_rules;       /* some -c: TCP connect is handled */
 };
 
 static void
 parse (int argc, char **argv, struct opts *o)
 {
   o->self_fd = o->min_abi = -1;
-  o->command = 0;
+  o->command = o->connect_rules = 0;
   for (int i = 1; i < argc; i += 2)
     {
       if (str_eq (argv[i], "--"))
@@ -260,6 +277,8 @@ parse (int argc, char **argv, struct opts *o)
         o->self_fd = parse_num (argv[i + 1]);
       else if (argv[i][1] == 'A')
         o->min_abi = parse_num (argv[i + 1]);
+      else if (argv[i][1] == 'c')
+        o->connect_rules = 1;
       else if (argv[i][1] != 'r' && argv[i][1] != 'w' && argv[i][1] != 'd')
         die (EXIT_HELPER, "bad argument", argv[i], 0);
     }
@@ -284,8 +303,11 @@ helper_main (int argc, char **argv, char **envp)
          NULL, abi < 0 ? abi : 0);
   if (abi > SBX_LL_ABI_KNOWN)
     abi = SBX_LL_ABI_KNOWN;
-  struct sbx_ll_ruleset_attr attr
-      = { sbx_ll_fs_handled ((int) abi), 0, sbx_ll_scoped ((int) abi) };
+  struct sbx_ll_ruleset_attr attr = {
+    sbx_ll_fs_handled ((int) abi),
+    o.connect_rules && abi >= 4 ? SBX_LL_NET_CONNECT_TCP : 0,
+    sbx_ll_scoped ((int) abi),
+  };
   /* The size of the fields the ABI knows: an ABI < 6 refuses a larger
      struct whose extra field is set, and ignores nothing.  */
   long size = abi >= 6 ? (long) sizeof attr : (long) (2 * sizeof (uint64_t));
@@ -302,6 +324,8 @@ helper_main (int argc, char **argv, char **envp)
                                    : 0;
       if (rights)
         add_rule (rs, argv[i + 1], rights, attr.handled_access_fs);
+      else if (k == 'c' && attr.handled_access_net)
+        add_port_rule (rs, argv[i + 1]);
     }
   /* bubblewrap has set it already; sbx-oci's rung without namespaces
      relies on it here.  */

@@ -9,7 +9,8 @@
    /repo (which covers the other two) in this layer, while the hidden
    /repo/vendor is the mount layer's empty read-only tmpfs, and both layers
    allow /repo/vendor/cache.  Outside the grants the two layers agree, and
-   each refuses on its own.  */
+   each refuses on its own.  With host ports, TCP connect is allowed to
+   those ports only.  */
 #include "runtime/linux/confine/landlock_rules.h"
 
 #include <errno.h>
@@ -100,5 +101,12 @@ sbx_landlock_args (const struct sbx_plan *plan, int helper_fd,
             : 0;
   for (size_t i = 0; r == 0 && i < plan->n_mounts; i++)
     r = mount_rule (plan, &plan->mounts[i], argv);
+  /* Host ports: a TCP connect to those ports only, the belt under the
+     network namespace that holds them (policy/ports.c).  */
+  for (size_t i = 0; r == 0 && i < plan->n_host_ports; i++)
+    r = strv_push (argv, "-c") < 0
+                || strv_pushf (argv, "%u", (unsigned) plan->host_ports[i]) < 0
+            ? -ENOMEM
+            : 0;
   return r == 0 && strv_push (argv, "--") < 0 ? -ENOMEM : r;
 }
