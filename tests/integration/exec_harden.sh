@@ -87,13 +87,17 @@ fresh_copy () {
 
 # attack KIND ID DIR INNER: the CVE-2019-5736 attack against COPY from the
 # sandbox ID, whose first process is exe_overwrite watching DIR (INNER
-# inside the sandbox).  First an exec of /proc/self/exe, held by its
-# --log FIFO until the watcher has looked at it; then execs of `true`, the
-# watcher trying to catch each before it execs.
+# inside the sandbox).  First an exec of COPY itself (FIRST: the path it
+# is exec'd by), held by its --log FIFO until the watcher has looked at
+# it; then execs of `true`, the watcher trying to catch each before it
+# execs.  A container's exec'd process is COPY through /proc/self/exe; an
+# agent sandbox's is exec'd by the Landlock helper, a sealed memfd, whose
+# /proc/self/exe is the helper: there COPY is named by its host path (and
+# is out of the watcher's reach anyway: another Landlock domain).
 attack () {
-  local kind=$1 id=$2 dir=$3 inner=$4
+  local kind=$1 id=$2 dir=$3 inner=$4 first=$5
   $AS mkfifo -m 666 "$dir/log.fifo"
-  timeout 20 env -i $AS "$COPY" --root "$ROOT" exec "$id" /proc/self/exe \
+  timeout 20 env -i $AS "$COPY" --root "$ROOT" exec "$id" "$first" \
     --log "$inner/log.fifo" x > /dev/null 2>&1
   for _ in $(seq 3); do
     grep -q OVERWRITTEN "$dir/result" 2>/dev/null && break
@@ -109,7 +113,13 @@ attack () {
   # disabled builds) cannot start inside a busybox rootfs, which has no
   # loader: there the exec of /proc/self/exe is never seen, and only the
   # overwrite check below speaks.
-  if [ "$kind" = container ] && readelf -l "$SBX" | grep -q INTERP; then
+  if [ "$kind" = agent ]; then
+    # Landlock: every exec'd process gets its own domain, which the
+    # sandbox's processes (another domain) may not inspect: the watcher
+    # sees the processes and is refused their exe.
+    check "$kind: the sandbox's process looked at the exec'd processes and was refused (landlock domains)" \
+      grep -q 'cannot open its exe: Permission denied' "$dir/result"
+  elif [ "$kind" = container ] && readelf -l "$SBX" | grep -q INTERP; then
     ok "$kind: the sandbox's process saw the exec'd /proc/self/exe # SKIP a dynamically linked sbx-oci cannot start in a busybox rootfs"
   else
     check "$kind: the sandbox's process saw the exec'd /proc/self/exe (else the attack proved nothing)" \
@@ -131,7 +141,8 @@ case_exe_overwrite () {
   mkdir -p "$B/cx/rootfs/tmp/attack"
   [ -n "$AS" ] && chown 65534:65534 "$B/cx/rootfs/tmp/attack"
   if start_sandbox "$B/cx" "cx-$RUN"; then
-    attack container "cx-$RUN" "$B/cx/rootfs/tmp/attack" /tmp/attack
+    attack container "cx-$RUN" "$B/cx/rootfs/tmp/attack" /tmp/attack \
+      /proc/self/exe
   else
     not_ok "container: the attack's sandbox starts"
   fi
@@ -141,7 +152,7 @@ case_exe_overwrite () {
   cp "$WATCHER" "$B/ax-ws/bin/exe_overwrite"
   agent_bundle "$B/ax" "$B/ax-ws" "$B/ax-ws/bin/exe_overwrite" $ST "$B/ax-ws/attack"
   if start_sandbox "$B/ax" "ax-$RUN"; then
-    attack agent "ax-$RUN" "$B/ax-ws/attack" "$B/ax-ws/attack"
+    attack agent "ax-$RUN" "$B/ax-ws/attack" "$B/ax-ws/attack" "$COPY"
   else
     not_ok "agent: the attack's sandbox starts"
   fi

@@ -137,6 +137,43 @@ case_each_layer_alone ()
   rm -rf "$OUTSIDE"
 }
 
+# exec_write ID: a process exec'd into the started agent sandbox ID writes
+# outside the grants.
+exec_write ()
+{
+  rm -f "$OUTSIDE/escape"
+  write_agent "$WORK/bx" workspace-write "$WS" "" sleep 60
+  sbx create --bundle "$WORK/bx" "$1" > /dev/null 2>&1 && sbx start "$1"
+  OUT=$(sbx exec "$1" sh -c 'echo escaped > "$1/escape" && echo write-went-through' \
+    sh "$OUTSIDE" 2>&1)
+  sbx delete --force "$1" > /dev/null 2>&1
+}
+
+# The second layer holds for exec'd processes too: exec runs them under
+# the domain create's plan made (the kept policy's rules).
+case_exec ()
+{
+  if [ -z "$SBX_OCI_BROKEN" ]; then
+    tap_skip "exec under the landlock layer" "no sbx-oci-broken (-Dtest_layer_breaks=true)"
+    return
+  fi
+  OUTSIDE=$(mktemp -d /var/tmp/sbx-llx.XXXXXX)
+  chmod 777 "$OUTSIDE"
+  BIN=$SBX_OCI_BROKEN
+  export SBX_TEST_WRONG_BIND=$OUTSIDE
+  exec_write "llx-$N"
+  tap_has "$OUT" "Permission denied" \
+    "exec, a wrong writable bind: landlock alone refuses the exec'd process's write"
+  tap_ok "exec, a wrong writable bind: nothing reached the host" \
+    test ! -e "$OUTSIDE/escape"
+  SBX_TEST_NO_LANDLOCK=1 exec_write "llx-off-$N"
+  tap_has "$OUT" "write-went-through" \
+    "exec, landlock off: the write goes through (the test can fail)"
+  unset SBX_TEST_WRONG_BIND
+  BIN=$SBX_OCI
+  rm -rf "$OUTSIDE"
+}
+
 # A container opts in with "sbx": {"landlock": true}: its read-only
 # rootfs refuses a write by both layers, its /dev/shm takes one.
 case_container ()
@@ -172,6 +209,7 @@ run_cases ()
   case_tools
   case_nested
   case_each_layer_alone
+  case_exec
   case_container
 }
 

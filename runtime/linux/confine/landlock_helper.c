@@ -14,6 +14,10 @@
    -d PATH  a device node, or a directory of them: read, write, ioctl
    -c PORT  TCP connect to PORT (ABI 4): with any -c, connecting to
             every other port is refused (the host ports' belt)
+   -u KIND  leave KIND ("signal" or "abstract") unscoped (ABI 6): a
+            namespace holds it already, and each exec'd process has a
+            domain of its own, which scoping would wall off from the
+            sandbox's other processes
 
    Why the ruleset is built here, from paths, and not by sbx-oci outside
    and passed in as a descriptor: Landlock rules name inodes, and several
@@ -256,6 +260,7 @@ struct opts
   long self_fd, min_abi;
   int first_rule, command; /* argv indices */
   int connect_rules;       /* some -c: TCP connect is handled */
+  uint64_t unscoped;       /* -u: scopes left out */
 };
 
 static void
@@ -263,6 +268,7 @@ parse (int argc, char **argv, struct opts *o)
 {
   o->self_fd = o->min_abi = -1;
   o->command = o->connect_rules = 0;
+  o->unscoped = 0;
   for (int i = 1; i < argc; i += 2)
     {
       if (str_eq (argv[i], "--"))
@@ -279,6 +285,10 @@ parse (int argc, char **argv, struct opts *o)
         o->min_abi = parse_num (argv[i + 1]);
       else if (argv[i][1] == 'c')
         o->connect_rules = 1;
+      else if (argv[i][1] == 'u' && str_eq (argv[i + 1], "signal"))
+        o->unscoped |= SBX_LL_SCOPE_SIGNAL;
+      else if (argv[i][1] == 'u' && str_eq (argv[i + 1], "abstract"))
+        o->unscoped |= SBX_LL_SCOPE_ABSTRACT_UNIX_SOCKET;
       else if (argv[i][1] != 'r' && argv[i][1] != 'w' && argv[i][1] != 'd')
         die (EXIT_HELPER, "bad argument", argv[i], 0);
     }
@@ -306,7 +316,7 @@ helper_main (int argc, char **argv, char **envp)
   struct sbx_ll_ruleset_attr attr = {
     sbx_ll_fs_handled ((int) abi),
     o.connect_rules && abi >= 4 ? SBX_LL_NET_CONNECT_TCP : 0,
-    sbx_ll_scoped ((int) abi),
+    sbx_ll_scoped ((int) abi) & ~o.unscoped,
   };
   /* The size of the fields the ABI knows: an ABI < 6 refuses a larger
      struct whose extra field is set, and ignores nothing.  */

@@ -101,6 +101,15 @@ sbx_landlock_args (const struct sbx_plan *plan, int helper_fd,
             : 0;
   for (size_t i = 0; r == 0 && i < plan->n_mounts; i++)
     r = mount_rule (plan, &plan->mounts[i], argv);
+  /* Scoping where no namespace holds it already: a sandbox in its own
+     pid namespace can name no process outside to signal, one in its own
+     network namespace no abstract socket outside.  Left out there, an
+     exec'd process (a domain of its own) still signals and reaches the
+     sandbox's other processes.  */
+  if (r == 0 && plan->unshare[SBX_NS_PID])
+    r = push2 (argv, "-u", "signal");
+  if (r == 0 && plan->unshare[SBX_NS_NETWORK])
+    r = push2 (argv, "-u", "abstract");
   /* Host ports: a TCP connect to those ports only, the belt under the
      network namespace that holds them (policy/ports.c).  */
   for (size_t i = 0; r == 0 && i < plan->n_host_ports; i++)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 #include "runtime/linux/child_step.h"
 #include "runtime/linux/container/exec_lookup.h"
 #include "runtime/linux/confine/fd_scrub.h"
+#include "runtime/linux/confine/landlock_helper_fd.h"
 #include "runtime/linux/state/kept_policy.h"
 #include "runtime/linux/confine/capabilities.h"
 #include "runtime/linux/container/console.h"
@@ -46,6 +48,11 @@ struct exec_plan
   struct sbx_ns_join ns;
   int tty_slave;    /* -1: no terminal */
   int preserve_fds; /* the caller's 3 .. 3+N-1 pass in */
+  /* The Landlock layer, when the sandbox has it: the helper's sealed
+     memfd, exec'd in place of the command with create's rules (kept
+     policy) and the command after "--" in HELPER_ARGV.  -1: none.  */
+  int landlock_fd;
+  struct strv helper_argv;
 };
 
 /* The process object, read as the "process" of a config the parser knows. */
@@ -195,15 +202,30 @@ fail_step (int report_w, int step)
 }
 
 /* Of the caller's descriptors only 0-2 and --preserve-fds N (3 .. 3+N-1)
-   go in, as with runc; the CLOEXEC report pipe moves just above them.
-   Returns the report pipe's new number.  */
+   go in, as with runc; the CLOEXEC report pipe moves just above them, and
+   the Landlock helper's memfd (P->landlock_fd, when there is one) above
+   it, at helper_fd_number.  Returns the report pipe's new number.  */
 static int
-keep_only_preserved (int report_w, int preserve_fds)
+helper_fd_number (int preserve_fds)
 {
-  int above = 3 + preserve_fds;
-  if (report_w != above && dup3 (report_w, above, O_CLOEXEC) < 0)
+  return 3 + preserve_fds + 1;
+}
+
+static int
+keep_only_preserved (const struct exec_plan *p, int report_w)
+{
+  int above = 3 + p->preserve_fds;
+  /* Out of the way first: neither may land on the other's new place. */
+  int rep = fcntl (report_w, F_DUPFD_CLOEXEC, above + 2);
+  if (rep < 0)
     fail_step (report_w, STEP_FDS);
-  int r = sbx_close_fds_from (above + 1);
+  int ll = p->landlock_fd < 0
+               ? -1
+               : fcntl (p->landlock_fd, F_DUPFD_CLOEXEC, above + 2);
+  if ((p->landlock_fd >= 0 && ll < 0) || dup3 (rep, above, O_CLOEXEC) < 0
+      || (ll >= 0 && dup3 (ll, above + 1, O_CLOEXEC) < 0))
+    fail_step (rep, STEP_FDS);
+  int r = sbx_close_fds_from (p->landlock_fd >= 0 ? above + 2 : above + 1);
   if (r < 0)
     {
       errno = -r;
@@ -222,7 +244,7 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
       && (setsid () < 0
           || sbx_console_make_controlling (p->tty_slave, &ignored) < 0))
     fail_step (report_w, STEP_TTY);
-  report_w = keep_only_preserved (report_w, p->preserve_fds);
+  report_w = keep_only_preserved (p, report_w);
   if (chdir (cwd) < 0)
     fail_step (report_w, STEP_CWD);
   /* An unprivileged sandbox's user namespace denies setgroups; with no
@@ -249,7 +271,11 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
   if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
     fail_step (report_w, STEP_CAPS);
   environ = envp; /* execvp searches the process's own PATH */
-  execvp (pr->args.v[0], pr->args.v);
+  if (p->landlock_fd >= 0)
+    syscall (SYS_execveat, helper_fd_number (p->preserve_fds), "",
+             p->helper_argv.v, envp, AT_EMPTY_PATH);
+  else
+    execvp (pr->args.v[0], pr->args.v);
   fail_step (report_w, STEP_EXEC);
 }
 
@@ -452,12 +478,38 @@ check_running (const struct sbx_container *c, struct sbx_error *err)
   return sbx_fail (err, -EINVAL, "cannot exec in a stopped container");
 }
 
+/* The helper's command line: the kept rules, then the command.  */
+static int
+landlock_layer (const struct strv *rules, struct exec_plan *p,
+                struct sbx_error *err)
+{
+  if (rules->n == 0)
+    return 0;
+  p->landlock_fd = sbx_landlock_helper_fd (err);
+  if (p->landlock_fd < 0)
+    return p->landlock_fd;
+  struct strv *a = &p->helper_argv;
+  int r
+      = strv_push (a, "sbx-landlock") < 0 || strv_push (a, "-f") < 0
+                || strv_pushf (a, "%d", helper_fd_number (p->preserve_fds)) < 0
+            ? -ENOMEM
+            : 0;
+  for (size_t i = 0; r == 0 && i < rules->n; i++)
+    r = strv_push (a, rules->v[i]);
+  r = r ?: strv_push (a, "--");
+  for (size_t i = 0; r == 0 && i < p->spec->process.args.n; i++)
+    r = strv_push (a, p->spec->process.args.v[i]);
+  return r < 0 ? sbx_fail (err, -ENOMEM, "out of memory") : 0;
+}
+
 int
 sbx_container_exec (const struct sbx_context *g,
                     const struct sbx_exec_request *o, struct sbx_error *err)
 {
-  struct exec_plan p = { .tty_slave = -1, .preserve_fds = o->preserve_fds };
-  struct strv notes = { 0 };
+  struct exec_plan p = { .tty_slave = -1,
+                         .preserve_fds = o->preserve_fds,
+                         .landlock_fd = -1 };
+  struct strv notes = { 0 }, landlock = { 0 };
   struct sbx_plan *policy = NULL;
   struct sbx_container c = { .lock_fd = -1 };
   int r = sbx_state_open (sbx_state_root (g), o->id, false, &c, err);
@@ -466,7 +518,8 @@ sbx_container_exec (const struct sbx_context *g,
   r = r ?: add_env_options (&p.spec->process, &o->env, err);
   /* The gates create's config met, for the process object exec was given;
      then the environment, as create made it.  */
-  r = r ?: sbx_kept_policy_exec (g, &c, p.spec, &policy, err);
+  r = r ?: sbx_kept_policy_exec (g, &c, p.spec, &policy, &landlock, err);
+  r = r ?: landlock_layer (&landlock, &p, err);
   /* As create planned them: an unprivileged caller's sandbox holds none.  */
   r = r
           ?: sbx_caps_plan (&p.spec->process.capabilities,
@@ -483,6 +536,10 @@ sbx_container_exec (const struct sbx_context *g,
   sbx_ns_join_close (&p.ns);
   if (p.tty_slave >= 0)
     close (p.tty_slave);
+  if (p.landlock_fd >= 0)
+    close (p.landlock_fd);
+  strv_free (&p.helper_argv);
+  strv_free (&landlock);
   free (p.filter.filter);
   free (p.filter_net.filter);
   strv_free (&p.caps);

@@ -11,10 +11,14 @@
 #include "runtime/host_paths.h"
 #include "policy/ceiling.h"
 #include "runtime/linux/bwrap/probe.h"
+#include "runtime/linux/confine/landlock_rules.h"
 #include "runtime/linux/container/sandbox.h"
 
-/* {"trust": "ceiling" | "operator", "approvals": [TOKEN...]}: JSON, so
-   that a token is read back exactly as it was approved.  */
+/* {"trust": "ceiling" | "operator", "approvals": [TOKEN...],
+   "landlock": [ARG...]}: JSON, so that a token is read back exactly as it
+   was approved.  "landlock" is the helper's rule arguments, from -A to
+   before "--" (runtime/linux/confine/landlock_rules.h), when the sandbox
+   has the Landlock layer: exec's processes get the same domain.  */
 int
 sbx_kept_policy_write (const struct sbx_container *c,
                        const struct sbx_plan *plan, struct sbx_error *err)
@@ -28,6 +32,14 @@ sbx_kept_policy_write (const struct sbx_container *c,
           ?: sbx_json_key_str (g, "trust",
                                plan->under_ceiling ? "ceiling" : "operator");
   r = r ?: sbx_json_key_strv (g, "approvals", &plan->approvals);
+  cleanup_strv struct strv rules = { 0 };
+  if (r == 0 && plan->enforcement.landlock_abi > 0)
+    {
+      r = sbx_landlock_args (plan, -1, &rules);
+      /* Without the helper's name and the closing "--".  */
+      struct strv kept = { rules.v + 1, rules.n - 2 };
+      r = r ?: sbx_json_key_strv (g, "landlock", &kept);
+    }
   r = r ?: sbx_json_close (g, false);
   r = r ?: sbx_json_finish (g, &text, &len);
   if (g)
@@ -38,12 +50,30 @@ sbx_kept_policy_write (const struct sbx_container *c,
                                    0600, err);
 }
 
+/* The strings of LIST (NULL: none) onto OUT.  */
+static int
+read_strings (const char *path, yajl_val list, struct strv *out,
+              struct sbx_error *err)
+{
+  for (size_t i = 0; list && i < YAJL_GET_ARRAY (list)->len; i++)
+    {
+      yajl_val t = YAJL_GET_ARRAY (list)->values[i];
+      if (!YAJL_IS_STRING (t))
+        return sbx_fail (err, -EINVAL, "%s: corrupt kept policy", path);
+      if (strv_push (out, YAJL_GET_STRING (t)) < 0)
+        return sbx_fail (err, -ENOMEM, "out of memory");
+    }
+  return 0;
+}
+
 static int
 parse_kept (const char *path, const char *text, bool *under,
-            struct sbx_ceiling *ceiling, struct sbx_error *err)
+            struct sbx_ceiling *ceiling, struct strv *landlock,
+            struct sbx_error *err)
 {
   static const char *k_trust[] = { "trust", NULL };
   static const char *k_approvals[] = { "approvals", NULL };
+  static const char *k_landlock[] = { "landlock", NULL };
   yajl_val doc = yajl_tree_parse (text, NULL, 0);
   yajl_val trust = yajl_tree_get (doc, k_trust, yajl_t_string);
   yajl_val list = yajl_tree_get (doc, k_approvals, yajl_t_array);
@@ -56,21 +86,18 @@ parse_kept (const char *path, const char *text, bool *under,
       const char *t = YAJL_GET_STRING (trust);
       *under = t == NULL || strcmp (t, "operator") != 0;
     }
-  for (size_t i = 0; r == 0 && i < YAJL_GET_ARRAY (list)->len; i++)
-    {
-      yajl_val t = YAJL_GET_ARRAY (list)->values[i];
-      if (!YAJL_IS_STRING (t))
-        r = sbx_fail (err, -EINVAL, "%s: corrupt kept policy", path);
-      else if (strv_push (&ceiling->approvals, YAJL_GET_STRING (t)) < 0)
-        r = sbx_fail (err, -ENOMEM, "out of memory");
-    }
+  r = r ?: read_strings (path, list, &ceiling->approvals, err);
+  r = r
+          ?: read_strings (path, yajl_tree_get (doc, k_landlock, yajl_t_array),
+                           landlock, err);
   yajl_tree_free (doc);
   return r;
 }
 
 static int
 read_kept (const struct sbx_container *c, bool *under,
-           struct sbx_ceiling *ceiling, struct sbx_error *err)
+           struct sbx_ceiling *ceiling, struct strv *landlock,
+           struct sbx_error *err)
 {
   cleanup_free char *path = sbx_state_file (c, SBX_KEPT_POLICY);
   cleanup_free char *text = NULL;
@@ -84,18 +111,18 @@ read_kept (const struct sbx_container *c, bool *under,
                      "cannot exec in container \"%s\": %s is missing (made "
                      "by an older sbx-oci?): re-create the container",
                      c->id, path);
-  return r ?: parse_kept (path, text, under, ceiling, err);
+  return r ?: parse_kept (path, text, under, ceiling, landlock, err);
 }
 
 int
 sbx_kept_policy_exec (const struct sbx_context *g,
                       const struct sbx_container *c,
                       const struct sbx_spec *spec, struct sbx_plan **out,
-                      struct sbx_error *err)
+                      struct strv *landlock, struct sbx_error *err)
 {
   struct sbx_ceiling ceiling = { 0 };
   bool under = true;
-  int r = read_kept (c, &under, &ceiling, err);
+  int r = read_kept (c, &under, &ceiling, landlock, err);
   if (r == 0)
     {
       /* The exec caller's identity and limits: the same caller as
