@@ -153,6 +153,13 @@ exec_write ()
 # the domain create's plan made (the kept policy's rules).
 case_exec ()
 {
+  # Its own domain, but the signal scope is left out where the pid
+  # namespace holds it: an exec'd process signals the sandbox's pid 1.
+  write_agent "$WORK/bs" workspace-write "$WS" "" sleep 60
+  sbx create --bundle "$WORK/bs" "lls-$N" > /dev/null 2>&1 && sbx start "lls-$N"
+  OUT=$(sbx exec "lls-$N" sh -c 'kill -0 1 && echo signal-ok' 2>&1)
+  sbx delete --force "lls-$N" > /dev/null 2>&1
+  tap_has "$OUT" signal-ok "exec: the exec'd process may signal the sandbox's pid 1"
   if [ -z "$SBX_OCI_BROKEN" ]; then
     tap_skip "exec under the landlock layer" "no sbx-oci-broken (-Dtest_layer_breaks=true)"
     return
