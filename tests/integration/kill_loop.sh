@@ -51,6 +51,13 @@ marked () {
     grep -lsa "$re" /proc/[0-9]*/cmdline; } 2>/dev/null \
     | sed 's,^/proc/\([0-9]*\)/.*,\1,' | sort -un
 }
+# The pids whose argv names PATH: a runner (bwrap) that never got as far
+# as the sandbox's environment still has the bundle's rootfs in its argv.
+naming () {
+  local re="[${1:0:1}]${1:1}"
+  grep -lsa -- "$re" /proc/[0-9]*/cmdline 2>/dev/null \
+    | sed 's,^/proc/\([0-9]*\)/.*,\1,' | sort -un
+}
 # Wait up to about 2 s for MARKER's processes to end; print those left.
 survivors () {
   local left
@@ -90,6 +97,12 @@ run_loop () {
   done
   check "run ($name): $ITERS SIGKILLs at 0-50 ms leave no process of the sandbox ($orphaned orphaned${first:+, first: $first})" \
     [ "$orphaned" -eq 0 ]
+  # Nor a runner stuck in its set-up (bubblewrap's pid 1 waits for its
+  # parent's go-ahead on an eventfd: killed first, it never gets it).
+  sleep 0.2
+  left=$(naming "$b/rootfs")
+  check "run ($name): and no runner of theirs ($(echo ${left:-none}))" [ -z "$left" ]
+  [ -z "$left" ] || kill -KILL $left 2>/dev/null
   # The next run removes what a killed run could not.
   $AS env -i "$SBX" --root "$ROOT" run --bundle "$b" "$marker-next" </dev/null >/dev/null 2>&1 &
   pid=$!

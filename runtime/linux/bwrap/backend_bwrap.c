@@ -17,6 +17,7 @@
 #include "common/file_io.h"
 #include "runtime/backend.h"
 #include "runtime/linux/supervise/limits.h"
+#include "runtime/linux/supervise/run_guard.h"
 #include "runtime/linux/supervise/host_ports.h"
 #include "runtime/linux/supervise/supervise.h"
 #include "runtime/linux/bwrap/probe.h"
@@ -231,7 +232,10 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
     }
   req.hold_fd = hold[0];
   struct sbx_spawned sp = { 0 };
-  int r = sbx_bwrap_spawn (&req, &sp, err);
+  struct sbx_run_guard guard;
+  int r = sbx_run_guard_start (&guard, err);
+  req.guard_fd = guard.fd;
+  r = r ?: sbx_bwrap_spawn (&req, &sp, err);
   if (r == 0 && direct && nproc)
     sbx_limits_hold_nproc (lim, sp.runner_pid, 0,
                            &sb->plan->enforcement.reasons);
@@ -259,6 +263,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
       r = sbx_bwrap_supervise (&sp, sb->plan, lim, sfd, out, err);
       close (sp.status_fd);
     }
+  sbx_run_guard_stop (&guard);
   sbx_rung_release (&rung);
   return r;
 }

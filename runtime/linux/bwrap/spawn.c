@@ -29,6 +29,7 @@
 #include "runtime/linux/confine/landlock_rung.h"
 #include "runtime/linux/confine/rlimits.h"
 #include "runtime/linux/container/init_helper.h"
+#include "runtime/linux/supervise/run_guard.h"
 
 enum
 {
@@ -244,6 +245,8 @@ child_main (void *arg)
     errno = -rr;
   if (rr < 0 || (!req->rung && req->own_process_group && setpgid (0, 0) < 0))
     child_fail (report_w, STEP_PGRP);
+  if (req->guard_fd > 2)
+    sbx_run_guard_tell (req->guard_fd, getpgrp ());
   join_namespaces (req->plan, report_w);
   if (req->opts.mqueue_dir)
     mount_shared_mqueue (req->opts.mqueue_dir, report_w);

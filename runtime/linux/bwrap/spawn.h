@@ -23,7 +23,9 @@ struct sbx_spawn_request
                                   `start`); else not held */
   int preserve_fds;            /* fds 3 .. 3+N-1 pass through unchanged */
   bool own_process_group;      /* terminal signals reach sbx, not bwrap */
-  struct sbx_cgroup *cgroup;   /* the runner enters it before exec; NULL */
+  int guard_fd; /* > 2: a run's guard (supervise/run_guard.h), told the
+                   runner's process group before its exec; else none */
+  struct sbx_cgroup *cgroup; /* the runner enters it before exec; NULL */
   /* plan->init only (sbx-oci-init, runtime/linux/container/init_main.c): */
   int started_fd;        /* > 2: the exec FIFO it keeps open until its exec */
   bool init_report;      /* a pipe for its lookup failure (init_report_fd) */

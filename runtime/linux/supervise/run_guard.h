@@ -1,0 +1,36 @@
+/* The guard of a foreground `run` against bubblewrap's set-up window.
+   bwrap's first child waits on an eventfd for its parent's go-ahead and
+   only later arms its own death signal, so a bwrap killed in between
+   (sbx-oci's death takes its runner along, on purpose) leaves that child
+   waiting for ever, outside any sandbox sbx-oci could still end
+   (tests/integration/kill_loop.sh found them).  Until it makes a session
+   of its own, that child is in the runner's process group.
+
+   The guard is a small process of its own session, forked before the
+   runner: the runner tells it its process group before it execs bwrap,
+   and when sbx-oci's end of their socket closes without the word that
+   the run is over, the guard kills that process group.  A run that ends
+   normally leaves the guard to the final sweep of sbx-oci's children.  */
+#ifndef SBX_RUN_GUARD_H
+#define SBX_RUN_GUARD_H
+
+#include <sys/types.h>
+
+#include "common/error.h"
+
+struct sbx_run_guard
+{
+  int fd; /* ours: the runner writes its process group here, then we
+             write 0 when the run is over; -1 when there is no guard */
+  pid_t pid;
+};
+
+int sbx_run_guard_start (struct sbx_run_guard *g, struct sbx_error *err);
+
+/* In the runner, before its exec: the process group to end.  */
+void sbx_run_guard_tell (int fd, pid_t group);
+
+/* The run is over: the guard ends without killing anything.  */
+void sbx_run_guard_stop (struct sbx_run_guard *g);
+
+#endif
