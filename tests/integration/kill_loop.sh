@@ -58,6 +58,12 @@ naming () {
   grep -lsa -- "$re" /proc/[0-9]*/cmdline 2>/dev/null \
     | sed 's,^/proc/\([0-9]*\)/.*,\1,' | sort -un
 }
+# PID...: what they are, as TAP comments (a failure's evidence).
+describe () {
+  [ $# -gt 0 ] || return 0
+  ps -o pid,ppid,pgid,sid,stat,wchan:24,args -p "$(echo "$@" | tr ' ' ,)" \
+    | cut -c1-160 | sed 's/^/#   /'
+}
 # Wait up to about 2 s for MARKER's processes to end; print those left.
 survivors () {
   local left
@@ -102,14 +108,23 @@ run_loop () {
   sleep 0.2
   left=$(naming "$b/rootfs")
   check "run ($name): and no runner of theirs ($(echo ${left:-none}))" [ -z "$left" ]
+  describe $left
   [ -z "$left" ] || kill -KILL $left 2>/dev/null
   # The next run removes what a killed run could not.
   $AS env -i "$SBX" --root "$ROOT" run --bundle "$b" "$marker-next" </dev/null >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 100); do [ -n "$(marked "$marker-next")" ] && break; sleep 0.02; done
   check "run ($name): a run left alone starts its workload" [ -n "$(marked "$marker-next")" ]
+  # Often still in its set-up (the marker is in its own argv): stopped
+  # there, it ends as asked, and leaves nothing.
   kill -TERM "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
+  local rc=$?
+  check "run ($name): SIGTERM ends it with 143 (got $rc)" [ "$rc" -eq 143 ]
+  sleep 0.2
+  left=$(naming "$b/rootfs")
+  check "run ($name): and leaves no process ($(echo ${left:-none}))" [ -z "$left" ]
+  [ -z "$left" ] || kill -KILL $left 2>/dev/null
   left=$(cgroups_named "$marker" | head -3 | tr '\n' ' ')
   check "run ($name): and, after the next run, no cgroup of theirs ($left)" [ -z "$left" ]
 }

@@ -204,6 +204,29 @@ case_sigterm_foreground ()
   tap_is "$RC" 143 "the run exits 143"
   sleep 0.2
   tap_ok "the sandbox's processes are gone" no_process "$mark"
+  # A command that ignores SIGTERM is killed after the grace (10 s), as
+  # `docker stop` does: a caller that asked for a stop gets one.
+  mark="sbx-it-mark-$$-$RANDOM"
+  write_agent "$WORK/deaf" workspace-write "$WS" "" \
+    sh -c "trap '' TERM; sleep 60; : $mark"
+  N=$((N + 1))
+  "$SBX_OCI" --root "$WORK/state" run --bundle "$WORK/deaf" "it-$N" \
+    > /dev/null 2>&1 &
+  pid=$! i=0
+  # The sandbox's own shell, not a runner whose argv names it.
+  while ! has_process "^sh -c .*$mark" && [ $i -lt 50 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+  t0=$SECONDS
+  kill -TERM "$pid"
+  wait "$pid"
+  RC=$?
+  tap_ok "a command deaf to SIGTERM is killed after the grace ($((SECONDS - t0)) s)" \
+    test $((SECONDS - t0)) -ge 9 -a $((SECONDS - t0)) -lt 30
+  tap_is "$RC" 137 "and the run exits 137 (SIGKILL)"
+  sleep 0.2
+  tap_ok "its processes are gone" no_process "$mark"
 }
 
 has_process ()

@@ -246,7 +246,7 @@ child_main (void *arg)
   if (rr < 0 || (!req->rung && req->own_process_group && setpgid (0, 0) < 0))
     child_fail (report_w, STEP_PGRP);
   if (req->guard_fd > 2)
-    sbx_run_guard_tell (req->guard_fd, getpgrp ());
+    sbx_run_guard_tell (req->guard_fd, SBX_GUARD_GROUP, getpgrp ());
   join_namespaces (req->plan, report_w);
   if (req->opts.mqueue_dir)
     mount_shared_mqueue (req->opts.mqueue_dir, report_w);
@@ -575,5 +575,6 @@ sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   out->status_fd = p.status_r;
   out->block_fd = l.at[FD_BLOCK];
   out->sandbox_pid = sandbox_pid;
+  out->guard_fd = req->guard_fd > 2 ? req->guard_fd : -1;
   return 0;
 }

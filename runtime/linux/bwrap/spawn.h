@@ -41,6 +41,7 @@ struct sbx_spawned
   int init_report_fd; /* read end of sbx-oci-init's report pipe, or -1 */
   pid_t sandbox_pid;  /* bwrap's --info-fd report, when the plan has id
                          maps to write or host ports to listen on; else 0 */
+  int guard_fd;       /* the request's guard_fd: told the sandbox's pid */
 };
 
 int sbx_bwrap_spawn (const struct sbx_spawn_request *req,

@@ -9,6 +9,13 @@
 #include <unistd.h>
 
 #include "runtime/linux/confine/fd_scrub.h"
+#include "runtime/linux/pidfd.h"
+
+struct word
+{
+  int word; /* enum sbx_run_guard_word */
+  pid_t pid;
+};
 
 static __attribute__ ((noreturn)) void
 guard_main (int fd)
@@ -26,16 +33,24 @@ guard_main (int fd)
   if (fd != 3 && (dup2 (fd, 3) < 0 || close (fd) < 0))
     _exit (1);
   sbx_close_fds_from (4);
-  pid_t group = 0, got;
+  pid_t group = 0;
+  int sandbox = -1; /* a pidfd: the pid is never taken for another */
+  struct word w;
   ssize_t n;
-  while ((n = read (3, &got, sizeof got)) == (ssize_t) sizeof got
+  while ((n = read (3, &w, sizeof w)) == (ssize_t) sizeof w
          || (n < 0 && errno == EINTR))
-    if (n > 0 && got == 0)
-      _exit (0); /* the run is over */
-    else if (n > 0)
-      group = got;
+    if (n < 0)
+      continue;
+    else if (w.word == SBX_GUARD_DONE)
+      _exit (0);
+    else if (w.word == SBX_GUARD_GROUP && w.pid > 1)
+      group = w.pid;
+    else if (w.word == SBX_GUARD_SANDBOX && w.pid > 1 && sandbox < 0)
+      sandbox = sbx_pidfd_open (w.pid);
   if (group > 1)
     kill (-group, SIGKILL);
+  if (sandbox >= 0)
+    sbx_pidfd_signal (sandbox, SIGKILL);
   _exit (0);
 }
 
@@ -67,9 +82,10 @@ sbx_run_guard_start (struct sbx_run_guard *g, struct sbx_error *err)
 }
 
 void
-sbx_run_guard_tell (int fd, pid_t group)
+sbx_run_guard_tell (int fd, enum sbx_run_guard_word word, pid_t pid)
 {
-  (void) !send (fd, &group, sizeof group, MSG_NOSIGNAL);
+  struct word w = { word, pid };
+  (void) !send (fd, &w, sizeof w, MSG_NOSIGNAL);
 }
 
 void
@@ -78,7 +94,7 @@ sbx_run_guard_stop (struct sbx_run_guard *g)
   if (g->fd < 0)
     return;
   /* The final sweep may have ended it already: then nothing listens.  */
-  sbx_run_guard_tell (g->fd, 0);
+  sbx_run_guard_tell (g->fd, SBX_GUARD_DONE, 0);
   close (g->fd);
   g->fd = -1;
   while (waitpid (g->pid, NULL, 0) < 0 && errno == EINTR)

@@ -6,11 +6,17 @@
    (tests/integration/kill_loop.sh found them).  Until it makes a session
    of its own, that child is in the runner's process group.
 
+   After it, that child has told bwrap its pid, which bwrap reports to
+   sbx-oci: if bwrap dies before the child arms its death signal, the
+   child runs on as the orphaned init of its namespaces.
+
    The guard is a small process of its own session, forked before the
    runner: the runner tells it its process group before it execs bwrap,
-   and when sbx-oci's end of their socket closes without the word that
-   the run is over, the guard kills that process group.  A run that ends
-   normally leaves the guard to the final sweep of sbx-oci's children.  */
+   sbx-oci tells it the sandbox's pid as soon as bwrap reports it, and
+   when sbx-oci's end of their socket closes without the word that the
+   run is over, the guard kills that process group and that pid (the
+   init: its namespace goes with it).  A run that ends normally leaves
+   the guard to the final sweep of sbx-oci's children.  */
 #ifndef SBX_RUN_GUARD_H
 #define SBX_RUN_GUARD_H
 
@@ -27,8 +33,15 @@ struct sbx_run_guard
 
 int sbx_run_guard_start (struct sbx_run_guard *g, struct sbx_error *err);
 
-/* In the runner, before its exec: the process group to end.  */
-void sbx_run_guard_tell (int fd, pid_t group);
+enum sbx_run_guard_word
+{
+  SBX_GUARD_DONE,    /* the run is over: end without killing anything */
+  SBX_GUARD_GROUP,   /* the runner's process group (the runner, pre-exec) */
+  SBX_GUARD_SANDBOX, /* the sandbox's first process */
+};
+
+/* Tell the guard at FD (a descriptor number, as the runner has it).  */
+void sbx_run_guard_tell (int fd, enum sbx_run_guard_word word, pid_t pid);
 
 /* The run is over: the guard ends without killing anything.  */
 void sbx_run_guard_stop (struct sbx_run_guard *g);

@@ -18,10 +18,18 @@
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/bwrap/runner_status.h"
 #include "runtime/linux/supervise/limits.h"
+#include "runtime/linux/supervise/run_guard.h"
 #include "runtime/linux/supervise/terminate.h"
 
 static const int forwarded[]
     = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
+/* How long a sandbox has to end after a forwarded SIGINT, SIGTERM, SIGHUP
+   or SIGQUIT before it is killed, as `docker stop` gives a container:
+   the command may clean up, but a caller that asked `run` to stop gets
+   it stopped (a command that ignores the signal, or one that had not
+   started yet when it was forwarded, would otherwise run on).  */
+#define STOP_GRACE_MS 10000
 
 void
 sbx_bwrap_supervise_signals (sigset_t *set)
@@ -43,13 +51,20 @@ struct monitor
   enum sbx_limit_kind breach;
   struct sbx_cgroup *cgroup; /* the quota's, or NULL */
   int status_fd;             /* bwrap's status channel, non-blocking */
+  int grace_fd;              /* armed by a stopping signal, or -1 */
+  bool grace_over;           /* and the sandbox was killed when it ran out */
+  int abandoned;             /* the signal that ended the set-up, or 0 */
+  int guard_fd;              /* the run's guard (run_guard.h), or -1 */
 };
 
 static void
 learn_sandbox (struct monitor *m)
 {
-  if (m->sandbox_pidfd < 0 && m->st.child_pid > 0)
-    m->sandbox_pidfd = sbx_pidfd_open (m->st.child_pid);
+  if (m->sandbox_pidfd >= 0 || m->st.child_pid <= 0)
+    return;
+  m->sandbox_pidfd = sbx_pidfd_open (m->st.child_pid);
+  if (m->guard_fd >= 0)
+    sbx_run_guard_tell (m->guard_fd, SBX_GUARD_SANDBOX, m->st.child_pid);
 }
 
 /* The sandbox's first process and its whole process group; its pid 1
@@ -64,7 +79,14 @@ forward (struct monitor *m, int sig)
   if (m->st.child_pid > 0)
     kill (-m->st.child_pid, sig);
   else
-    kill (m->runner, SIGKILL); /* not started yet: abandon the setup */
+    {
+      /* Not started yet: abandon the set-up.  Its whole process group:
+         bwrap's first child, still in it until bwrap has reported its pid
+         (read just above), would otherwise wait for ever for the go-ahead
+         of the bwrap killed here (supervise/run_guard.h).  */
+      m->abandoned = sig;
+      kill (-m->runner, SIGKILL);
+    }
 }
 
 static void
@@ -94,19 +116,6 @@ reap (struct monitor *m)
 }
 
 static void
-on_signal (struct monitor *m, int signal_fd)
-{
-  struct signalfd_siginfo si;
-  while (read (signal_fd, &si, sizeof si) == (ssize_t) sizeof si)
-    {
-      if (si.ssi_signo == SIGCHLD)
-        reap (m);
-      else
-        forward (m, (int) si.ssi_signo);
-    }
-}
-
-static void
 arm (int fd, uint64_t ms)
 {
   struct itimerspec its
@@ -123,6 +132,29 @@ arm_timer (uint64_t ms)
   int fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
   arm (fd, ms);
   return fd;
+}
+
+static bool
+stops (int sig)
+{
+  return sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT;
+}
+
+static void
+on_signal (struct monitor *m, int signal_fd)
+{
+  struct signalfd_siginfo si;
+  while (read (signal_fd, &si, sizeof si) == (ssize_t) sizeof si)
+    {
+      if (si.ssi_signo == SIGCHLD)
+        {
+          reap (m);
+          continue;
+        }
+      forward (m, (int) si.ssi_signo);
+      if (stops ((int) si.ssi_signo) && m->grace_fd < 0)
+        m->grace_fd = arm_timer (STOP_GRACE_MS);
+    }
 }
 
 /* The monitor's sampling tick (limits without a quota).  */
@@ -146,16 +178,17 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
 {
   while (!m->runner_done || !m->st.eof)
     {
-      struct pollfd fds[4] = {
+      struct pollfd fds[5] = {
         { signal_fd, POLLIN, 0 },
         { m->st.eof ? -1 : status_fd, POLLIN, 0 },
         { timer_fd, POLLIN, 0 },
         { m->breach ? -1 : sample_fd, POLLIN, 0 },
+        { m->delivered == SIGKILL ? -1 : m->grace_fd, POLLIN, 0 },
       };
       /* Once bwrap is gone its pipe ends soon; never wait forever on a
          write end some stray process might still hold.  */
       int timeout = m->runner_done ? 100 : -1;
-      int n = poll (fds, 4, timeout);
+      int n = poll (fds, 5, timeout);
       if (n < 0 && errno != EINTR)
         return -errno;
       if (n == 0)
@@ -175,6 +208,11 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
         }
       if (fds[3].revents & POLLIN)
         on_sample (m, lim, sample_fd);
+      if (fds[4].revents & POLLIN)
+        {
+          m->grace_over = true;
+          teardown (m, m->breach);
+        }
     }
   return 0;
 }
@@ -277,6 +315,8 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
 {
   struct monitor m = { .runner = sp->runner_pid,
                        .sandbox_pidfd = -1,
+                       .guard_fd = sp->guard_fd,
+                       .grace_fd = -1,
                        .cgroup = lim->cgroup,
                        .status_fd = sp->status_fd };
   uint64_t start = sbx_now_ms ();
@@ -298,6 +338,8 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
   sweep_children (leave_init ? m.st.child_pid : 0);
   if (m.sandbox_pidfd >= 0)
     close (m.sandbox_pidfd);
+  if (m.grace_fd >= 0)
+    close (m.grace_fd);
   if (r < 0)
     return sbx_fail_errno (err, r, "supervising the sandbox");
   out->wall_ms = sbx_now_ms () - start;
@@ -312,6 +354,28 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
     }
   sbx_outcome_from_runner (out, m.st.have_exit_code, m.st.exit_code,
                            m.runner_status, m.delivered);
+  if (m.abandoned && !m.st.have_exit_code && m.breach == SBX_LIMIT_NONE)
+    {
+      /* Asked to stop before the command ran: stopped, not failed.  */
+      out->kind = SBX_OUTCOME_SIGNALED;
+      out->signal = m.abandoned;
+      out->signal_certain = true;
+      snprintf (out->reason, sizeof out->reason,
+                "stopped by signal %d before the command started",
+                m.abandoned);
+    }
+  else if (m.grace_over && m.breach == SBX_LIMIT_NONE)
+    {
+      /* Stopped as asked, if not in time: the command (or its set-up) is
+         what was ended, not a sandbox that failed.  */
+      out->kind = SBX_OUTCOME_SIGNALED;
+      out->signal = SIGKILL;
+      out->signal_certain = true;
+      snprintf (out->reason, sizeof out->reason,
+                "it had not ended %d s after the signal sbx-oci forwarded: "
+                "killed",
+                STOP_GRACE_MS / 1000);
+    }
   if (m.breach != SBX_LIMIT_NONE)
     {
       out->kind = SBX_OUTCOME_LIMIT;
