@@ -111,7 +111,7 @@ run_loop () {
   describe $left
   [ -z "$left" ] || kill -KILL $left 2>/dev/null
   # The next run removes what a killed run could not.
-  $AS env -i "$SBX" --root "$ROOT" run --bundle "$b" "$marker-next" </dev/null >/dev/null 2>&1 &
+  $AS env -i "$SBX" --root "$ROOT" run --bundle "$b" "$marker-next" </dev/null >/dev/null 2>"$WORK/next.err" &
   pid=$!
   for _ in $(seq 100); do [ -n "$(marked "$marker-next")" ] && break; sleep 0.02; done
   check "run ($name): a run left alone starts its workload" [ -n "$(marked "$marker-next")" ]
@@ -121,6 +121,7 @@ run_loop () {
   wait "$pid" 2>/dev/null
   local rc=$?
   check "run ($name): SIGTERM ends it with 143 (got $rc)" [ "$rc" -eq 143 ]
+  [ "$rc" -eq 143 ] || sed 's/^/#   /' "$WORK/next.err"
   sleep 0.2
   left=$(naming "$b/rootfs")
   check "run ($name): and leaves no process ($(echo ${left:-none}))" [ -z "$left" ]

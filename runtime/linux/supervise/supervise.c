@@ -55,6 +55,7 @@ struct monitor
   bool grace_over;           /* and the sandbox was killed when it ran out */
   int abandoned;             /* the signal that ended the set-up, or 0 */
   int guard_fd;              /* the run's guard (run_guard.h), or -1 */
+  int pending; /* a signal forwarded before the command's process was */
 };
 
 static void
@@ -67,6 +68,43 @@ learn_sandbox (struct monitor *m)
     sbx_run_guard_tell (m->guard_fd, SBX_GUARD_SANDBOX, m->st.child_pid);
 }
 
+/* Up to MAX of the pids listed in the "children" file at PATH, or -1
+   when it cannot be read; a read into a buffer of ours, as this runs on
+   every run's way out.  The kernel ends every pid with a space: a number
+   without one was cut by the buffer, and is left for the next round
+   rather than read as another, shorter pid.  */
+static ssize_t
+read_children (const char *path, pid_t *pids, size_t max)
+{
+  char buf[4096];
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t len = fd < 0 ? -1 : read (fd, buf, sizeof buf - 1);
+  size_t n = 0;
+  if (len < 0)
+    return -1;
+  buf[len] = '\0';
+  for (char *p = buf, *end; n < max; p = end)
+    {
+      long pid = strtol (p, &end, 10);
+      if (end == p || *end != ' ' || pid <= 0)
+        break;
+      pids[n++] = (pid_t) pid;
+    }
+  return (ssize_t) n;
+}
+
+/* Whether PID, one of ours, surely has no child: a children file that
+   cannot be read does not count as empty.  */
+static bool
+is_childless (pid_t pid)
+{
+  char path[64];
+  pid_t one;
+  snprintf (path, sizeof path, "/proc/%d/task/%d/children", (int) pid,
+            (int) pid);
+  return read_children (path, &one, 1) == 0;
+}
+
 /* The sandbox's first process and its whole process group; its pid 1
    (bwrap's reaper) only dies of SIGKILL, which ends the namespace.  */
 static void
@@ -77,7 +115,14 @@ forward (struct monitor *m, int sig)
   learn_sandbox (m);
   m->delivered = sig;
   if (m->st.child_pid > 0)
-    kill (-m->st.child_pid, sig);
+    {
+      /* bwrap's init ignores it; until the init has forked the command's
+         process, nothing else is there to take it: it is sent again as
+         soon as something is (resend_pending).  */
+      kill (-m->st.child_pid, sig);
+      if (is_childless (m->st.child_pid))
+        m->pending = sig;
+    }
   else
     {
       /* Not started yet: abandon the set-up.  Its whole process group:
@@ -86,6 +131,16 @@ forward (struct monitor *m, int sig)
          of the bwrap killed here (supervise/run_guard.h).  */
       m->abandoned = sig;
       kill (-m->runner, SIGKILL);
+    }
+}
+
+static void
+resend_pending (struct monitor *m)
+{
+  if (m->pending && !is_childless (m->st.child_pid))
+    {
+      kill (-m->st.child_pid, m->pending);
+      m->pending = 0;
     }
 }
 
@@ -187,11 +242,11 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
       };
       /* Once bwrap is gone its pipe ends soon; never wait forever on a
          write end some stray process might still hold.  */
-      int timeout = m->runner_done ? 100 : -1;
+      int timeout = m->runner_done ? 100 : m->pending ? 5 : -1;
       int n = poll (fds, 5, timeout);
       if (n < 0 && errno != EINTR)
         return -errno;
-      if (n == 0)
+      if (n == 0 && m->runner_done)
         break;
       /* The status first: a signal that arrives with the sandbox's pid
          still unread must reach the sandbox, not abandon its set-up.  */
@@ -208,6 +263,7 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
         }
       if (fds[3].revents & POLLIN)
         on_sample (m, lim, sample_fd);
+      resend_pending (m);
       if (fds[4].revents & POLLIN)
         {
           m->grace_over = true;
@@ -215,43 +271,6 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
         }
     }
   return 0;
-}
-
-/* Up to MAX of the pids listed in the "children" file at PATH, or -1
-   when it cannot be read; a read into a buffer of ours, as this runs on
-   every run's way out.  The kernel ends every pid with a space: a number
-   without one was cut by the buffer, and is left for the next round
-   rather than read as another, shorter pid.  */
-static ssize_t
-read_children (const char *path, pid_t *pids, size_t max)
-{
-  char buf[4096];
-  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
-  ssize_t len = fd < 0 ? -1 : read (fd, buf, sizeof buf - 1);
-  size_t n = 0;
-  if (len < 0)
-    return -1;
-  buf[len] = '\0';
-  for (char *p = buf, *end; n < max; p = end)
-    {
-      long pid = strtol (p, &end, 10);
-      if (end == p || *end != ' ' || pid <= 0)
-        break;
-      pids[n++] = (pid_t) pid;
-    }
-  return (ssize_t) n;
-}
-
-/* Whether PID, one of ours, surely has no child: a children file that
-   cannot be read does not count as empty.  */
-static bool
-is_childless (pid_t pid)
-{
-  char path[64];
-  pid_t one;
-  snprintf (path, sizeof path, "/proc/%d/task/%d/children", (int) pid,
-            (int) pid);
-  return read_children (path, &one, 1) == 0;
 }
 
 /* SIGKILL PID through a pidfd; whether it was delivered.  */
