@@ -10,13 +10,13 @@
    sbx-oci: if bwrap dies before the child arms its death signal, the
    child runs on as the orphaned init of its namespaces.
 
-   The guard is a small process of its own session, forked before the
-   runner: the runner tells it its process group before it execs bwrap,
-   sbx-oci tells it the sandbox's pid as soon as bwrap reports it, and
-   when sbx-oci's end of their socket closes without the word that the
-   run is over, the guard kills that process group and that pid (the
-   init: its namespace goes with it).  A run that ends normally leaves
-   the guard to the final sweep of sbx-oci's children.  */
+   The guard is a small process of its own session, started before the
+   runner: the runner tells it its
+   process group before it execs bwrap, sbx-oci tells it the sandbox's pid as
+   soon as bwrap reports it, and when sbx-oci's end of their socket closes
+   without the word that the run is over, the guard kills that process group
+   and that pid (the init: its namespace goes with it).  A run that ends
+   normally leaves the guard to the final sweep of sbx-oci's children.  */
 #ifndef SBX_RUN_GUARD_H
 #define SBX_RUN_GUARD_H
 
@@ -29,6 +29,7 @@ struct sbx_run_guard
   int fd; /* ours: the runner writes its process group here, then we
              write 0 when the run is over; -1 when there is no guard */
   pid_t pid;
+  void *stack; /* its own, in the memory it shares with sbx-oci */
 };
 
 int sbx_run_guard_start (struct sbx_run_guard *g, struct sbx_error *err);
