@@ -104,17 +104,25 @@ write_outside ()
   agent "" sh -c 'echo escaped > "$1/escape" && echo write-went-through' sh "$OUTSIDE"
 }
 
-case_each_layer_alone ()
+# break_mount_layer WHAT: from here on BIN is sbx-oci-broken, whose mount
+# layer adds a wrong writable bind of OUTSIDE (a fresh directory); WHAT is
+# skipped, and it fails, without sbx-oci-broken.
+break_mount_layer ()
 {
   if [ -z "$SBX_OCI_BROKEN" ]; then
-    tap_skip "each layer alone" "no sbx-oci-broken (-Dtest_layer_breaks=true)"
-    return
+    tap_skip "$1" "no sbx-oci-broken (-Dtest_layer_breaks=true)"
+    return 1
   fi
   # Not below /tmp: the sandbox's /tmp is its own, and a grant.
   OUTSIDE=$(mktemp -d /var/tmp/sbx-ll.XXXXXX)
   chmod 777 "$OUTSIDE"
   BIN=$SBX_OCI_BROKEN
   export SBX_TEST_WRONG_BIND=$OUTSIDE
+}
+
+case_each_layer_alone ()
+{
+  break_mount_layer "each layer alone" || return
   write_outside
   tap_has "$OUT" "Permission denied" \
     "a wrong writable bind: landlock alone refuses the write"
@@ -160,14 +168,7 @@ case_exec ()
   OUT=$(sbx exec "lls-$N" sh -c 'kill -0 1 && echo signal-ok' 2>&1)
   sbx delete --force "lls-$N" > /dev/null 2>&1
   tap_has "$OUT" signal-ok "exec: the exec'd process may signal the sandbox's pid 1"
-  if [ -z "$SBX_OCI_BROKEN" ]; then
-    tap_skip "exec under the landlock layer" "no sbx-oci-broken (-Dtest_layer_breaks=true)"
-    return
-  fi
-  OUTSIDE=$(mktemp -d /var/tmp/sbx-llx.XXXXXX)
-  chmod 777 "$OUTSIDE"
-  BIN=$SBX_OCI_BROKEN
-  export SBX_TEST_WRONG_BIND=$OUTSIDE
+  break_mount_layer "exec under the landlock layer" || return
   exec_write "llx-$N"
   tap_has "$OUT" "Permission denied" \
     "exec, a wrong writable bind: landlock alone refuses the exec'd process's write"
