@@ -139,16 +139,20 @@ int
 cg1_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err)
 {
   const char *fz = cg->v1[SBX_CG_FREEZER];
-  const char *any = fz ? fz : cg->v1[SBX_CG_PIDS];
-  if (fz == NULL)
+  /* A freezer directory that is not there was never made (a create
+     killed while making its directories, each hierarchy's in turn): the
+     runner enters only once all are, so no process is in any of them.  */
+  int r = fz ? cgfs_write (fz, "freezer.state", "FROZEN") : -ENOENT;
+  if (r == -ENOENT)
     {
-      int r = cgfs_signal_unfrozen (any, sig);
-      return r < 0 ? sbx_fail_errno (err, r, "%s: signalling members", any)
-                   : 0;
+      const char *pids = cg->v1[SBX_CG_PIDS];
+      r = pids ? cgfs_signal_unfrozen (pids, sig) : 0;
+      return r < 0 && r != -ENOENT
+                 ? sbx_fail_errno (err, r, "%s: signalling members", pids)
+                 : 0;
     }
   /* Frozen members cannot fork, so one pass reaches them all.  A v1
      frozen task acts on the signal (even SIGKILL) once thawed.  */
-  int r = cgfs_write (fz, "freezer.state", "FROZEN");
   if (r == 0)
     r = wait_frozen (fz);
   size_t sent = 0;

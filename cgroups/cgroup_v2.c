@@ -217,7 +217,8 @@ cg2_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err)
   r = frozen ? cgfs_signal_members (d, sig, &sent)
              : cgfs_signal_unfrozen (d, sig);
   int t = frozen ? cgfs_write (d, "cgroup.freeze", "0") : 0;
-  if (r < 0)
+  /* Not there: never made (a create killed before it), so no member.  */
+  if (r < 0 && !(r == -ENOENT && !frozen))
     return sbx_fail_errno (err, r, "%s: signalling members", d);
   if (t < 0)
     return sbx_fail_errno (err, t, "%s/cgroup.freeze: thawing", d);

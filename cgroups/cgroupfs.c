@@ -267,9 +267,10 @@ void
 cgfs_rmdir_made (const struct strv *made)
 {
   /* Made top-down, so removed bottom-up.  A directory another sandbox now
-     uses is not empty and stays: rmdir refuses, which is the point.  */
+     uses is not empty and stays: rmdir refuses, which is the point.  One
+     that is not there (a create killed before it was made) is passed.  */
   for (size_t i = made->n; i-- > 0;)
-    if (rmdir (made->v[i]) < 0)
+    if (rmdir (made->v[i]) < 0 && errno != ENOENT)
       break;
 }
 

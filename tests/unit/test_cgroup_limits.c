@@ -251,6 +251,46 @@ test_other_signal (void)
   waitpid (c, NULL, 0);
 }
 
+/* A create killed while making its cgroup leaves some of the directories
+   recorded and not made (on v1, one per controller): kill and destroy
+   through the record still succeed, and remove what was made.  */
+static void
+test_half_made (void)
+{
+  struct sbx_cgroup *cg = make ("half", 32 * MiB, 8);
+  if (cg == NULL)
+    return;
+  struct strv paths = { 0 };
+  struct sbx_error err = { 0 };
+  sbx_cgroup_to_strv (cg, &paths);
+  /* The freezer's directory (v1: kill freezes through it), else the
+     last one, as if never made.  */
+  const char *last = NULL;
+  for (size_t i = 0; i < paths.n; i++)
+    if (strncmp (paths.v[i], "freezer=", 8) == 0)
+      last = paths.v[i] + 8;
+    else if (strncmp (paths.v[i], "made=", 5) != 0 && strchr (paths.v[i], '=')
+             && (last == NULL || strstr (last, "/freezer/") == NULL))
+      last = strchr (paths.v[i], '=') + 1;
+  tap_ok (last && rmdir (last) == 0, "remove %s", last ? last : "(none)");
+  struct sbx_cgroup *reopened = NULL;
+  int r = sbx_cgroup_open (paths.v, &reopened, &err);
+  tap_ok (r == 0, "reopen the half-made cgroup (%s)", err.msg);
+  if (r == 0)
+    {
+      tap_ok (sbx_cgroup_kill (reopened, SIGKILL, &err) == 0,
+              "kill through it (%s)", err.msg);
+      sbx_error_clear (&err);
+      tap_ok (sbx_cgroup_destroy (reopened, &err) == 0 && paths_gone (paths.v),
+              "destroy removes what was made (%s)", err.msg);
+      sbx_cgroup_free (reopened);
+    }
+  sbx_cgroup_free (cg);
+  current = NULL;
+  strv_free (&paths);
+  cleanup ();
+}
+
 static void
 test_serialize_reopen (void)
 {
@@ -378,6 +418,7 @@ main (void)
     }
   test_pids_limit ();
   test_memory_limit ();
+  test_half_made ();
   test_kill_and_destroy ();
   test_other_signal ();
   test_serialize_reopen ();
