@@ -29,8 +29,13 @@ struct word
 #define SANITIZE_NONE __attribute__ ((no_sanitize ("address", "undefined")))
 #else
 /* Elsewhere a fork: a memory of its own, where libc's errno is its own. */
-#define SYS(n, a, b, c, d)                                                    \
-  (syscall ((n), (a), (b), (c), (d)) < 0 ? -(long) errno : 0)
+static long
+guard_syscall (long n, long a, long b, long c, long d)
+{
+  long r = syscall (n, a, b, c, d);
+  return r < 0 ? -(long) errno : r;
+}
+#define SYS(n, a, b, c, d) guard_syscall ((n), (a), (b), (c), (d))
 #define SANITIZE_NONE
 #endif
 
