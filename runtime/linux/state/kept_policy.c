@@ -35,10 +35,13 @@ sbx_kept_policy_write (const struct sbx_container *c,
   cleanup_strv struct strv rules = { 0 };
   if (r == 0 && plan->enforcement.landlock_abi > 0)
     {
-      r = sbx_landlock_args (plan, -1, &rules);
-      /* Without the helper's name and the closing "--".  */
-      struct strv kept = { rules.v + 1, rules.n - 2 };
-      r = r ?: sbx_json_key_strv (g, "landlock", &kept);
+      r = sbx_landlock_args (plan, -1, &rules) < 0 ? -ENOMEM : 0;
+      if (r == 0)
+        {
+          /* Without the helper's name and the closing "--".  */
+          struct strv kept = { rules.v + 1, rules.n - 2 };
+          r = sbx_json_key_strv (g, "landlock", &kept);
+        }
     }
   r = r ?: sbx_json_close (g, false);
   r = r ?: sbx_json_finish (g, &text, &len);
