@@ -82,6 +82,41 @@ sbx_fail_usage (struct sbx_error *err, const char *fmt, ...)
 }
 
 int
+sbx_refuse (struct sbx_error *err, int code, const char *field,
+            const char *fmt, ...)
+{
+  if (err == NULL || err->code != 0)
+    return code < 0 ? code : -EINVAL;
+  char why[SBX_ERROR_MSG_MAX];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (why, sizeof why, fmt, ap);
+  va_end (ap);
+  if (field)
+    code = sbx_fail_kind (err, SBX_ERROR_REFUSED, code, "%s: %s", field, why);
+  else
+    code = sbx_fail_kind (err, SBX_ERROR_REFUSED, code, "%s", why);
+  snprintf (err->field, sizeof err->field, "%s", field ? field : "");
+  escape_controls (err->field, sizeof err->field);
+  return code;
+}
+
+int
+sbx_refuse_path (struct sbx_error *err, int code, const char *fmt, ...)
+{
+  char line[SBX_ERROR_MSG_MAX];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (line, sizeof line, fmt, ap);
+  va_end (ap);
+  char *why = strstr (line, ": ");
+  if (why == NULL)
+    return sbx_refuse (err, code, NULL, "%s", line);
+  *why = '\0';
+  return sbx_refuse (err, code, line, "%s", why + 2);
+}
+
+int
 sbx_fail_errno (struct sbx_error *err, int code, const char *fmt, ...)
 {
   va_list ap;
@@ -110,4 +145,5 @@ sbx_error_clear (struct sbx_error *err)
   err->code = 0;
   err->kind = SBX_ERROR_RUNTIME;
   err->msg[0] = '\0';
+  err->field[0] = '\0';
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #define SBX_ERROR_MSG_MAX 1024
+#define SBX_ERROR_FIELD_MAX 256
 
 /* What kind of failure an error is, as far as the caller of sbx-oci must
    tell them apart: runtime/exit_status.h turns it into the exit status.  */
@@ -21,6 +22,9 @@ enum sbx_error_kind
   SBX_ERROR_NO_CONTAINER,   /* the id names no container */
   SBX_ERROR_NOT_FOUND,      /* the command to run does not exist */
   SBX_ERROR_NOT_EXECUTABLE, /* the command exists but cannot be executed */
+  SBX_ERROR_REFUSED,        /* the config is refused as written: invalid, or
+                               more than the policy, the operator's ceiling
+                               or the backend allows */
 };
 
 struct sbx_error
@@ -28,6 +32,9 @@ struct sbx_error
   int code;                    /* negative errno-style value, 0 when unset */
   enum sbx_error_kind kind;    /* set with the message, never after */
   char msg[SBX_ERROR_MSG_MAX]; /* the whole line, without a trailing newline */
+  /* REFUSED: the config field the refusal names, as a JSON path
+     ("mounts[2].source"); "" when it names none (invalid JSON).  */
+  char field[SBX_ERROR_FIELD_MAX];
 };
 
 /* Fill ERR (if not already filled) and return CODE, which must be negative. */
@@ -46,6 +53,18 @@ int sbx_fail_kind (struct sbx_error *err, enum sbx_error_kind kind, int code,
 /* A wrong command line: sbx_fail_kind (SBX_ERROR_USAGE, -EINVAL, ...).  */
 int sbx_fail_usage (struct sbx_error *err, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3)));
+
+/* Refuse the config at FIELD (a JSON path, or NULL for the config as a
+   whole): an error of kind SBX_ERROR_REFUSED whose line is "FIELD: why".
+   Every refusal of what a config asks for goes through here, so that the
+   exit status and the outcome can name the field apart from the line.  */
+int sbx_refuse (struct sbx_error *err, int code, const char *field,
+                const char *fmt, ...) __attribute__ ((format (printf, 4, 5)));
+
+/* sbx_refuse for a message built whole, as "PATH: why", where PATH is
+   the refused field's JSON path and holds no ": " (indices, names).  */
+int sbx_refuse_path (struct sbx_error *err, int code, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
 
 /* Put CONTEXT and ": " in front of an error already filled (e.g. a bundle
    path in front of a JSON path).  Returns err->code.  */

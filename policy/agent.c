@@ -109,8 +109,8 @@ bind_root (const struct sbx_host_facts *host, enum sbx_plan_op op,
            struct sbx_plan *plan, struct sbx_error *err)
 {
   if (host_path_kind (host, path) != SBX_PATH_DIR)
-    return sbx_fail (err, -ENOENT, "%s: %s is not an existing directory",
-                     field, path);
+    return sbx_refuse (err, -ENOENT, field, "%s is not an existing directory",
+                       path);
   return plan_add (plan, op, why, path, path) ? 0 : -ENOMEM;
 }
 

@@ -101,10 +101,10 @@ need (const struct sbx_ceiling *c, const char *token, const char *field,
 {
   if (sbx_ceiling_approves (c, token))
     return 0;
-  return sbx_fail (err, -EPERM,
-                   "%s: %s widens the ceiling and needs the operator's "
-                   "approval: add \"%s\" to the ceiling's \"approve\"",
-                   field, what, token);
+  return sbx_refuse (err, -EPERM, field,
+                     "%s widens the ceiling and needs the operator's "
+                     "approval: add \"%s\" to the ceiling's \"approve\"",
+                     what, token);
 }
 
 static const struct field_rule *
@@ -130,10 +130,9 @@ check_keys (const struct sbx_spec *spec, const struct sbx_ceiling *c,
       const char *path = spec->fields.v[i];
       const struct field_rule *rule = field_rule (path);
       if (rule == NULL)
-        return sbx_fail (err, -EPERM,
-                         "%s: not a field an untrusted config may set under "
-                         "a ceiling (only the operator's own config can)",
-                         path);
+        return sbx_refuse (err, -EPERM, path,
+                           "not a field an untrusted config may set under "
+                           "a ceiling (only the operator's own config can)");
       if (rule->token)
         {
           int r = need (c, rule->token, path, "setting this field", err);
@@ -176,10 +175,10 @@ check_grant (const struct sbx_ceiling *c, const struct sbx_host_facts *host,
   if (link == 0)
     return 0;
   copy[link] = '\0';
-  return sbx_fail (err, -EPERM,
-                   "%s: %s is a symbolic link; under a ceiling a granted "
-                   "path must name the real directory",
-                   field, copy);
+  return sbx_refuse (err, -EPERM, field,
+                     "%s is a symbolic link; under a ceiling a granted "
+                     "path must name the real directory",
+                     copy);
 }
 
 static int
@@ -231,11 +230,11 @@ check_bind_protected_in (const struct sbx_spec *spec,
       if (path == NULL)
         return sbx_fail (err, -ENOMEM, "out of memory");
       if (bind_reaches (host, m->source, path))
-        return sbx_fail (err, -EPERM,
-                         "%s.source: would make the protected %s writable "
-                         "at %s; bind a directory that holds no protected "
-                         "metadata",
-                         field, path, m->destination);
+        return sbx_refuse (err, -EPERM, field,
+                           "would make the protected %s writable at %s; "
+                           "bind a directory that holds no protected "
+                           "metadata",
+                           path, m->destination);
     }
   return 0;
 }
@@ -265,33 +264,30 @@ static int
 check_mounts (const struct sbx_spec *spec, const struct sbx_ceiling *c,
               const struct sbx_host_facts *host, struct sbx_error *err)
 {
-  char field[64];
+  char type_field[64], sfield[64];
   for (size_t i = 0; i < spec->n_mounts; i++)
     {
       const struct sbx_mount *m = &spec->mounts[i];
-      snprintf (field, sizeof field, "mounts[%zu]", i);
+      snprintf (type_field, sizeof type_field, "mounts[%zu].type", i);
+      snprintf (sfield, sizeof sfield, "mounts[%zu].source", i);
       if (!sbx_mount_is_bind (m))
         {
           if (m->type && strcmp (m->type, "tmpfs") == 0)
             continue; /* a private tmpfs hides; it reaches nothing */
-          return sbx_fail (err, -EPERM,
-                           "%s.type: only \"bind\" and \"tmpfs\" mounts are "
-                           "allowed under a ceiling",
-                           field);
+          return sbx_refuse (err, -EPERM, type_field,
+                             "only \"bind\" and \"tmpfs\" mounts are "
+                             "allowed under a ceiling");
         }
       if (m->source == NULL || m->source[0] != '/')
-        return sbx_fail (err, -EPERM,
-                         "%s.source: a bind under a ceiling needs an "
-                         "absolute source",
-                         field);
-      char sfield[80];
-      snprintf (sfield, sizeof sfield, "%s.source", field);
+        return sbx_refuse (err, -EPERM, sfield,
+                           "a bind under a ceiling needs an absolute "
+                           "source");
       int r = check_grant (c, host, m->source, sfield,
                            "a bind of a path outside the ceiling's "
                            "workspaces",
                            err);
       if (r == 0)
-        r = check_bind_protected (spec, host, m, field, err);
+        r = check_bind_protected (spec, host, m, sfield, err);
       if (r < 0)
         return r;
     }
@@ -304,19 +300,18 @@ check_mode (const struct sbx_spec *spec, const struct sbx_ceiling *c,
 {
   const struct sbx_ext *x = &spec->ext;
   if (!sbx_spec_is_agent (spec))
-    return sbx_fail (err, -EPERM,
-                     "root.path: a container rootfs is refused under a "
-                     "ceiling, which confines agent policies (root.path "
-                     "\"/\")");
+    return sbx_refuse (err, -EPERM, "root.path",
+                       "a container rootfs is refused under a "
+                       "ceiling, which confines agent policies (root.path "
+                       "\"/\")");
   enum sbx_mode mode = x->mode;
   if (mode == SBX_MODE_UNSET)
     mode = spec->root_readonly ? SBX_MODE_READ_ONLY
                                : SBX_MODE_DANGER_FULL_ACCESS;
   if (mode > c->max_mode)
-    return sbx_fail (err, -EPERM,
-                     "%s: \"%s\" is above the ceiling's maxMode \"%s\"",
-                     x->mode ? "sbx.mode" : "root.readonly",
-                     sbx_mode_name (mode), sbx_mode_name (c->max_mode));
+    return sbx_refuse (err, -EPERM, x->mode ? "sbx.mode" : "root.readonly",
+                       "\"%s\" is above the ceiling's maxMode \"%s\"",
+                       sbx_mode_name (mode), sbx_mode_name (c->max_mode));
   /* Read-only, the workspace is still bound in, over what the sandbox
      would see there (a workspace of "/proc" shows the host's processes):
      a bind source like any other.  */
@@ -329,12 +324,12 @@ check_mode (const struct sbx_spec *spec, const struct sbx_ceiling *c,
   for (size_t i = 0; x->workspace && i < c->workspaces.n; i++)
     if (strcmp (x->workspace, c->workspaces.v[i]) == 0)
       return 0;
-  return sbx_fail (err, -EPERM,
-                   "sbx.workspace: %s is not one of the ceiling's "
-                   "workspaces (%s%s)",
-                   x->workspace ? x->workspace : "(none)",
-                   c->workspaces.n ? c->workspaces.v[0] : "none",
-                   c->workspaces.n > 1 ? ", ..." : "");
+  return sbx_refuse (err, -EPERM, "sbx.workspace",
+                     "%s is not one of the ceiling's "
+                     "workspaces (%s%s)",
+                     x->workspace ? x->workspace : "(none)",
+                     c->workspaces.n ? c->workspaces.v[0] : "none",
+                     c->workspaces.n > 1 ? ", ..." : "");
 }
 
 static int
@@ -481,10 +476,14 @@ check_hidden_reached (const struct sbx_spec *spec, const struct sbx_plan *plan,
             continue;
           if (sbx_path_is_under (m->source, h->dest)
               || sbx_path_is_under (h->dest, m->source))
-            return sbx_fail (err, -EPERM,
-                             "mounts[%zu].source: would expose %s, which "
-                             "hardened defaults hide",
-                             i, h->dest);
+            {
+              char field[64];
+              snprintf (field, sizeof field, "mounts[%zu].source", i);
+              return sbx_refuse (err, -EPERM, field,
+                                 "would expose %s, which hardened defaults "
+                                 "hide",
+                                 h->dest);
+            }
         }
     }
   return 0;
@@ -511,12 +510,11 @@ policy_ceiling_plan (const struct sbx_spec *spec, const struct sbx_plan *plan,
   if (ceiling == NULL)
     return 0;
   if (plan->network > ceiling->max_network)
-    return sbx_fail (err, -EPERM,
-                     "%s: network \"%s\" is above the ceiling's maxNetwork "
-                     "\"%s\"",
-                     spec->ext.network ? "sbx.network" : "linux.namespaces",
-                     sbx_net_name (plan->network),
-                     sbx_net_name (ceiling->max_network));
+    return sbx_refuse (
+        err, -EPERM, spec->ext.network ? "sbx.network" : "linux.namespaces",
+        "network \"%s\" is above the ceiling's maxNetwork "
+        "\"%s\"",
+        sbx_net_name (plan->network), sbx_net_name (ceiling->max_network));
   if (!plan->unshare[SBX_NS_PID])
     {
       int r = need (ceiling, "host-pid", "linux.namespaces",

@@ -51,12 +51,12 @@ refuse_symlinked_dest (const struct sbx_host_facts *host,
       if (p)
         *p = saved;
       if (link)
-        return sbx_fail (err, -ELOOP,
-                         "mount destination %s has a symbolic link "
-                         "component inside the writable root %s: refused "
-                         "(bubblewrap older than 0.12.0 could follow it out "
-                         "of the sandbox)",
-                         m->dest, w->dest);
+        return sbx_refuse (err, -ELOOP, NULL,
+                           "mount destination %s has a symbolic link "
+                           "component inside the writable root %s: refused "
+                           "(bubblewrap older than 0.12.0 could follow it out "
+                           "of the sandbox)",
+                           m->dest, w->dest);
       if (p == NULL)
         break;
     }
@@ -201,13 +201,13 @@ policy_require_level (const struct sbx_spec *spec, const struct sbx_plan *plan,
   if (plan->enforcement.level >= want)
     return 0;
   const struct strv *why = &plan->enforcement.reasons;
-  return sbx_fail (err, -EPERM,
-                   "sbx.requireEnforcement: \"%s\" is required but this "
-                   "sandbox would get \"%s\" (%s); run `sbx-oci check` for "
-                   "the fix",
-                   sbx_level_name (want),
-                   sbx_level_name (plan->enforcement.level),
-                   why->n ? why->v[0] : "no reason recorded");
+  return sbx_refuse (err, -EPERM, "sbx.requireEnforcement",
+                     "\"%s\" is required but this "
+                     "sandbox would get \"%s\" (%s); run `sbx-oci check` for "
+                     "the fix",
+                     sbx_level_name (want),
+                     sbx_level_name (plan->enforcement.level),
+                     why->n ? why->v[0] : "no reason recorded");
 }
 
 /* What an agent config widened, whether or not a ceiling approved it: the

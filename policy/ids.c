@@ -50,11 +50,12 @@ single_id_only (const struct sbx_spec *spec, const struct sbx_host_facts *host,
     if (counts[k] > 1
         || (counts[k] == 1
             && (maps[k][0].size != 1 || maps[k][0].host_id != hosts[k])))
-      return sbx_fail (err, -ENOTSUP,
-                       "%s: bubblewrap maps only the caller's own id (%lu) "
-                       "to one id in the sandbox; use a single mapping "
-                       "{\"hostID\": %lu, \"size\": 1}",
-                       names[k], hosts[k], hosts[k]);
+      return sbx_refuse_path (
+          err, -ENOTSUP,
+          "%s: bubblewrap maps only the caller's own id (%lu) "
+          "to one id in the sandbox; use a single mapping "
+          "{\"hostID\": %lu, \"size\": 1}",
+          names[k], hosts[k], hosts[k]);
   return 0;
 }
 
@@ -110,10 +111,10 @@ helper_takes_ids (const struct sbx_user *u, struct sbx_plan *plan,
                   struct sbx_error *err)
 {
   if (u->n_additional_gids > SBX_INIT_MAX_GROUPS)
-    return sbx_fail (err, -E2BIG,
-                     "process.user.additionalGids: %zu groups; at most %d "
-                     "are supported",
-                     u->n_additional_gids, SBX_INIT_MAX_GROUPS);
+    return sbx_refuse (err, -E2BIG, "process.user.additionalGids",
+                       "%zu groups; at most %d "
+                       "are supported",
+                       u->n_additional_gids, SBX_INIT_MAX_GROUPS);
   plan->init_ids = true;
   plan->uid = u->uid;
   plan->gid = u->gid;

@@ -49,9 +49,9 @@ policy_landlock (const struct sbx_spec *spec,
     return 0;
   bool agent = plan->agent && plan->mode != SBX_MODE_DANGER_FULL_ACCESS;
   if (agent && x->landlock_set && !x->landlock)
-    return sbx_fail (err, -EINVAL,
-                     "sbx.landlock: an agent sandbox always has the "
-                     "landlock layer; remove the key");
+    return sbx_refuse (err, -EINVAL, "sbx.landlock",
+                       "an agent sandbox always has the "
+                       "landlock layer; remove the key");
   if (!agent && !x->landlock)
     return 0;
   if (host->landlock_abi < 1)

@@ -1,6 +1,7 @@
 /* OCI "mounts" entries as grant layers, the container case (a real rootfs
    as "/"), masked and read-only paths, and the final seals.  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,23 @@
 #include "common/path.h"
 #include "spec/parse_json.h"
 #include "policy/build.h"
+
+/* Refuse mounts[INDEX].PART (PART[ITEM] when ITEM >= 0).  */
+static int __attribute__ ((format (printf, 6, 7)))
+mount_refuse (struct sbx_error *err, int code, size_t index, const char *part,
+              long item, const char *fmt, ...)
+{
+  char field[SBX_ERROR_FIELD_MAX], why[SBX_ERROR_MSG_MAX];
+  if (item >= 0)
+    snprintf (field, sizeof field, "mounts[%zu].%s[%ld]", index, part, item);
+  else
+    snprintf (field, sizeof field, "mounts[%zu].%s", index, part);
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (why, sizeof why, fmt, ap);
+  va_end (ap);
+  return sbx_refuse (err, code, field, "%s", why);
+}
 
 static bool
 has_option (const struct sbx_mount *m, const char *opt)
@@ -48,18 +66,18 @@ tmpfs_options (const struct sbx_mount *m, size_t index,
               break;
             }
           if (end == o + 5 || *end != '\0' || v > (1ULL << (62 - shift)))
-            return sbx_fail (err, -EINVAL,
-                             "mounts[%zu].options[%zu]: invalid size %s",
-                             index, i, jquote (o + 5, quoted, sizeof quoted));
+            return mount_refuse (err, -EINVAL, index, "options", (long) i,
+                                 "invalid size %s",
+                                 jquote (o + 5, quoted, sizeof quoted));
           pm->size = (int64_t) (v << shift);
         }
       else if (strncmp (o, "mode=", 5) == 0)
         {
           unsigned long v = strtoul (o + 5, &end, 8);
           if (end == o + 5 || *end != '\0' || v > 07777)
-            return sbx_fail (err, -EINVAL,
-                             "mounts[%zu].options[%zu]: invalid mode %s",
-                             index, i, jquote (o + 5, quoted, sizeof quoted));
+            return mount_refuse (err, -EINVAL, index, "options", (long) i,
+                                 "invalid mode %s",
+                                 jquote (o + 5, quoted, sizeof quoted));
           pm->perms = (int) v;
         }
     }
@@ -76,11 +94,10 @@ check_agent_dest (const struct sbx_host_facts *host,
   if (!plan->agent || host_path_kind (host, dest) != SBX_PATH_ABSENT
       || plan_dest_inside_tmpfs (plan, dest))
     return 0;
-  return sbx_fail (err, -ENOENT,
-                   "mounts[%zu].destination: %s does not exist on the host "
-                   "(the sandbox's / is the host's, read-only: create it "
-                   "first)",
-                   index, dest);
+  return mount_refuse (err, -ENOENT, index, "destination", -1,
+                       "%s does not exist on the host (the sandbox's / is "
+                       "the host's, read-only: create it first)",
+                       dest);
 }
 
 static int
@@ -89,8 +106,8 @@ bind_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
 {
   /* parse_mount has refused a bind mount without a source.  */
   if (host_path_kind (host, m->source) == SBX_PATH_ABSENT)
-    return sbx_fail (err, -ENOENT, "mounts[%zu].source: %s does not exist",
-                     index, m->source);
+    return mount_refuse (err, -ENOENT, index, "source", -1,
+                         "%s does not exist", m->source);
   int r = check_agent_dest (host, plan, m->destination, index, err);
   if (r < 0)
     return r;
@@ -174,11 +191,10 @@ special_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   else if (strcmp (t, "cgroup") == 0 || strcmp (t, "cgroup2") == 0)
     op = SBX_PLAN_BIND_RO, source = "/sys/fs/cgroup";
   else
-    return sbx_fail (err, -ENOTSUP,
-                     "mounts[%zu].type: unsupported mount type %s "
-                     "(supported: bind, tmpfs, proc, sysfs, devpts, mqueue, "
-                     "cgroup)",
-                     index, jquote (t, quoted, sizeof quoted));
+    return mount_refuse (err, -ENOTSUP, index, "type", -1,
+                         "unsupported mount type %s (supported: bind, "
+                         "tmpfs, proc, sysfs, devpts, mqueue, cgroup)",
+                         jquote (t, quoted, sizeof quoted));
   return plan_add (plan, op, SBX_WHY_OCI_MOUNT, source, dest) ? 0 : -ENOMEM;
 }
 
@@ -191,9 +207,8 @@ policy_oci_mount (const struct sbx_spec *spec,
   if (sbx_mount_is_bind (m))
     return bind_layer (m, host, index, plan, err);
   if (m->type == NULL)
-    return sbx_fail (err, -EINVAL,
-                     "mounts[%zu].type: required unless options say \"bind\"",
-                     index);
+    return mount_refuse (err, -EINVAL, index, "type", -1,
+                         "required unless options say \"bind\"");
   if (strcmp (m->type, "tmpfs") == 0)
     return tmpfs_layer (m, host, index, plan, err);
   return special_layer (m, host, index, plan, err);
@@ -300,8 +315,8 @@ policy_container_mounts (const struct sbx_spec *spec,
                          struct sbx_plan *plan, struct sbx_error *err)
 {
   if (host_path_kind (host, spec->root_path) != SBX_PATH_DIR)
-    return sbx_fail (err, -ENOENT, "root.path: %s is not a directory",
-                     spec->root_path);
+    return sbx_refuse (err, -ENOENT, "root.path", "%s is not a directory",
+                       spec->root_path);
   /* Writable first so bwrap can create mount points; sealed at the end
      when root.readonly asks for it, as runc does.  */
   if (!plan_add (plan, SBX_PLAN_BIND_RW, SBX_WHY_ROOT, spec->root_path, "/"))

@@ -21,17 +21,17 @@ static int
 refusals (const struct sbx_plan *plan, struct sbx_error *err)
 {
   if (plan->network == SBX_NET_LOOPBACK)
-    return sbx_fail (err, -EPERM,
-                     "sbx.network: \"loopback\" needs a network namespace, "
-                     "which this host cannot make (no user namespaces): use "
-                     "\"deny\", or run where `sbx-oci check` finds user "
-                     "namespaces");
+    return sbx_refuse (err, -EPERM, "sbx.network",
+                       "\"loopback\" needs a network namespace, "
+                       "which this host cannot make (no user namespaces): use "
+                       "\"deny\", or run where `sbx-oci check` finds user "
+                       "namespaces");
   if (plan->enforcement.landlock_abi < 1
       && plan->mode != SBX_MODE_DANGER_FULL_ACCESS)
-    return sbx_fail (err, -EPERM,
-                     "no user namespace can be made here and this kernel "
-                     "has no landlock: nothing could confine the sandbox's "
-                     "files; run `sbx-oci check` for the fix");
+    return sbx_refuse (err, -EPERM, NULL,
+                       "no user namespace can be made here and this kernel "
+                       "has no landlock: nothing could confine the sandbox's "
+                       "files; run `sbx-oci check` for the fix");
   return 0;
 }
 
@@ -82,11 +82,11 @@ policy_no_namespaces (const struct sbx_host_facts *host, struct sbx_plan *plan,
   if (!host->no_namespaces || host->seatbelt)
     return 0;
   if (!plan->agent)
-    return sbx_fail (err, -EPERM,
-                     "bubblewrap can make no namespace on this host (no "
-                     "user namespaces): a container's root file system "
-                     "needs one; only agent sandboxes (root.path \"/\") run "
-                     "here; run `sbx-oci check` for the fix");
+    return sbx_refuse (err, -EPERM, "root.path",
+                       "bubblewrap can make no namespace on this host (no "
+                       "user namespaces): a container's root file system "
+                       "needs one; only agent sandboxes (root.path \"/\") "
+                       "run here; run `sbx-oci check` for the fix");
   plan->enforcement.namespaces = false;
   int r = refusals (plan, err);
   if (r < 0)

@@ -43,23 +43,27 @@ policy_host_ports (const struct sbx_spec *spec,
   if (x->n_host_ports == 0)
     return 0;
   if (host->seatbelt)
-    return sbx_fail (err, -ENOTSUP,
-                     "sbx.network.hostPorts: not on macOS, whose loopback "
-                     "is the host's own (\"loopback\" reaches every local "
-                     "service there)");
+    return sbx_refuse (err, -ENOTSUP, "sbx.network.hostPorts",
+                       "not on macOS, whose loopback "
+                       "is the host's own (\"loopback\" reaches every local "
+                       "service there)");
   if (!own_loopback (plan))
-    return sbx_fail (err, -EINVAL,
-                     "sbx.network.hostPorts: needs \"mode\": \"loopback\" "
-                     "(a network namespace of the sandbox's own), not "
-                     "network \"%s\"",
-                     sbx_net_name (plan->network));
+    return sbx_refuse (err, -EINVAL, "sbx.network.hostPorts",
+                       "needs \"mode\": \"loopback\" "
+                       "(a network namespace of the sandbox's own), not "
+                       "network \"%s\"",
+                       sbx_net_name (plan->network));
   for (size_t i = 0; i < x->n_host_ports; i++)
     if (!approved (host, x->host_ports[i]))
-      return sbx_fail (err, -EPERM,
-                       "sbx.network.hostPorts[%zu]: host port %u needs the "
-                       "operator's approval: add a line \"port:%u\" to "
-                       "--approve FILE (or to the ceiling's \"approve\")",
-                       i, x->host_ports[i], x->host_ports[i]);
+      {
+        char field[64];
+        snprintf (field, sizeof field, "sbx.network.hostPorts[%zu]", i);
+        return sbx_refuse (err, -EPERM, field,
+                           "host port %u needs the operator's approval: add "
+                           "a line \"port:%u\" to --approve FILE (or to the "
+                           "ceiling's \"approve\")",
+                           x->host_ports[i], x->host_ports[i]);
+      }
   plan->host_ports = calloc (x->n_host_ports, sizeof *plan->host_ports);
   if (plan->host_ports == NULL)
     return -ENOMEM;

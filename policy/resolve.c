@@ -175,17 +175,19 @@ resolve_namespace_paths (const struct sbx_spec *spec, struct sbx_plan *plan,
       if (ns->path == NULL)
         continue;
       if (!joinable (ns->type))
-        return sbx_fail (err, -ENOTSUP,
-                         "linux.namespaces[%zu].path: joining an existing "
-                         "namespace is supported for \"network\", \"ipc\" "
-                         "and \"uts\" (bubblewrap creates the others "
-                         "itself)",
-                         i);
+        return sbx_refuse_path (
+            err, -ENOTSUP,
+            "linux.namespaces[%zu].path: joining an existing "
+            "namespace is supported for \"network\", \"ipc\" "
+            "and \"uts\" (bubblewrap creates the others "
+            "itself)",
+            i);
       if (plan->agent && ns->type != SBX_NS_NETWORK)
-        return sbx_fail (err, -EPERM,
-                         "linux.namespaces[%zu].path: an agent policy keeps "
-                         "IPC and UTS namespaces of its own",
-                         i);
+        return sbx_refuse_path (
+            err, -EPERM,
+            "linux.namespaces[%zu].path: an agent policy keeps "
+            "IPC and UTS namespaces of its own",
+            i);
     }
   /* A joined namespace takes the place of the one bwrap would make.  */
   if (plan->join[SBX_NS_IPC])
@@ -200,7 +202,7 @@ resolve_process (const struct sbx_spec *spec, struct sbx_plan *plan,
                  struct sbx_error *err)
 {
   if (!spec->has_process)
-    return sbx_fail (err, -EINVAL, "process: required to run a container");
+    return sbx_refuse (err, -EINVAL, "process", "required to run a container");
   for (size_t i = 0; i < spec->process.args.n; i++)
     if (strv_push (&plan->argv, spec->process.args.v[i]) < 0)
       return -ENOMEM;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const ipc_keys[]
@@ -49,33 +50,31 @@ check_one (const struct sbx_kv *kv, const struct sbx_plan *plan,
   const char *k = kv->key;
   char quoted[JQUOTE_MAX];
   if (!well_formed (k))
-    return sbx_fail (err, -EINVAL,
-                     "linux.sysctl: %s is not a sysctl name "
-                     "(dot-separated, as in net.ipv4.ip_forward)",
-                     jquote (k, quoted, sizeof quoted));
+    return sbx_refuse (err, -EINVAL, "linux.sysctl",
+                       "%s is not a sysctl name "
+                       "(dot-separated, as in net.ipv4.ip_forward)",
+                       jquote (k, quoted, sizeof quoted));
+  char field[SBX_ERROR_FIELD_MAX];
+  snprintf (field, sizeof field, "linux.sysctl.%s", k);
   if (strchr (kv->value, '\n'))
-    return sbx_fail (err, -EINVAL,
-                     "linux.sysctl.%s: the value holds a newline", k);
+    return sbx_refuse (err, -EINVAL, field, "the value holds a newline");
   bool net = strncmp (k, "net.", 4) == 0;
   if (net && !plan->unshare[SBX_NS_NETWORK] && !plan->join[SBX_NS_NETWORK])
-    return sbx_fail (err, -EPERM,
-                     "linux.sysctl.%s: the container shares the host's "
-                     "network namespace, so this would change the host's; "
-                     "give it a \"network\" namespace",
-                     k);
+    return sbx_refuse (err, -EPERM, field,
+                       "the container shares the host's network namespace, "
+                       "so this would change the host's; give it a "
+                       "\"network\" namespace");
   if (!net && !is_ipc_key (k))
-    return sbx_fail (err, -EPERM,
-                     "linux.sysctl.%s: not held by a namespace the "
-                     "container has, so this would change the whole host "
-                     "(only net.*, fs.mqueue.* and the System V IPC limits "
-                     "can be set)",
-                     k);
+    return sbx_refuse (err, -EPERM, field,
+                       "not held by a namespace the container has, so this "
+                       "would change the whole host (only net.*, "
+                       "fs.mqueue.* and the System V IPC limits can be "
+                       "set)");
   if (!net && !plan->unshare[SBX_NS_IPC] && !plan->join[SBX_NS_IPC])
-    return sbx_fail (err, -EPERM,
-                     "linux.sysctl.%s: the container shares the host's "
-                     "IPC namespace, so this would change the host's; "
-                     "give it an \"ipc\" namespace",
-                     k);
+    return sbx_refuse (err, -EPERM, field,
+                       "the container shares the host's IPC namespace, so "
+                       "this would change the host's; give it an \"ipc\" "
+                       "namespace");
   return 0;
 }
 

@@ -97,9 +97,9 @@ static const struct command_help helps[] = {
 };
 
 static const char footer[]
-    = "\nexit status: 0 done (run, exec: the command's own), 122 usage "
-      "error,\n123 no such container, 125 refused or failed, 126 not "
-      "executable, 127 not found\n(sbx-oci(1), docs/exit-status.md)\n";
+    = "\nexit status: 0 done (run, exec: the command's own), 121 config "
+      "refused,\n122 usage error, 123 no such container, 125 failed, 126 not "
+      "executable,\n127 not found (sbx-oci(1), docs/exit-status.md)\n";
 
 bool
 sbx_help_wanted (int argc, char **argv)

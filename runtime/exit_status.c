@@ -13,6 +13,8 @@ sbx_exit_status_of (const struct sbx_error *err)
       return SBX_EXIT_NOT_FOUND;
     case SBX_ERROR_NOT_EXECUTABLE:
       return SBX_EXIT_NOT_EXECUTABLE;
+    case SBX_ERROR_REFUSED:
+      return SBX_EXIT_REFUSED;
     case SBX_ERROR_RUNTIME:
       break;
     }

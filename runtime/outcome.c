@@ -21,6 +21,8 @@ sbx_outcome_exit_status (const struct sbx_outcome *o)
       return SBX_EXIT_NOT_FOUND;
     case SBX_OUTCOME_NOT_EXECUTABLE:
       return SBX_EXIT_NOT_EXECUTABLE;
+    case SBX_OUTCOME_REFUSED:
+      return SBX_EXIT_REFUSED;
     case SBX_OUTCOME_SANDBOX_FAILURE:
       break;
     }
@@ -72,6 +74,8 @@ sbx_outcome_kind_name (enum sbx_outcome_kind kind)
       return "signaled";
     case SBX_OUTCOME_LIMIT:
       return "limit";
+    case SBX_OUTCOME_REFUSED:
+      return "refused";
     case SBX_OUTCOME_SANDBOX_FAILURE:
       return "sandbox-failure";
     case SBX_OUTCOME_NOT_FOUND:
@@ -198,6 +202,18 @@ environment_json (yajl_gen g, const struct sbx_plan *plan)
   return r < 0 ? r : sbx_json_close (g, false);
 }
 
+/* The fields the config was refused at: one today, since the first
+   refusal stops the check; a list, as "ignoredFields" is.  */
+static int
+refused_fields_json (yajl_gen g, const struct sbx_outcome *o)
+{
+  char *one[] = { (char *) o->refused_field, NULL };
+  struct strv fields = { .v = one, .n = o->refused_field[0] ? 1 : 0 };
+  if (o->kind != SBX_OUTCOME_REFUSED)
+    fields.n = 0;
+  return sbx_json_key_strv (g, "refusedFields", &fields);
+}
+
 int
 sbx_outcome_json (yajl_gen g, const struct sbx_outcome *o,
                   const struct sbx_plan *plan)
@@ -230,5 +246,7 @@ sbx_outcome_json (yajl_gen g, const struct sbx_outcome *o,
     r = environment_json (g, plan);
   if (r == 0 && o->ignored_fields)
     r = sbx_json_key_strv (g, "ignoredFields", o->ignored_fields);
+  if (r == 0)
+    r = refused_fields_json (g, o);
   return r < 0 ? r : sbx_json_close (g, false);
 }

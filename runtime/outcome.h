@@ -16,14 +16,16 @@ enum sbx_outcome_kind
   SBX_OUTCOME_EXITED,
   SBX_OUTCOME_SIGNALED,
   SBX_OUTCOME_LIMIT,
-  SBX_OUTCOME_SANDBOX_FAILURE,
-  SBX_OUTCOME_NOT_FOUND,      /* the command does not exist: never ran */
-  SBX_OUTCOME_NOT_EXECUTABLE, /* it exists but cannot be executed */
+  SBX_OUTCOME_REFUSED,         /* the config was refused: nothing ran */
+  SBX_OUTCOME_SANDBOX_FAILURE, /* the sandbox could not be set up */
+  SBX_OUTCOME_NOT_FOUND,       /* the command does not exist: never ran */
+  SBX_OUTCOME_NOT_EXECUTABLE,  /* it exists but cannot be executed */
 };
 
 /* The outcome document's "version": raised when a field changes meaning
-   or goes; new fields do not raise it (docs/outcome.schema.json).  */
-#define SBX_OUTCOME_VERSION 1
+   or goes; new fields do not raise it (docs/outcome.schema.json).  2: a
+   refused config is "refused" (121), no longer a "sandbox-failure".  */
+#define SBX_OUTCOME_VERSION 2
 
 enum sbx_limit_kind
 {
@@ -44,7 +46,10 @@ struct sbx_outcome
   int signal;          /* SIGNALED, LIMIT: the fatal signal */
   bool signal_certain; /* sbx delivered it, so it is not an exit of 128+N */
   enum sbx_limit_kind limit;
-  char reason[512]; /* SANDBOX_FAILURE and LIMIT: one line */
+  char reason[512]; /* REFUSED, SANDBOX_FAILURE and LIMIT: one line */
+  /* REFUSED: the field the refusal names ("" when none, e.g. invalid
+     JSON).  */
+  char refused_field[SBX_ERROR_FIELD_MAX];
   uint64_t wall_ms;
   uint64_t peak_memory; /* bytes, 0 = not measured */
   uint64_t peak_pids;
@@ -58,7 +63,8 @@ struct sbx_outcome
 };
 
 /* The status `sbx-oci run` exits with: the command's, 128+N for a signal,
-   SBX_EXIT_SANDBOX_FAILURE when the sandbox never ran it, 127 or 126 when
+   SBX_EXIT_SANDBOX_FAILURE when the sandbox never ran it,
+   SBX_EXIT_REFUSED when its config was refused, 127 or 126 when
    it could not be found or executed (runtime/exit_status.h).  */
 int sbx_outcome_exit_status (const struct sbx_outcome *o);
 

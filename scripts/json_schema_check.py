@@ -4,8 +4,8 @@
 Usage: json_schema_check.py SCHEMA FILE...   (FILE "-" reads stdin)
 
 Covers the part of draft 2020-12 that docs/*.schema.json use: type, enum,
-const, properties, required, additionalProperties, items, minimum, maximum,
-allOf, if/then and local $ref ("#/$defs/NAME").  A keyword it does not know
+const, properties, required, additionalProperties, items, maxItems, minimum,
+maximum, allOf, if/then and local $ref ("#/$defs/NAME").  A keyword it does not know
 is an error, so a schema cannot silently outgrow the checker.  Prints one
 line per violation, "FILE: PATH: what", and exits 1 if there was any.
 """
@@ -13,7 +13,7 @@ import json
 import sys
 
 KNOWN = {"$schema", "$id", "title", "description", "type", "enum", "const",
-         "properties", "required", "additionalProperties", "items",
+         "properties", "required", "additionalProperties", "items", "maxItems",
          "minimum", "maximum", "allOf", "if", "then", "$ref", "$defs"}
 
 TYPES = {
@@ -69,6 +69,8 @@ def check(root, schema, value, path, errors):
                 errors.append(f"{sub}: not a key the schema knows")
             elif isinstance(schema.get("additionalProperties"), dict):
                 check(root, schema["additionalProperties"], item, sub, errors)
+    if isinstance(value, list) and len(value) > schema.get("maxItems", len(value)):
+        errors.append(f"{path}: {len(value)} items, at most {schema['maxItems']}")
     if isinstance(value, list) and "items" in schema:
         for i, item in enumerate(value):
             check(root, schema["items"], item, f"{path}[{i}]", errors)

@@ -75,7 +75,9 @@ jfail (struct sbx_jctx *c, const char *fmt, ...)
   va_start (ap, fmt);
   vsnprintf (what, sizeof what, fmt, ap);
   va_end (ap);
-  return sbx_fail (c->err, -EINVAL, "%.*s: %s", (int) c->len, c->path, what);
+  char field[SBX_ERROR_FIELD_MAX];
+  snprintf (field, sizeof field, "%.*s", (int) c->len, c->path);
+  return sbx_refuse (c->err, -EINVAL, c->len ? field : NULL, "%s", what);
 }
 
 int

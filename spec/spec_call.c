@@ -162,10 +162,10 @@ sbx_spec_apply_call (struct sbx_spec *spec,
   if (!any)
     return 0;
   if (!spec->has_process)
-    return sbx_fail (err, -EINVAL,
-                     "process: the config has none, and a call needs its "
-                     "user and environment (sbx-oci spec --agent writes "
-                     "one)");
+    return sbx_refuse (err, -EINVAL, "process",
+                       "the config has none, and a call needs its "
+                       "user and environment (sbx-oci spec --agent writes "
+                       "one)");
   int r = 0;
   if (src->argv && src->argv[0])
     r = apply_argv (spec, src->argv, err);

@@ -81,8 +81,9 @@ fail_invalid_json (struct sbx_error *err, const char *what, const char *json,
         lineno++;
         column = 0;
       }
-  return sbx_fail (err, -EINVAL, "invalid JSON: %s at line %zu, column %zu",
-                   line, lineno, column);
+  return sbx_refuse (err, -EINVAL, NULL,
+                     "invalid JSON: %s at line %zu, column %zu", line, lineno,
+                     column);
 }
 
 /* Check the whole text with yajl's streaming parser, which does not
@@ -145,7 +146,8 @@ sbx_json_parse_object (const char *json, size_t len, yajl_val *out,
   if (*out == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");
   if (!YAJL_IS_OBJECT (*out))
-    return sbx_fail (err, -EINVAL, "expected a JSON object at the top level");
+    return sbx_refuse (err, -EINVAL, NULL,
+                       "expected a JSON object at the top level");
   return 0;
 }
 

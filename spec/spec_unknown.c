@@ -100,12 +100,11 @@ unknown_key (struct walk *w, yajl_val obj, const char *key, bool owned)
                : sbx_fail (w->c->err, -ENOMEM, "out of memory");
   const char *near = closest (w->c, obj, key);
   if (near)
-    return sbx_fail (w->c->err, -EINVAL, "unknown key %s, did you mean %s?",
-                     w->path, near);
-  return sbx_fail (w->c->err, -EINVAL,
-                   "unknown key %s: sbx-oci has no such setting (see "
-                   "sbx-oci-config(5))",
-                   w->path);
+    return sbx_refuse (w->c->err, -EINVAL, w->path,
+                       "unknown key, did you mean %s?", near);
+  return sbx_refuse (w->c->err, -EINVAL, w->path,
+                     "unknown key: sbx-oci has no such setting (see "
+                     "sbx-oci-config(5))");
 }
 
 static int

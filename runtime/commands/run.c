@@ -35,14 +35,17 @@ sbx_run_refuse_held_only (const struct sbx_spec *spec, struct sbx_error *err)
 {
   for (int p = 0; p < SBX_HOOK_PHASE_N; p++)
     if (spec->hooks.phase[p].n > 0)
-      return sbx_fail (err, -ENOTSUP,
-                       "hooks.%s: `run` does not run OCI hooks; use "
-                       "`create` and `start`, which do",
-                       sbx_hook_phase_name (p));
+      {
+        char field[64];
+        snprintf (field, sizeof field, "hooks.%s", sbx_hook_phase_name (p));
+        return sbx_refuse (err, -ENOTSUP, field,
+                           "`run` does not run OCI hooks; use `create` and "
+                           "`start`, which do");
+      }
   if (spec->has_linux && spec->linux_.n_sysctl > 0)
-    return sbx_fail (err, -ENOTSUP,
-                     "linux.sysctl: `run` does not set sysctls; use "
-                     "`create` and `start`, which do");
+    return sbx_refuse (err, -ENOTSUP, "linux.sysctl",
+                       "`run` does not set sysctls; use `create` and "
+                       "`start`, which do");
   return 0;
 }
 
@@ -189,16 +192,28 @@ parse_run_options (int argc, char **argv, struct run_options *o,
   return r ?: sbx_outcome_dest_check (&o->outcome, o->req.preserve_fds, err);
 }
 
-/* A command that could not be found or executed is its own outcome, with
-   the status it exits with; anything else that stopped the sandbox is a
-   sandbox failure.  */
+/* A refused config and a command that could not be found or executed
+   are outcomes of their own, with the status each exits with; anything
+   else that stopped the sandbox is a sandbox failure.  */
 static void
 failed_outcome (const struct sbx_error *err, struct sbx_outcome *out)
 {
-  out->kind = err->kind == SBX_ERROR_NOT_FOUND ? SBX_OUTCOME_NOT_FOUND
-              : err->kind == SBX_ERROR_NOT_EXECUTABLE
-                  ? SBX_OUTCOME_NOT_EXECUTABLE
-                  : SBX_OUTCOME_SANDBOX_FAILURE;
+  switch (err->kind)
+    {
+    case SBX_ERROR_REFUSED:
+      out->kind = SBX_OUTCOME_REFUSED;
+      snprintf (out->refused_field, sizeof out->refused_field, "%s",
+                err->field);
+      break;
+    case SBX_ERROR_NOT_FOUND:
+      out->kind = SBX_OUTCOME_NOT_FOUND;
+      break;
+    case SBX_ERROR_NOT_EXECUTABLE:
+      out->kind = SBX_OUTCOME_NOT_EXECUTABLE;
+      break;
+    default:
+      out->kind = SBX_OUTCOME_SANDBOX_FAILURE;
+    }
   snprintf (out->reason, sizeof out->reason, "%s", err->msg);
 }
 

@@ -41,12 +41,12 @@ host_facts (const struct sbx_context *g, struct sbx_host_facts *f)
 }
 
 static int
-refuse (struct sbx_error *err, const char *what)
+refuse (struct sbx_error *err, const char *field, const char *why)
 {
-  return sbx_fail (err, -ENOTSUP,
-                   "%s: not available with the seatbelt backend on macOS; "
-                   "remove it or run on Linux",
-                   what);
+  return sbx_refuse (err, -ENOTSUP, field,
+                     "not available with the seatbelt backend on macOS%s%s%s; "
+                     "remove it or run on Linux",
+                     why ? " (" : "", why ? why : "", why ? ")" : "");
 }
 
 /* What Linux enforces through bwrap, cgroups, seccomp or setrlimit in the
@@ -60,26 +60,25 @@ check_supported (const struct sbx_spec *spec, const struct sbx_plan *plan,
   if (r < 0)
     return r;
   if (plan->memory_limit > 0)
-    return refuse (err, "linux.resources.memory.limit (no cgroup and no "
-                        "process sampler)");
+    return refuse (err, "linux.resources.memory.limit",
+                   "no cgroup and no process sampler");
   if (plan->pids_limit > 0)
-    return refuse (err, "linux.resources.pids.limit (no cgroup and no "
-                        "process sampler)");
+    return refuse (err, "linux.resources.pids.limit",
+                   "no cgroup and no process sampler");
   if (spec->linux_.seccomp)
-    return refuse (err, "linux.seccomp (macOS has no seccomp)");
+    return refuse (err, "linux.seccomp", "macOS has no seccomp");
   if (spec->process.n_rlimits > 0)
-    return refuse (err, "process.rlimits");
+    return refuse (err, "process.rlimits", NULL);
   if (plan->uid != host->uid || plan->gid != host->gid)
-    return sbx_fail (err, -ENOTSUP,
-                     "process.user: the seatbelt backend runs the command "
-                     "as the caller (uid %u, gid %u); set process.user to "
-                     "those ids",
-                     (unsigned) host->uid, (unsigned) host->gid);
+    return sbx_refuse (err, -ENOTSUP, "process.user",
+                       "the seatbelt backend runs the command as the caller "
+                       "(uid %u, gid %u); set process.user to those ids",
+                       (unsigned) host->uid, (unsigned) host->gid);
   if (plan->hostname && !plan->agent)
-    return refuse (err, "hostname (no uts namespace)");
+    return refuse (err, "hostname", "no uts namespace");
   for (int t = 0; t < SBX_NS_COUNT; t++)
     if (plan->join[t])
-      return refuse (err, "linux.namespaces path (no namespaces to join)");
+      return refuse (err, "linux.namespaces", "no namespaces to join");
   return 0;
 }
 

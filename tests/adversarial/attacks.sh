@@ -28,12 +28,12 @@ sbx ()
   fi
 }
 
-# refused PHRASE NAME [STATUS]: the command was refused with STATUS (125,
-# `run`'s for a sandbox that never started) and PHRASE in its line.
+# refused PHRASE NAME [STATUS]: the command was refused with STATUS (121,
+# a refused config: nothing ran) and PHRASE in its line.
 refused ()
 {
   [ -n "${SBX_ADV_OLD:-}" ] && return 0
-  tap_is "$RC" "${3:-125}" "$2: refused"
+  tap_is "$RC" "${3:-121}" "$2: refused"
   tap_has "$OUT" "$1" "$2: the refusal names $1"
 }
 
@@ -208,7 +208,7 @@ case_unknown_fields ()
 {
   SBX_EXTRA='"requireEnforcment": "full"' \
     agent_case typo workspace-write "" true
-  refused "unknown key sbx.requireEnforcment, did you mean requireEnforcement?" \
+  refused "sbx.requireEnforcment: unknown key, did you mean requireEnforcement?" \
     "a misspelt sbx key"
   CONFIG_EDIT='s/"sbx": {/"domainname": "x", "sbx": {/' \
     agent_case unknown workspace-write "" true

@@ -181,7 +181,7 @@ case_ceiling ()
   r=$(HOME=$H sbx --ceiling "$T/ceiling" run --bundle "$T/bundle" "it-c$RANDOM" 2>&1)
   f=$(HOME=$H "$SBX_OCI" --root "$WORK/state" --ceiling "$T/ceiling" fence check \
     --config "$T/bundle/config.json" "$T/outside/x" 2>&1)
-  tap_is "$?" 125 "ceiling: the fence refuses the config the ceiling refuses"
+  tap_is "$?" 121 "ceiling: the fence refuses the config the ceiling refuses (121)"
   tap_has "$r" "$f" "ceiling: with the line run prints ($f)"
   printf '{"workspaces": [%s], "approve": [%s]}\n' "$(json_str "$H")" \
     "$(json_str "$T/outside")" > "$T/ceiling"

@@ -111,13 +111,28 @@ case_outcomes ()
   outcome_valid "$WORK/k4.json" 126 "command-not-executable"
   sed 's/"workspace-write"/"no-such-mode"/' "$p" > "$WORK/bad.json"
   sbx run --policy "$WORK/bad.json" --outcome "$WORK/k5.json" k-5 -- true 2>/dev/null
-  rc=$?; tap_is "$rc" 125 "a refused policy: exit 125"
-  outcome_valid "$WORK/k5.json" 125 "sandbox-failure"
+  rc=$?; tap_is "$rc" 121 "a refused policy: exit 121"
+  tap_is "$(field "$WORK/k5.json" outcome)" refused "a refused policy: outcome refused"
+  tap_is "$(field "$WORK/k5.json" refusedFields)" '["sbx.mode"]' "a refused policy: refusedFields names sbx.mode"
+  outcome_valid "$WORK/k5.json" 121 "refused"
+  printf '{"ociVersion": "1.0.2", // no comments\n}' > "$WORK/notjson.json"
+  sbx run --policy "$WORK/notjson.json" --outcome "$WORK/k7.json" k-7 -- true 2>/dev/null
+  rc=$?; tap_is "$rc" 121 "a policy that is not JSON: exit 121"
+  tap_is "$(field "$WORK/k7.json" refusedFields)" '[]' "not JSON: refusedFields names no field"
+  outcome_valid "$WORK/k7.json" 121 "refused, no field"
+  sed 's/"sbx": {/"sbx": {"requireEnforcment": "full", /' "$p" > "$WORK/typo.json"
+  sbx run --policy "$WORK/typo.json" --outcome "$WORK/k8.json" k-8 -- true 2>/dev/null
+  tap_is "$(field "$WORK/k8.json" refusedFields)" '["sbx.requireEnforcment"]' "a misspelt sbx key: refusedFields names it"
+  sed "s|\"path\": \"/\"|\"path\": \"$WORK/no-such-root\"|" "$p" > "$WORK/noroot.json"
+  sbx run --policy "$WORK/noroot.json" --outcome "$WORK/k9.json" k-9 -- true 2>/dev/null
+  rc=$?; tap_is "$rc" 121 "a root.path that does not exist: exit 121"
+  tap_is "$(field "$WORK/k9.json" refusedFields)" '["root.path"]' "a root.path that does not exist: refusedFields names root.path"
+  tap_is "$(field "$WORK/k1.json" refusedFields)" '[]' "an outcome that is no refusal names no refused field"
   sed 's/"wallClockSeconds": 600/"wallClockSeconds": 1/' "$p" > "$WORK/short.json"
   sbx run --policy "$WORK/short.json" --outcome "$WORK/k6.json" k-6 -- sleep 30 2>/dev/null
   rc=$?; tap_is "$(field "$WORK/k6.json" outcome)" limit "outcome limit (wall clock)"
   outcome_valid "$WORK/k6.json" "$rc" "limit"
-  tap_is "$(field "$WORK/k6.json" version)" 1 "the outcome has version 1"
+  tap_is "$(field "$WORK/k6.json" version)" 2 "the outcome has version 2"
 }
 
 # The table of docs/exit-status.md, command by command.
@@ -139,9 +154,14 @@ case_exit_statuses ()
   tap_is "$?" 123 "exec: an unknown container: exit 123"
   sbx delete --force no-such-id-$$ > /dev/null 2>&1
   tap_is "$?" 0 "delete --force: an unknown container is no error"
-  sbx pause x > /dev/null 2>&1; tap_is "$?" 125 "pause: refused: exit 125"
+  sbx pause x > /dev/null 2>&1; tap_is "$?" 125 "pause: not supported: exit 125"
   sbx create --bundle "$WORK/none" es-1 > /dev/null 2>&1
   tap_is "$?" 125 "create: a bundle without config.json: exit 125"
+  mkdir -p "$WORK/refused-bundle"
+  sed 's/"workspace-write"/"no-such-mode"/' "$WORK/config.json" > "$WORK/refused-bundle/config.json"
+  sbx create --bundle "$WORK/refused-bundle" es-2 > /dev/null 2>&1
+  tap_is "$?" 121 "create: a refused config: exit 121"
+  tap_is "$(ls "$WORK/state" 2>/dev/null | grep -c '^es-2')" 0 "create: a refused config leaves no state"
 }
 
 # A session: create once, exec per call; exec's statuses and signals.

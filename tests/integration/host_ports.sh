@@ -152,7 +152,7 @@ case_unapproved ()
   bundle "$b" "[$A]" "$PY" "$WS/ask.py" "127.0.0.1:$A"
   OUT=$(sbx run --bundle "$b" "hp-no-$RUN" 2>&1)
   RC=$?
-  tap_is "$RC" 125 "no approval: refused as a sandbox failure"
+  tap_is "$RC" 121 "no approval: refused (121)"
   tap_has "$OUT" "sbx.network.hostPorts[0]: host port $A needs the operator's approval: add a line \"port:$A\"" \
     "no approval: one line names the field and the token"
   tap_lacks "$OUT" "said" "no approval: nothing ran"

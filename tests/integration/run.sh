@@ -69,7 +69,7 @@ case_nested_carve_outs ()
   printf '{"workspaces": [%s]}\n' "$(json_str "$WS")" > "$WORK/ceiling"
   CEILING="$WORK/ceiling"
   agent workspace-write "$m" true
-  tap_is "$RC" 125 "ceiling: a writable bind outside the workspace is refused"
+  tap_is "$RC" 121 "ceiling: a writable bind outside the workspace is refused (121)"
   tap_has "$OUT" "add \"$r\" to the ceiling's \"approve\"" \
     "ceiling: the refusal names the token"
   printf '{"workspaces": [%s], "approve": [%s, %s]}\n' "$(json_str "$WS")" \
@@ -131,9 +131,10 @@ case_exit_status ()
 case_setup_failure ()
 {
   agent workspace-write "$(bind_rw "$WORK/vanished")" true
-  tap_is "$RC" 125 "a mount source that does not exist: exit 125"
+  tap_is "$RC" 121 "a mount source that does not exist: refused, exit 121"
   tap_has "$OUT" "$WORK/vanished does not exist" "the missing source is named"
-  tap_has "$OUTCOME" '"outcome":"sandbox-failure"' "outcome: sandbox-failure"
+  tap_has "$OUTCOME" '"outcome":"refused"' "outcome: refused"
+  tap_has "$OUTCOME" '"refusedFields":["mounts[0].source"]' "outcome: refusedFields names mounts[0].source"
   # A directory onto a file: only bubblewrap finds out, while setting up.
   touch "$WS/a-file"
   agent workspace-write \

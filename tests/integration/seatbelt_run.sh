@@ -126,7 +126,7 @@ PROCESS_EXTRA='"rlimits": [{"type": "RLIMIT_NOFILE", "hard": 64, "soft": 64}]'
 write_agent "$WORK/b" workspace-write "$WS" "" sh -c 'touch ran; exit 0'
 unset PROCESS_EXTRA
 sb run --bundle "$WORK/b" t9 2> "$WORK/err"
-tap_is "$?" 125 "process.rlimits is refused"
+tap_is "$?" 121 "process.rlimits is refused (121)"
 tap_has "$(cat "$WORK/err")" "process.rlimits: not available with the seatbelt backend" \
   "the refusal names process.rlimits"
 python3 - "$WORK/b/config.json" <<'PY'
@@ -136,14 +136,14 @@ c["linux"] = {"resources": {"memory": {"limit": 100000000}}}
 json.dump(c, open(sys.argv[1], "w"))
 PY
 sb run --bundle "$WORK/b" t9 2> "$WORK/err"
-tap_is "$?" 125 "a memory limit is refused"
+tap_is "$?" 121 "a memory limit is refused (121)"
 tap_has "$(cat "$WORK/err")" "linux.resources.memory.limit" \
   "the refusal names the memory limit"
 SBX_EXTRA='"requireEnforcement": "full"'
 write_agent "$WORK/b" workspace-write "$WS" "" sh -c 'touch ran; exit 0'
 unset SBX_EXTRA
 sb run --bundle "$WORK/b" t9 2> "$WORK/err"
-tap_is "$?" 125 "requireEnforcement full is refused under seatbelt"
+tap_is "$?" 121 "requireEnforcement full is refused under seatbelt"
 tap_ok "no refused config ran its command" test ! -e "$WS/ran"
 
 # 10. The lifecycle is refused on macOS, naming run.
@@ -212,7 +212,7 @@ unset SBX_EXTRA
 printf '{"workspaces": [%s]}\n' "$(json_str "$WS")" > "$WORK/ceiling"
 "$SB" --runner "$FAKE" --ceiling "$WORK/ceiling" run --dry-run \
   --bundle "$WORK/b" > /dev/null 2> "$WORK/err"
-tap_is "$?" 125 "under a ceiling, allowLaunchServices without approval is refused"
+tap_is "$?" 121 "under a ceiling, allowLaunchServices without approval is refused (121)"
 tap_has "$(cat "$WORK/err")" "add \"launch-services\" to the ceiling's \"approve\"" \
   "the refusal names the token to approve"
 echo launch-services > "$WORK/approve"

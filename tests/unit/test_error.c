@@ -1,5 +1,6 @@
-/* The error convention's one promise to people reading a message: it is
-   one line, whatever the config that caused it held.  */
+/* The error convention's promises to people reading a message: it is
+   one line, whatever the config that caused it held; and to programs: a
+   refusal of the config is told apart, with the field it names.  */
 #include "common/error.h"
 #include "tests/unit/tap.h"
 
@@ -26,5 +27,34 @@ main (void)
   sbx_fail (&e3, -EINVAL, "%s", big);
   tap_ok (strchr (e3.msg, '\n') == NULL && strlen (e3.msg) < sizeof e3.msg,
           "a message of nothing but newlines is cut, still one line");
+  struct sbx_error e4 = { 0 };
+  r = sbx_refuse (&e4, -EPERM, "mounts[2].source", "would expose %s", "/x");
+  tap_ok (r == -EPERM && e4.kind == SBX_ERROR_REFUSED,
+          "sbx_refuse: a refusal, its code returned");
+  tap_streq (e4.msg, "mounts[2].source: would expose /x", "  its line");
+  tap_streq (e4.field, "mounts[2].source", "  its field");
+  sbx_refuse (&e4, -EINVAL, "other", "second");
+  tap_streq (e4.field, "mounts[2].source", "  the first error stays");
+  sbx_error_prefix (&e4, "/b/config.json");
+  tap_streq (e4.field, "mounts[2].source", "  a prefix leaves the field");
+  struct sbx_error e5 = { 0 };
+  sbx_refuse (&e5, -EINVAL, NULL, "invalid JSON: %s", "x");
+  tap_ok (e5.kind == SBX_ERROR_REFUSED && e5.field[0] == '\0'
+              && strcmp (e5.msg, "invalid JSON: x") == 0,
+          "sbx_refuse without a field: the config as a whole");
+  struct sbx_error e6 = { 0 };
+  sbx_refuse_path (&e6, -EINVAL, "linux.seccomp.flags[%d]: unsupported %s", 3,
+                   "\"X: Y\"");
+  tap_streq (e6.field, "linux.seccomp.flags[3]",
+             "sbx_refuse_path: the field is the path before the first \": \"");
+  tap_streq (e6.msg, "linux.seccomp.flags[3]: unsupported \"X: Y\"",
+             "  the line is whole");
+  struct sbx_error e7 = { 0 };
+  sbx_fail (&e7, -EIO, "plain");
+  tap_ok (e7.kind == SBX_ERROR_RUNTIME && e7.field[0] == '\0',
+          "sbx_fail is no refusal");
+  sbx_error_clear (&e4);
+  tap_ok (e4.kind == SBX_ERROR_RUNTIME && e4.field[0] == '\0',
+          "sbx_error_clear clears the field");
   return tap_done ();
 }

@@ -367,14 +367,14 @@ static const struct error_case error_cases[] = {
   /* sbx-oci owns "sbx": a key no parser reads is a typo, refused with the
      nearest known one (issue 15).  */
   { SBX ("'requireEnforcment':'full'"),
-    "unknown key sbx.requireEnforcment, did you mean requireEnforcement?" },
+    "sbx.requireEnforcment: unknown key, did you mean requireEnforcement?" },
   { SBX ("'hardenedDefault':false"),
-    "unknown key sbx.hardenedDefault, did you mean hardenedDefaults?" },
+    "sbx.hardenedDefault: unknown key, did you mean hardenedDefaults?" },
   { SBX ("'limits':{'wallClock':3}"),
-    "unknown key sbx.limits.wallClock, did you mean wallClockSeconds?" },
+    "sbx.limits.wallClock: unknown key, did you mean wallClockSeconds?" },
   { SBX ("'env':{'alow':['A']}"),
-    "unknown key sbx.env.alow, did you mean allow?" },
-  { SBX ("'future':{'x':1}"), "unknown key sbx.future: sbx-oci has no such "
+    "sbx.env.alow: unknown key, did you mean allow?" },
+  { SBX ("'future':{'x':1}"), "sbx.future: unknown key: sbx-oci has no such "
                               "setting (see sbx-oci-config(5))" },
   /* JSON has no comments, and runc and crun refuse them.  */
   { "{/* c */}", "invalid JSON: lexical error: probable comment found in "
@@ -417,6 +417,17 @@ test_error_table (void)
                    error_cases[i].want))
         printf ("# r=%d\n", r);
       tap_streq (err.msg, error_cases[i].want, "  message");
+      /* A refusal, naming the field its line begins with (none for a
+         document that is not JSON), for the exit status and the
+         outcome's refusedFields.  */
+      const char *want = error_cases[i].want, *sep = strstr (want, ": ");
+      bool whole = strncmp (want, "invalid JSON", 12) == 0
+                   || strncmp (want, "expected a JSON object", 22) == 0;
+      char field[SBX_ERROR_FIELD_MAX] = "";
+      if (!whole && sep)
+        snprintf (field, sizeof field, "%.*s", (int) (sep - want), want);
+      tap_ok (err.kind == SBX_ERROR_REFUSED, "  refused (kind %d)", err.kind);
+      tap_streq (err.field, field, "  the field");
     }
 }
 

@@ -77,10 +77,10 @@ export interface OutcomeLimits {
 
 /** The outcome JSON of `sbx-oci run`, plus what the library adds. */
 export interface Outcome {
-  /** The outcome document's version (docs/outcome.schema.json): 1. */
+  /** The outcome document's version (docs/outcome.schema.json): 2 (1 had no 'refused'). */
   version: number;
   outcome: 'exited' | 'signaled' | 'limit' | 'command-not-found' | 'command-not-executable'
-    | 'sandbox-failure' | (string & {});
+    | 'refused' | 'sandbox-failure' | (string & {});
   exitCode?: number;
   signal?: number;
   signalCertain?: boolean;
@@ -95,6 +95,8 @@ export interface Outcome {
   environment?: { dropped: string[]; redacted: string[] };
   /** The config's keys sbx-oci does not read, as JSON paths. */
   ignoredFields?: string[];
+  /** With 'refused': the field the refusal names, as a JSON path (empty: none). */
+  refusedFields?: string[];
   /** What the sbx-oci process actually exited with (added by the library). */
   exitStatus: number | null;
   /** Present when captured. */
@@ -110,7 +112,8 @@ export interface ExecOptions extends StdioOptions {
 
 export interface ExecResult {
   /** The command's exit status (128+N for a signal); sbx-oci's own: 122 usage, 123 no such
-   *  container, 125 failure, 126 not executable, 127 not found (docs/exit-status.md). */
+   *  container, 121 refused, 125 failure, 126 not executable, 127 not found
+   *  (docs/exit-status.md). */
   status: number;
   signal: NodeJS.Signals | null;
   stdout?: string;

@@ -32,7 +32,9 @@ test('a variable is passed only when the ceiling approves it', async (t) => {
   const argv = ['sh', '-c', 'echo "v=$SBX_NODE_VAR"'];
   const env = { SBX_NODE_VAR: 'hello' };
   const refused = await run({ binary, workspace: ws, argv, env });
-  assert.equal(refused.outcome, 'sandbox-failure');
+  assert.equal(refused.outcome, 'refused');
+  assert.equal(refused.status, 121);
+  assert.deepEqual(refused.refusedFields, ['sbx.env.allow[0]']);
   assert.match(refused.reason, /env:SBX_NODE_VAR/);
   assert.equal(refused.stdout, '');
   const passed = await run({ binary, workspace: ws, argv, env, ceiling: { approve: ['env:SBX_NODE_VAR'] } });
@@ -59,7 +61,7 @@ test('a missing command is not an exit of the command', async (t) => {
   assert.equal(o.outcome, 'command-not-found');
   assert.equal(o.status, 127, 'the outcome agrees with the exit status');
   assert.equal(o.exitStatus, 127);
-  assert.equal(o.version, 1);
+  assert.equal(o.version, 2);
   assert.match(o.reason, /not found/);
 });
 

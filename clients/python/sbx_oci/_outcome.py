@@ -26,7 +26,7 @@ class Limits:
 @dataclass
 class Outcome:
     outcome: str  # exited, signaled, limit, command-not-found, command-not-executable,
-    #               sandbox-failure
+    #               refused, sandbox-failure
     status: int  # the status the outcome reports
     wall_time_ms: int
     limits: Limits
@@ -38,9 +38,10 @@ class Outcome:
     exit_status: Optional[int] = None  # what the sbx-oci process exited with
     stdout: Optional[bytes] = None  # when captured
     stderr: Optional[bytes] = None
-    version: int = 1  # the outcome document's version (docs/outcome.schema.json)
+    version: int = 2  # the outcome document's version (docs/outcome.schema.json)
     dropped_env: List[str] = field(default_factory=list)  # credential-shaped names not passed
     ignored_fields: List[str] = field(default_factory=list)  # config keys sbx-oci does not read
+    refused_fields: List[str] = field(default_factory=list)  # refused: the field it names
     raw: Dict[str, Any] = field(default_factory=dict)  # the JSON as written
 
 
@@ -62,12 +63,14 @@ def parse_outcome(j: dict, exit_status, stdout, stderr) -> Outcome:
         signal=j.get("signal"), signal_certain=j.get("signalCertain"), reason=j.get("reason"),
         exit_status=exit_status, stdout=stdout, stderr=stderr, version=j.get("version", 1),
         dropped_env=list(j.get("environment", {}).get("dropped", [])),
-        ignored_fields=list(j.get("ignoredFields", [])), raw=j)
+        ignored_fields=list(j.get("ignoredFields", [])),
+        refused_fields=list(j.get("refusedFields", [])), raw=j)
 
 
 @dataclass
 class ExecResult:
     status: int  # the command's status (128+N for a signal); sbx-oci's own: 122 usage,
-    #              123 no such container, 125 failure, 126/127 not executable/found
+    #              123 no such container, 121 refused, 125 failure,
+    #              126/127 not executable/found
     stdout: Optional[bytes] = None
     stderr: Optional[bytes] = None

@@ -36,7 +36,9 @@ class RunTest(unittest.TestCase):
         argv = ["sh", "-c", 'echo "v=$SBX_PY_VAR"']
         env = {"SBX_PY_VAR": "hello"}
         refused = sbx_oci.run(argv, workspace=ws, env=env, binary=BINARY)
-        self.assertEqual(refused.outcome, "sandbox-failure")
+        self.assertEqual(refused.outcome, "refused")
+        self.assertEqual(refused.status, 121)
+        self.assertEqual(refused.refused_fields, ["sbx.env.allow[0]"])
         self.assertIn("env:SBX_PY_VAR", refused.reason)
         self.assertEqual(refused.stdout, b"")
         passed = sbx_oci.run(argv, workspace=ws, env=env, binary=BINARY,
@@ -62,7 +64,7 @@ class RunTest(unittest.TestCase):
         self.assertEqual(o.outcome, "command-not-found")
         self.assertEqual(o.status, 127)  # the outcome agrees with the exit status
         self.assertEqual(o.exit_status, 127)
-        self.assertEqual(o.version, 1)
+        self.assertEqual(o.version, 2)
         self.assertIn("not found", o.reason)
 
     def test_stdin_fed_and_stdout_streamed(self):

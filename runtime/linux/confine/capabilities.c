@@ -100,10 +100,11 @@ parse_set (const struct strv *names, const char *set, uint64_t *mask,
     {
       int cap = cap_from_oci_name (names->v[i]);
       if (cap < 0)
-        return sbx_fail (err, -EINVAL,
-                         "process.capabilities.%s[%zu]: unknown capability "
-                         "\"%s\"",
-                         set, i, names->v[i]);
+        return sbx_refuse_path (
+            err, -EINVAL,
+            "process.capabilities.%s[%zu]: unknown capability "
+            "\"%s\"",
+            set, i, names->v[i]);
       *mask |= BIT (cap);
     }
   return 0;

@@ -133,25 +133,26 @@ resolve_action (const char *path, const char *action_key,
                 uint32_t errno_ret, uint32_t *out, struct sbx_error *err)
 {
   if (name == NULL)
-    return sbx_fail (err, -EINVAL, "%s.%s: required", path, action_key);
+    return sbx_refuse_path (err, -EINVAL, "%s.%s: required", path, action_key);
   if (strcmp (name, "SCMP_ACT_NOTIFY") == 0)
-    return sbx_fail (err, -EOPNOTSUPP,
-                     "%s.%s: \"SCMP_ACT_NOTIFY\" needs a seccomp listener, "
-                     "which sbx-oci does not provide; use SCMP_ACT_ERRNO",
-                     path, action_key);
+    return sbx_refuse_path (
+        err, -EOPNOTSUPP,
+        "%s.%s: \"SCMP_ACT_NOTIFY\" needs a seccomp listener, "
+        "which sbx-oci does not provide; use SCMP_ACT_ERRNO",
+        path, action_key);
   int i = name_index (sbx_seccomp_actions, name);
   if (i < 0)
-    return sbx_fail (err, -EINVAL, "%s.%s: unsupported action \"%s\"", path,
-                     action_key, name);
+    return sbx_refuse_path (err, -EINVAL, "%s.%s: unsupported action \"%s\"",
+                            path, action_key, name);
   if (has_errno && !action_values[i].takes_errno)
-    return sbx_fail (err, -EINVAL,
-                     "%s.%s: only valid with SCMP_ACT_ERRNO or "
-                     "SCMP_ACT_TRACE, not \"%s\"",
-                     path, errno_key, name);
+    return sbx_refuse_path (err, -EINVAL,
+                            "%s.%s: only valid with SCMP_ACT_ERRNO or "
+                            "SCMP_ACT_TRACE, not \"%s\"",
+                            path, errno_key, name);
   if (has_errno && errno_ret > SBX_MAX_ERRNO)
-    return sbx_fail (err, -ERANGE,
-                     "%s.%s: %u is above the kernel's largest errno (%u)",
-                     path, errno_key, errno_ret, SBX_MAX_ERRNO);
+    return sbx_refuse_path (
+        err, -ERANGE, "%s.%s: %u is above the kernel's largest errno (%u)",
+        path, errno_key, errno_ret, SBX_MAX_ERRNO);
   *out = action_values[i].base;
   if (action_values[i].takes_errno)
     *out |= has_errno ? errno_ret : (uint32_t) EPERM;
@@ -166,10 +167,10 @@ add_architectures (scmp_filter_ctx ctx, const struct strv *archs,
     {
       int k = name_index (sbx_seccomp_architectures, archs->v[i]);
       if (k < 0)
-        return sbx_fail (err, -EINVAL,
-                         "linux.seccomp.architectures[%zu]: unknown "
-                         "architecture \"%s\"",
-                         i, archs->v[i]);
+        return sbx_refuse_path (err, -EINVAL,
+                                "linux.seccomp.architectures[%zu]: unknown "
+                                "architecture \"%s\"",
+                                i, archs->v[i]);
       /* The native architecture is already in the filter: EEXIST.  */
       int r = seccomp_arch_add (ctx, architecture_values[k]);
       if (r < 0 && r != -EEXIST)
@@ -189,9 +190,9 @@ set_flags (scmp_filter_ctx ctx, const struct strv *flags,
     {
       int k = name_index (sbx_seccomp_flags, flags->v[i]);
       if (k < 0)
-        return sbx_fail (err, -EINVAL,
-                         "linux.seccomp.flags[%zu]: unsupported flag \"%s\"",
-                         i, flags->v[i]);
+        return sbx_refuse_path (
+            err, -EINVAL, "linux.seccomp.flags[%zu]: unsupported flag \"%s\"",
+            i, flags->v[i]);
       int r = seccomp_attr_set (ctx, flag_values[k].attr, 1);
       if (r < 0)
         return sbx_fail_errno (err, r,
@@ -215,16 +216,18 @@ build_conditions (const struct sbx_seccomp_rule *rule, size_t ri,
     {
       const struct sbx_seccomp_arg *a = &rule->args[j];
       if (a->index >= SBX_SYSCALL_ARGS)
-        return sbx_fail (err, -EINVAL,
-                         "linux.seccomp.syscalls[%zu].args[%zu].index: %u "
-                         "is out of range (0-5)",
-                         ri, j, a->index);
+        return sbx_refuse_path (
+            err, -EINVAL,
+            "linux.seccomp.syscalls[%zu].args[%zu].index: %u "
+            "is out of range (0-5)",
+            ri, j, a->index);
       int op = name_index (sbx_seccomp_operators, a->op);
       if (op < 0)
-        return sbx_fail (err, -EINVAL,
-                         "linux.seccomp.syscalls[%zu].args[%zu].op: unknown "
-                         "operator \"%s\"",
-                         ri, j, a->op ? a->op : "");
+        return sbx_refuse_path (
+            err, -EINVAL,
+            "linux.seccomp.syscalls[%zu].args[%zu].op: unknown "
+            "operator \"%s\"",
+            ri, j, a->op ? a->op : "");
       cmp[j] = (struct scmp_arg_cmp){ .arg = a->index,
                                       .op = operator_values[op],
                                       .datum_a = a->value,
@@ -256,10 +259,11 @@ add_numbered (struct numbered *nb, const struct sbx_seccomp_rule *rule,
       || sbx_syscall_number (name, seccomp_arch_native ()) < 0)
     return 0;
   if (nb->n == SBX_NUMBERED_RULES_MAX)
-    return sbx_fail (err, -E2BIG,
-                     "linux.seccomp.syscalls[%zu]: more than %u rules for "
-                     "system calls this libseccomp does not know",
-                     ri, SBX_NUMBERED_RULES_MAX);
+    return sbx_refuse_path (
+        err, -E2BIG,
+        "linux.seccomp.syscalls[%zu]: more than %u rules for "
+        "system calls this libseccomp does not know",
+        ri, SBX_NUMBERED_RULES_MAX);
   nb->v[nb->n++] = (struct sbx_numbered_rule){ name, action };
   return 0;
 }
@@ -334,10 +338,11 @@ build_filter (const struct sbx_seccomp *sc, scmp_filter_ctx *ctx,
     return r;
   *ctx = seccomp_init (default_action);
   if (*ctx == NULL)
-    return sbx_fail (err, -EINVAL,
-                     "linux.seccomp.defaultAction: \"%s\" is not supported "
-                     "by this kernel or libseccomp",
-                     sc->default_action);
+    return sbx_refuse_path (
+        err, -EINVAL,
+        "linux.seccomp.defaultAction: \"%s\" is not supported "
+        "by this kernel or libseccomp",
+        sc->default_action);
   r = add_architectures (*ctx, &sc->architectures, err);
   if (r < 0)
     return r;
