@@ -42,6 +42,27 @@ PY
     eval '[ "$(readlink /proc/$pid/ns/pid)" = "$(readlink /proc/self/ns/pid)" ]'
   check "kill reaches it" eval 'sbx kill "$id" KILL && for _ in $(seq 50); do [ "$(state_of "$id" status)" = stopped ] && break; sleep 0.1; done; [ "$(state_of "$id" status)" = stopped ]'
   check "delete" sbx delete "$id"
+  run_chain "$B"
+}
+
+# `run` without a pid namespace: a chain of processes deeper than the
+# sweep's old 100 rounds, whose top returns at once, ends with the run
+# (the adversarial review found levels 101 and below alive after `run`).
+run_chain () {
+  local B=$1 mark=$((600000 + RANDOM)) left
+  python3 - "$B/config.json" "$mark" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["process"]["args"] = ["sh", "-c", "c() { if [ $1 -gt 0 ]; then c $(($1 - 1)) & wait; "
+                        "else exec sleep %s; fi; }; (c 150 &); sleep 1" % sys.argv[2]]
+json.dump(c, open(sys.argv[1], "w"))
+PY
+  (cd "$B" && sbx run "hp-chain-$MODE-$RUN" > /dev/null 2>&1)
+  sleep 0.5
+  left=$(pgrep -f "^sleep $mark\$" | wc -l)
+  check "run: a 150-deep chain whose top returned is gone with the run ($left left)" \
+    test "$left" = 0
+  pkill -9 -f "^sleep $mark\$" 2> /dev/null
 }
 
 run_as_root_and_user suite

@@ -20,6 +20,7 @@
 #include "runtime/linux/supervise/limits.h"
 #include "runtime/linux/supervise/run_guard.h"
 #include "runtime/linux/supervise/terminate.h"
+#include "runtime/linux/supervise/tree_kill.h"
 
 static const int forwarded[]
     = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
@@ -302,18 +303,27 @@ sweep_children (pid_t sandbox_init)
 {
   char path[64];
   snprintf (path, sizeof path, "/proc/self/task/%d/children", (int) getpid ());
-  /* Each round kills and reaps what is re-parented here now; a straggler's
-     own children arrive for the next round.  No sleeping: a SIGKILLed
-     child of ours is reaped as soon as it is gone.  (Up to 256 a round:
-     the rest are killed in the next one.)  */
-  for (int round = 0; round < 100; round++)
+  /* Each round kills the whole tree below each child (without a pid
+     namespace nothing else ends it: a chain of any depth whose top
+     returned hangs below this subreaper) and reaps what is re-parented
+     here now; a process forked behind the walk is re-parented here for
+     the next round.  No sleeping: a SIGKILLed child of ours is reaped as
+     soon as it is gone.  (Up to 256 a round: the rest are killed in the
+     next one.)  The bound only keeps a kernel bug from hanging `run`.  */
+  for (int round = 0; round < 100000; round++)
     {
       pid_t pids[256];
       bool killed[256];
       ssize_t n = read_children (path, pids, sizeof pids / sizeof *pids);
       size_t waited = 0;
       for (ssize_t i = 0; i < n; i++)
-        killed[i] = kill_child (pids[i]);
+        {
+          /* The init of the sandbox's pid namespace takes its whole
+             namespace with it.  */
+          if (pids[i] != sandbox_init)
+            sbx_tree_kill (pids[i]);
+          killed[i] = kill_child (pids[i]);
+        }
       for (ssize_t i = 0; i < n; i++)
         {
           if (pids[i] == sandbox_init && killed[i] && is_childless (pids[i]))

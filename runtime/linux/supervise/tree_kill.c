@@ -1,0 +1,120 @@
+#include "runtime/linux/supervise/tree_kill.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "runtime/linux/pidfd.h"
+
+struct member
+{
+  pid_t pid;
+  int pidfd;
+};
+
+struct walk
+{
+  struct member *v;
+  size_t n, cap;
+};
+
+/* PID's parent, or -1.  */
+static pid_t
+parent_of (pid_t pid)
+{
+  char path[64], buf[512];
+  snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t len = fd < 0 ? -1 : read (fd, buf, sizeof buf - 1);
+  if (len <= 0)
+    return -1;
+  buf[len] = '\0';
+  /* "pid (comm) state ppid ...": comm may hold anything, ')' too.  */
+  char *p = strrchr (buf, ')');
+  long ppid;
+  if (p == NULL || sscanf (p + 1, " %*c %ld", &ppid) != 1)
+    return -1;
+  return (pid_t) ppid;
+}
+
+/* Add PID, a child of PARENT: its pidfd is opened, then the pid is
+   checked to be still PARENT's child (or re-parented here), so a pid
+   PARENT reaped and the kernel handed to another process is never
+   signalled.  */
+static void
+add (struct walk *w, pid_t pid, pid_t parent)
+{
+  if (w->n == w->cap)
+    {
+      size_t cap = w->cap ? w->cap * 2 : 64;
+      struct member *v = realloc (w->v, cap * sizeof *v);
+      if (v == NULL)
+        return; /* left to the sweep's next round */
+      w->v = v, w->cap = cap;
+    }
+  int fd = sbx_pidfd_open (pid);
+  if (fd < 0)
+    return;
+  pid_t now = parent_of (pid);
+  if (now != parent && now != getpid ())
+    {
+      close (fd);
+      return;
+    }
+  w->v[w->n++] = (struct member){ pid, fd };
+}
+
+/* Every child of every thread of PID.  */
+static void
+add_children (struct walk *w, pid_t pid)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/task", (int) pid);
+  DIR *d = opendir (path);
+  if (d == NULL)
+    return;
+  for (struct dirent *e; (e = readdir (d)) != NULL;)
+    {
+      if (e->d_name[0] == '.')
+        continue;
+      char file[96], buf[4096];
+      snprintf (file, sizeof file, "/proc/%d/task/%s/children", (int) pid,
+                e->d_name);
+      cleanup_close int fd = open (file, O_RDONLY | O_CLOEXEC);
+      ssize_t len = fd < 0 ? -1 : read (fd, buf, sizeof buf - 1);
+      if (len <= 0)
+        continue;
+      buf[len] = '\0';
+      /* Every pid ends with a space; one cut by the buffer is left: its
+         parent's SIGKILL below re-parents it here, for the next round. */
+      for (char *p = buf, *end;; p = end)
+        {
+          long child = strtol (p, &end, 10);
+          if (end == p || *end != ' ' || child <= 0)
+            break;
+          add (w, (pid_t) child, pid);
+        }
+    }
+  closedir (d);
+}
+
+void
+sbx_tree_kill (pid_t root)
+{
+  struct walk w = { 0 };
+  add (&w, root, getpid ());
+  while (w.n > 0)
+    {
+      struct member m = w.v[--w.n];
+      sbx_pidfd_signal (m.pidfd, SIGSTOP);
+      add_children (&w, m.pid);
+      sbx_pidfd_signal (m.pidfd, SIGKILL);
+      close (m.pidfd);
+    }
+  free (w.v);
+}
