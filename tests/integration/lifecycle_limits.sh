@@ -167,6 +167,18 @@ suite () {
     check "memory.limit_in_bytes is 64 MiB" [ "$(cat "$cg/memory.limit_in_bytes")" = $((64 << 20)) ]
     check "delete --force of a created container" sbx delete --force "$quiet"
     check "removes its cgroup" [ ! -e "$cg" ]
+    # An exec'd process is held by the container's quota, as runc's is
+    # (the adversarial review found it in no cgroup: no limit at all).
+    local mark_n=$((700000 + RANDOM)) epid
+    sbx create --bundle "$B/quiet" "$quiet" && sbx start "$quiet"
+    sbx exec -d "$quiet" sleep "$mark_n"
+    for _ in $(seq 50); do epid=$(pgrep -xf "sleep $mark_n") && break; sleep 0.1; done
+    check "an exec'd process ($epid) is in the container's pids cgroup" \
+      grep -qx "${epid:-none}" "$(cgroup_dir "$quiet" pids)/cgroup.procs"
+    check "and in its memory cgroup" \
+      grep -qx "${epid:-none}" "$(cgroup_dir "$quiet" memory)/cgroup.procs"
+    sbx delete --force "$quiet"
+    check "delete --force ends the exec'd process" eval '! pgrep -xf "sleep $mark_n" > /dev/null'
     env -i "$SBX" --root "$ROOT" --systemd-cgroup create --bundle "$B/quiet" "$sd" >/dev/null 2>&1
     check "--systemd-cgroup with no cgroupsPath: system.slice/sbx-oci-$sd.scope" \
       [ -d "/sys/fs/cgroup/memory/system.slice/sbx-oci-$sd.scope" ]

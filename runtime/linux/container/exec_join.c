@@ -36,6 +36,7 @@
 #include "runtime/linux/confine/seccomp_builtin.h"
 #include "policy/policy.h"
 #include "runtime/linux/state/state_store.h"
+#include "runtime/linux/supervise/limits_report.h"
 #include "spec/spec.h"
 
 /* What the new process needs, prepared before any fork.  */
@@ -440,11 +441,11 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
     r = report_failure (&f, p, cwd, err);
   else if (np != (ssize_t) sizeof pid)
     r = sbx_fail (err, -EIO, "exec: the process could not be started");
-  if (r == 0 && o->pid_file)
+  if (r == 0 && o->pid_file.path)
     {
       char buf[32];
       int n = snprintf (buf, sizeof buf, "%d", (int) pid);
-      r = sbx_write_file_atomic (o->pid_file, buf, n, 0644, err);
+      r = sbx_file_dest_write (&o->pid_file, buf, n, 0644, err);
     }
   if (r == 0 && !o->detach && np == (ssize_t) sizeof pid)
     forward_signals (pid, true);
@@ -502,6 +503,21 @@ landlock_layer (const struct strv *rules, struct exec_plan *p,
   return r < 0 ? sbx_fail (err, -ENOMEM, "out of memory") : 0;
 }
 
+/* Into the container's cgroup, when it has one, before anything is
+   forked: the process exec starts (and all it starts) is held by the
+   container's quota, as runc's exec is, and ended by `kill` and `delete`
+   through the cgroup.  sbx-oci exec itself counts there while it waits.  */
+static int
+enter_cgroup (const struct sbx_container *c, struct sbx_error *err)
+{
+  struct sbx_cgroup *cg = NULL;
+  int r = sbx_container_cgroup (c, &cg, err);
+  if (r == 0 && cg)
+    r = sbx_cgroup_enter (cg, getpid (), err);
+  sbx_cgroup_free (cg);
+  return r < 0 ? r : 0;
+}
+
 int
 sbx_container_exec (const struct sbx_context *g,
                     const struct sbx_exec_request *o, struct sbx_error *err)
@@ -528,6 +544,7 @@ sbx_container_exec (const struct sbx_context *g,
   r = r ?: open_namespaces (&c, &p, err);
   if (r == 0 && o->tty)
     r = open_terminal (&c, o->console_socket, &p.tty_slave, err);
+  r = r ?: enter_cgroup (&c, err);
   if (r == 0)
     {
       char *empty[] = { NULL };
