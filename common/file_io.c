@@ -236,16 +236,51 @@ open_parent (const char *path, const char **name)
 }
 
 int
+sbx_file_dest_open (const char *path, struct sbx_file_dest *d,
+                    struct sbx_error *err)
+{
+  *d = (struct sbx_file_dest){ .path = path, .dirfd = -1 };
+  if (path == NULL)
+    return 0;
+  d->dirfd = open_parent (path, &d->name);
+  if (d->dirfd < 0)
+    return sbx_fail_errno (err, -errno, "cannot write %s", path);
+  if (d->name[0] == '\0')
+    {
+      sbx_file_dest_close (d);
+      return sbx_fail (err, -EISDIR, "cannot write %s: not a file name", path);
+    }
+  return 0;
+}
+
+int
+sbx_file_dest_write (const struct sbx_file_dest *d, const void *data,
+                     size_t len, mode_t mode, struct sbx_error *err)
+{
+  if (d->path == NULL)
+    return 0;
+  return sbx_write_file_atomic_at (d->dirfd, d->name, d->path, data, len, mode,
+                                   err);
+}
+
+void
+sbx_file_dest_close (struct sbx_file_dest *d)
+{
+  if (d->dirfd >= 0)
+    close (d->dirfd);
+  d->dirfd = -1;
+}
+
+int
 sbx_write_file_atomic (const char *path, const void *data, size_t len,
                        mode_t mode, struct sbx_error *err)
 {
-  const char *name;
-  cleanup_close int dirfd = open_parent (path, &name);
-  if (dirfd < 0)
-    return sbx_fail_errno (err, -errno, "cannot write %s", path);
-  if (name[0] == '\0')
-    return sbx_fail (err, -EISDIR, "cannot write %s: not a file name", path);
-  return sbx_write_file_atomic_at (dirfd, name, path, data, len, mode, err);
+  struct sbx_file_dest d;
+  int r = sbx_file_dest_open (path, &d, err);
+  if (r == 0)
+    r = sbx_file_dest_write (&d, data, len, mode, err);
+  sbx_file_dest_close (&d);
+  return r;
 }
 
 int

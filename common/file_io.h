@@ -37,6 +37,27 @@ int sbx_read_file_at (int dirfd, const char *name, const char *shown,
 int sbx_write_file_atomic (const char *path, const void *data, size_t len,
                            mode_t mode, struct sbx_error *err);
 
+/* A file to be written later, its directory opened now: a sandbox that
+   can write a directory on PATH (a workspace holding the operator's
+   --outcome or --pid-file) and swaps it for a symlink while it runs
+   cannot move the write.  PATH is the caller's; NAME points into it.  */
+struct sbx_file_dest
+{
+  const char *path; /* NULL: no file */
+  const char *name;
+  int dirfd; /* -1 until opened */
+};
+
+/* Open PATH's directory into D (PATH NULL: D is no file, and 0).  */
+int sbx_file_dest_open (const char *path, struct sbx_file_dest *d,
+                        struct sbx_error *err);
+
+/* sbx_write_file_atomic into D; a no-op for no file.  */
+int sbx_file_dest_write (const struct sbx_file_dest *d, const void *data,
+                         size_t len, mode_t mode, struct sbx_error *err);
+
+void sbx_file_dest_close (struct sbx_file_dest *d);
+
 /* The same for NAME in the directory DIRFD; errors name SHOWN.  */
 int sbx_write_file_atomic_at (int dirfd, const char *name, const char *shown,
                               const void *data, size_t len, mode_t mode,

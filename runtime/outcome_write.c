@@ -11,24 +11,14 @@
 #include "common/file_io.h"
 #include "common/json_gen.h"
 
+/* The file's directory is opened now, before the sandbox runs: a
+   sandbox that can write a directory on the path cannot swap it for a
+   symlink to move the write (the adversarial review did).  */
 static int
-check_dir (const char *path, struct sbx_error *err)
+open_dest (struct sbx_outcome_dest *d, struct sbx_error *err)
 {
-  const char *slash = strrchr (path, '/');
-  if (slash == path)
-    return 0;
-  cleanup_free char *dir
-      = slash ? strndup (path, (size_t) (slash - path)) : strdup (".");
-  struct stat st;
-  if (dir == NULL)
-    return sbx_fail (err, -ENOMEM, "out of memory");
-  if (stat (dir, &st) < 0)
-    return sbx_fail_errno (err, -errno, "--outcome %s: cannot use %s", path,
-                           dir);
-  if (!S_ISDIR (st.st_mode))
-    return sbx_fail (err, -ENOTDIR, "--outcome %s: %s is not a directory",
-                     path, dir);
-  return 0;
+  int r = sbx_file_dest_open (d->path, &d->file, err);
+  return r < 0 ? sbx_error_prefix (err, "--outcome") : 0;
 }
 
 static int
@@ -53,7 +43,7 @@ check_fd (int fd, int preserve_fds, struct sbx_error *err)
 }
 
 int
-sbx_outcome_dest_check (const struct sbx_outcome_dest *d, int preserve_fds,
+sbx_outcome_dest_check (struct sbx_outcome_dest *d, int preserve_fds,
                         struct sbx_error *err)
 {
   if (d->path && d->fd >= 0)
@@ -63,7 +53,7 @@ sbx_outcome_dest_check (const struct sbx_outcome_dest *d, int preserve_fds,
                                 "--outcome FILE or --outcome-fd N (a pipe or "
                                 "file of its own, e.g. 3>outcome.json)");
   if (d->path)
-    return check_dir (d->path, err);
+    return open_dest (d, err);
   if (d->fd >= 0)
     return check_fd (d->fd, preserve_fds, err);
   return 0;
@@ -103,5 +93,11 @@ sbx_outcome_write (const struct sbx_outcome_dest *d,
     return sbx_fail (err, r, "cannot format the outcome");
   if (d->fd >= 0)
     return write_all (d->fd, text, len, err);
-  return sbx_write_file_atomic (d->path, text, len, 0644, err);
+  return sbx_file_dest_write (&d->file, text, len, 0644, err);
+}
+
+void
+sbx_outcome_dest_close (struct sbx_outcome_dest *d)
+{
+  sbx_file_dest_close (&d->file);
 }

@@ -7,19 +7,23 @@
 #define SBX_OUTCOME_WRITE_H
 
 #include "common/error.h"
+#include "common/file_io.h"
 #include "runtime/outcome.h"
 
 struct sbx_outcome_dest
 {
-  const char *path; /* --outcome FILE */
-  int fd;           /* --outcome-fd N; -1: none */
+  const char *path;          /* --outcome FILE */
+  int fd;                    /* --outcome-fd N; -1: none */
+  struct sbx_file_dest file; /* PATH's directory, opened by the check */
 };
 
 /* The option's values, as parsed: refuses "-" (stdout is the command's),
    a descriptor 0 to 2, one that is not open, or one that --preserve-fds
-   would hand to the sandbox.  */
-int sbx_outcome_dest_check (const struct sbx_outcome_dest *d, int preserve_fds,
+   would hand to the sandbox; opens FILE's directory.  */
+int sbx_outcome_dest_check (struct sbx_outcome_dest *d, int preserve_fds,
                             struct sbx_error *err);
+
+void sbx_outcome_dest_close (struct sbx_outcome_dest *d);
 
 /* Write the outcome (one JSON object and a newline) where D says.  */
 int sbx_outcome_write (const struct sbx_outcome_dest *d,

@@ -28,7 +28,7 @@ parse_create_options (int argc, char **argv, struct sbx_create_request *o,
         o->bundle = optarg;
         break;
       case 'P':
-        o->pid_file = optarg;
+        o->pid_file.path = optarg;
         break;
       case 'c':
         o->console_socket = optarg;
@@ -52,7 +52,11 @@ int
 sbx_cmd_create (struct sbx_context *g, int argc, char **argv,
                 struct sbx_error *err)
 {
-  struct sbx_create_request req = { .bundle = "." };
+  struct sbx_create_request req
+      = { .bundle = ".", .pid_file = { .dirfd = -1 } };
   int r = sbx_usage_result (parse_create_options (argc, argv, &req, err), err);
-  return r < 0 ? r : sbx_container_create (g, &req, err);
+  r = r ?: sbx_file_dest_open (req.pid_file.path, &req.pid_file, err);
+  r = r ?: sbx_container_create (g, &req, err);
+  sbx_file_dest_close (&req.pid_file);
+  return r;
 }

@@ -36,7 +36,7 @@ parse_exec_options (int argc, char **argv, struct sbx_exec_request *o,
         o->process_file = optarg;
         break;
       case 'P':
-        o->pid_file = optarg;
+        o->pid_file.path = optarg;
         break;
       case 'w':
         o->cwd = optarg;
@@ -95,12 +95,14 @@ int
 sbx_cmd_exec (struct sbx_context *g, int argc, char **argv,
               struct sbx_error *err)
 {
-  struct sbx_exec_request req = { 0 };
+  struct sbx_exec_request req = { .pid_file = { .dirfd = -1 } };
   /* First of all: from here on, nothing of the host's sbx-oci file is
      reachable from this process or its children (sealed_self.h).  */
   int r = sbx_run_from_sealed_copy (err);
   r = r ?: sbx_usage_result (parse_exec_options (argc, argv, &req, err), err);
+  r = r ?: sbx_file_dest_open (req.pid_file.path, &req.pid_file, err);
   r = r ?: sbx_container_exec (g, &req, err);
+  sbx_file_dest_close (&req.pid_file);
   strv_free (&req.args);
   strv_free (&req.env);
   return r;

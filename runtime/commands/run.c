@@ -238,23 +238,30 @@ preview_seatbelt (const struct sbx_context *g,
   return r;
 }
 
+static void
+release_options (struct run_options *o)
+{
+  strv_free (&o->env);
+  sbx_outcome_dest_close (&o->outcome);
+}
+
 int
 sbx_cmd_run (struct sbx_context *g, int argc, char **argv,
              struct sbx_error *err)
 {
-  struct run_options o
-      = { .req = { .source = { .bundle = "." } }, .outcome = { .fd = -1 } };
+  struct run_options o = { .req = { .source = { .bundle = "." } },
+                           .outcome = { .fd = -1, .file = { .dirfd = -1 } } };
   int r = sbx_usage_result (parse_run_options (argc, argv, &o, err), err);
   if (r < 0)
     {
-      strv_free (&o.env);
+      release_options (&o);
       return r;
     }
   if (o.req.dry_run && o.req.backend == SBX_BACKEND_SEATBELT
       && strcmp (SBX_HOST_SYSTEM, "darwin") != 0)
     {
       r = preview_seatbelt (g, &o.req, err);
-      strv_free (&o.env);
+      release_options (&o);
       return r;
     }
   struct sbx_run_result res = { 0 };
@@ -271,7 +278,7 @@ sbx_cmd_run (struct sbx_context *g, int argc, char **argv,
     }
   sbx_plan_free (res.plan);
   strv_free (&res.ignored);
-  strv_free (&o.env);
+  release_options (&o);
   if (r < 0)
     {
       sbx_log_error (g, err->msg);

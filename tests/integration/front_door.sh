@@ -232,6 +232,23 @@ EOF
   done
 }
 
+# The outcome's directory is the one named when `run` started: a command
+# that swaps a directory on the --outcome path for a symlink (it can write
+# its workspace) does not move sbx-oci's write (adversarial review: the
+# outcome replaced a file of the command's choice outside the workspace).
+case_outcome_dir_pinned ()
+{
+  mkdir -p "$WORK/ws/reports" "$WORK/elsewhere"
+  echo precious > "$WORK/elsewhere/o.json"
+  sbx run --policy "$WORK/config.json" --cwd "$WORK/ws" \
+    --outcome "$WORK/ws/reports/o.json" op-1 -- \
+    sh -c "rmdir reports && ln -s '$WORK/elsewhere' reports" > /dev/null 2>&1
+  tap_is "$(cat "$WORK/elsewhere/o.json")" precious \
+    "outcome: a directory swapped for a symlink during the run does not move the write"
+  tap_is "$(ls "$WORK/elsewhere")" o.json "outcome: nothing else was written there"
+  rm -rf "$WORK/ws/reports" "$WORK/elsewhere"
+}
+
 run_cases ()
 {
   cd "$WORK" || exit 1
@@ -239,6 +256,7 @@ run_cases ()
   case_per_call
   case_per_call_refused
   case_outcomes
+  case_outcome_dir_pinned
   case_exit_statuses
   case_session
   case_help

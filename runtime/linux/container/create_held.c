@@ -218,11 +218,11 @@ record (const struct sbx_sandbox *sb, const struct sbx_create_request *o,
   r = r ?: sbx_kept_policy_write (c, sb->plan, err);
   r = r ?: sbx_state_write (c, sb->spec, sb->plan, lim, &text, err);
   r = r ?: run_create_hooks (sb->spec, text, err);
-  if (r == 0 && o->pid_file)
+  if (r == 0 && o->pid_file.path)
     {
       char pid[32];
       int n = snprintf (pid, sizeof pid, "%d", (int) c->pid);
-      r = sbx_write_file_atomic (o->pid_file, pid, n, 0644, err);
+      r = sbx_file_dest_write (&o->pid_file, pid, n, 0644, err);
     }
   return r;
 }

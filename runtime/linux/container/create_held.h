@@ -4,6 +4,7 @@
 #define SBX_CREATE_HELD_H
 
 #include "common/error.h"
+#include "common/file_io.h"
 #include "runtime/context.h"
 
 /* What `sbx-oci create` was asked for.  */
@@ -11,9 +12,10 @@ struct sbx_create_request
 {
   const char *id;
   const char *bundle;
-  const char *pid_file;       /* NULL: none */
-  const char *console_socket; /* NULL: none (process.terminal needs one) */
-  int preserve_fds;           /* the caller's 3 .. 3+N-1 pass in */
+  struct sbx_file_dest pid_file; /* --pid-file (.path NULL: none),
+                                    opened before anything is set up */
+  const char *console_socket;    /* NULL: none (process.terminal needs one) */
+  int preserve_fds;              /* the caller's 3 .. 3+N-1 pass in */
 };
 
 /* Create container REQ->id from REQ->bundle.  Returns 0, or a negative

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "common/error.h"
+#include "common/file_io.h"
 #include "common/strv.h"
 #include "runtime/context.h"
 
@@ -15,7 +16,7 @@ struct sbx_exec_request
   const char *id;
   const char *process_file; /* --process: the process object; NULL: ARGS */
   struct strv args;         /* the command, when there is no process file */
-  const char *pid_file;
+  struct sbx_file_dest pid_file; /* --pid-file, opened before the process */
   const char *cwd;
   struct strv env; /* --env K=V, over the process's own */
   bool detach;
