@@ -2,6 +2,7 @@
    (policy/devices.c decides how each gets there).  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/path.h"
 #include "spec/parse_sections.h"
@@ -66,6 +67,30 @@ parse_number (struct sbx_jctx *c, yajl_val obj, const char *key,
   return jfail (c, "required for a \"%s\" device", type);
 }
 
+/* FILEMODE: the permission bits, and maybe the node's format too, as
+   podman passes the host node's st_mode: it must then be the type's.  */
+static int
+parse_file_mode (struct sbx_jctx *c, yajl_val obj, struct sbx_device *d)
+{
+  uint32_t mode = d->file_mode;
+  int r = json_u32 (c, obj, "fileMode", 0, 0, S_IFMT | 07777, &mode);
+  if (r <= 0)
+    return r;
+  mode_t format = d->type == 'b'   ? S_IFBLK
+                  : d->type == 'p' ? S_IFIFO
+                                   : S_IFCHR;
+  if ((mode & S_IFMT) != 0 && (mode & S_IFMT) != format)
+    {
+      jpath_push_key (c, "fileMode");
+      return jfail (c,
+                    "its format bits (0%o) are not those of a \"%c\" "
+                    "node",
+                    (unsigned) (mode & S_IFMT), d->type);
+    }
+  d->file_mode = mode & 07777;
+  return 0;
+}
+
 static int
 parse_device (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
 {
@@ -83,7 +108,7 @@ parse_device (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
   if (r >= 0)
     r = parse_number (c, obj, "minor", name, MINOR_MAX, &d->minor);
   if (r >= 0)
-    r = json_u32 (c, obj, "fileMode", 0, 0, 07777, &d->file_mode);
+    r = parse_file_mode (c, obj, d);
   if (r >= 0)
     r = json_u32 (c, obj, "uid", 0, 0, UINT32_MAX, &d->uid);
   if (r >= 0)

@@ -221,8 +221,12 @@ static const struct error_case error_cases[] = {
            "'minor':1048576}]"),
     "linux.devices[0].minor: out of range (expected 0 to 1048575)" },
   { LINUX ("'devices':[{'path':'/dev/z','type':'c','major':1,'minor':5,"
-           "'fileMode':4096}]"),
-    "linux.devices[0].fileMode: out of range (expected 0 to 4095)" },
+           "'fileMode':65536}]"),
+    "linux.devices[0].fileMode: out of range (expected 0 to 65535)" },
+  { LINUX ("'devices':[{'path':'/dev/z','type':'c','major':1,'minor':5,"
+           "'fileMode':25014}]"),
+    "linux.devices[0].fileMode: its format bits (060000) are not those of "
+    "a \"c\" node" },
   { LINUX ("'devices':[{'path':'/dev/z','type':'c','major':1,'minor':5,"
            "'uid':-1}]"),
     "linux.devices[0].uid: expected an unsigned integer" },
@@ -619,14 +623,16 @@ check_container_linux (const struct sbx_spec *s)
 }
 
 /* linux.devices: each entry as given, paths normalized, OCI's defaults
-   (fileMode 0666 as runc takes it, uid and gid 0), "u" read as "c".  */
+   (fileMode 0666 as runc takes it, uid and gid 0), "u" read as "c", and a
+   fileMode with the node's format bits (podman's) taken for its
+   permission bits.  */
 static void
 test_devices (void)
 {
   struct sbx_error err = { 0 };
   cleanup_spec struct sbx_spec *s = NULL;
   int r = parse (LINUX ("'devices':[{'path':'/dev//myzero','type':'c',"
-                        "'major':1,'minor':5,'fileMode':416,'uid':12,"
+                        "'major':1,'minor':5,'fileMode':8608,'uid':12,"
                         "'gid':34},{'path':'/dev/fifo','type':'p'},"
                         "{'path':'/dev/disk','type':'b','major':8,"
                         "'minor':0},{'path':'/dev/u','type':'u',"
