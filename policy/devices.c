@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-
 #include <string.h>
 
 #include "policy/build.h"

@@ -54,13 +54,15 @@ parse_node_path (struct sbx_jctx *c, yajl_val obj, struct sbx_device *all,
   return r;
 }
 
-/* MAJOR or MINOR: required for a 'c' or 'b' node, meaningless for a
-   FIFO (made as 0).  */
+/* MAJOR or MINOR: required for a 'c' or 'b' node; a FIFO has none (0,
+   whatever the config says, as the kernel makes it).  */
 static int
 parse_number (struct sbx_jctx *c, yajl_val obj, const char *key,
               const char *type, uint32_t max, uint32_t *out)
 {
   int r = json_u32 (c, obj, key, 0, 0, max, out);
+  if (strcmp (type, "p") == 0)
+    *out = 0;
   if (r != 0 || strcmp (type, "p") == 0)
     return r < 0 ? r : 0;
   jpath_push_key (c, key);

@@ -633,7 +633,7 @@ test_devices (void)
   cleanup_spec struct sbx_spec *s = NULL;
   int r = parse (LINUX ("'devices':[{'path':'/dev//myzero','type':'c',"
                         "'major':1,'minor':5,'fileMode':8608,'uid':12,"
-                        "'gid':34},{'path':'/dev/fifo','type':'p'},"
+                        "'gid':34},{'path':'/dev/fifo','type':'p','major':9},"
                         "{'path':'/dev/disk','type':'b','major':8,"
                         "'minor':0},{'path':'/dev/u','type':'u',"
                         "'major':1,'minor':3}]"),
