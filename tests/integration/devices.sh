@@ -83,10 +83,15 @@ create_case () {
 }
 
 # What root's runner made lives in its own mount namespace: the host's
-# directory stays empty and unmounted, and is root's alone.
+# directory stays empty and unmounted, and is root's alone, after the
+# runs above and after one that fails once its node is made (bwrap cannot
+# make a mount point in the read-only /sys).
 left_behind_case () {
   [ "$MODE" = root ] || return 0
-  local dir=$ROOT/+devices
+  local dir=$ROOT/+devices rc
+  bundle "$B/fail" '["true"]' '[{"path": "/sys/myzero", "type": "c", "major": 1, "minor": 5}]'
+  sbx run --bundle "$B/fail" "dx-$RUN" > "$B/fail.err" 2>&1 < /dev/null; rc=$?
+  check "run: a node bwrap cannot place fails the run ($(cat "$B/fail.err"))" [ $rc -ne 0 ]
   check "the nodes' directory is 0700 and root's ($(stat -c '%a %u' "$dir" 2>&1))" \
     [ "$(stat -c '%a %u' "$dir" 2>&1)" = "700 0" ]
   check "nothing is left in it ($(ls -A "$dir" 2>&1))" [ -z "$(ls -A "$dir" 2>&1)" ]
