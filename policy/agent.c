@@ -373,7 +373,9 @@ policy_agent_mounts (const struct sbx_spec *spec,
                      const struct sbx_host_facts *host, struct sbx_plan *plan,
                      struct sbx_error *err)
 {
-  int r = system_mounts (spec, host, plan);
+  int r = policy_devices (spec, host, plan, err);
+  if (r == 0)
+    r = system_mounts (spec, host, plan);
   if (r == 0)
     r = mode_grants (spec, host, plan, err);
   for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)

@@ -90,6 +90,11 @@ int policy_agent_mounts (const struct sbx_spec *spec,
 int policy_container_mounts (const struct sbx_spec *spec,
                              const struct sbx_host_facts *host,
                              struct sbx_plan *plan, struct sbx_error *err);
+/* linux.devices' nodes, bound after the config's mounts (policy/devices.c);
+   refused for an agent.  */
+int policy_devices (const struct sbx_spec *spec,
+                    const struct sbx_host_facts *host, struct sbx_plan *plan,
+                    struct sbx_error *err);
 int policy_oci_mount (const struct sbx_spec *spec,
                       const struct sbx_host_facts *host, size_t index,
                       struct sbx_plan *plan, struct sbx_error *err);

@@ -72,7 +72,6 @@ static const struct field_rule field_rules[] = {
   { "linux.uidMappings*", "id-mappings" },
   { "linux.gidMappings*", "id-mappings" },
   { "linux.seccomp*", "seccomp" },
-  { "linux.devices*", "devices" },
   { "linux.cgroupsPath", "cgroups-path" },
   { "sbx", NULL },
   { "sbx.mode", NULL },

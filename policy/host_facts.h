@@ -75,6 +75,18 @@ struct sbx_host_facts
   /* How PATH looks on the host (lstat, not following the last link).  */
   enum sbx_path_kind (*path_kind) (const char *path, void *ctx);
   void *path_ctx;
+  /* What node PATH is on the host, not following the last link: 'c',
+     'b' or 'p' (a FIFO, numbers 0) with its numbers, or 0 when it is
+     none (or absent).  Same CTX as path_kind.  */
+  char (*path_node) (const char *path, uint32_t *major, uint32_t *minor,
+                     void *ctx);
+  /* Where the runner makes linux.devices' nodes: a directory of the
+     state root on which it mounts a tmpfs in a mount namespace of its
+     own, so no other process sees them and none outlives the sandbox.
+     NULL when sbx-oci may not make device nodes (not root in the initial
+     user namespace): the host's node at the same path is bound instead,
+     as runc does for a rootless container.  */
+  const char *nodes_dir;
 };
 
 #endif

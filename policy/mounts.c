@@ -330,6 +330,9 @@ policy_container_mounts (const struct sbx_spec *spec,
   int r = 0;
   for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)
     r = policy_oci_mount (spec, host, i, plan, err);
+  /* After the mounts, as runc makes them, so a /dev tmpfs holds them.  */
+  if (r == 0)
+    r = policy_devices (spec, host, plan, err);
   const struct sbx_linux *lx = &spec->linux_;
   for (size_t i = 0; r == 0 && i < lx->masked_paths.n; i++)
     r = mask_path (spec, host, lx->masked_paths.v[i], SBX_WHY_MASKED, plan);

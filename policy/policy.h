@@ -25,6 +25,19 @@ enum sbx_plan_op
   SBX_PLAN_REMOUNT_RO, /* seal DEST read-only; always after every grant */
 };
 
+/* A node of linux.devices that the runner makes, as root, at SOURCE in
+   the plan's nodes_dir before bwrap starts; a BIND_DEV of the same SOURCE
+   puts it in the sandbox.  */
+struct sbx_plan_node
+{
+  char *source;
+  char type; /* 'c', 'b' or 'p' */
+  uint32_t major, minor;
+  uint32_t mode; /* permission bits */
+  uid_t uid;     /* the owner, as the host's ids */
+  gid_t gid;
+};
+
 /* Why a mount is in the plan: the Seatbelt backend and `check` read it.  */
 enum sbx_plan_why
 {
@@ -150,6 +163,12 @@ struct sbx_plan
      network namespace.  Distinct, in the config's order; empty: none.  */
   uint16_t *host_ports;
   size_t n_host_ports;
+  /* linux.devices' nodes the runner makes (policy/devices.c): it mounts a
+     tmpfs on NODES_DIR in a mount namespace of its own and makes NODES
+     in it.  NULL and none when there is nothing to make.  */
+  char *nodes_dir;
+  struct sbx_plan_node *nodes;
+  size_t n_nodes;
 };
 
 struct sbx_ceiling;

@@ -376,6 +376,10 @@ sbx_plan_free (struct sbx_plan *plan)
   free (plan->gid_map);
   free (plan->groups);
   free (plan->host_ports);
+  for (size_t i = 0; i < plan->n_nodes; i++)
+    free (plan->nodes[i].source);
+  free (plan->nodes);
+  free (plan->nodes_dir);
   free (plan->cwd);
   strv_free (&plan->argv);
   strv_free (&plan->env);

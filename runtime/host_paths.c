@@ -8,6 +8,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#ifndef __APPLE__
+#include <sys/sysmacros.h>
+#endif
 
 enum sbx_path_kind
 sbx_host_path_kind (const char *path, void *ctx)
@@ -23,6 +26,24 @@ sbx_host_path_kind (const char *path, void *ctx)
   if (S_ISSOCK (st.st_mode))
     return SBX_PATH_SOCKET;
   return SBX_PATH_FILE;
+}
+
+char
+sbx_host_path_node (const char *path, uint32_t *major, uint32_t *minor,
+                    void *ctx)
+{
+  (void) ctx;
+  struct stat st;
+  if (lstat (path, &st) < 0)
+    return 0;
+  *major = major (st.st_rdev);
+  *minor = minor (st.st_rdev);
+  if (S_ISCHR (st.st_mode))
+    return 'c';
+  if (S_ISBLK (st.st_mode))
+    return 'b';
+  *major = *minor = 0;
+  return S_ISFIFO (st.st_mode) ? 'p' : 0;
 }
 
 #ifdef __APPLE__

@@ -11,6 +11,10 @@
    the shape of sbx_host_facts.path_kind.  */
 enum sbx_path_kind sbx_host_path_kind (const char *path, void *ctx);
 
+/* What node PATH is (lstat): sbx_host_facts.path_node.  */
+char sbx_host_path_node (const char *path, uint32_t *major, uint32_t *minor,
+                         void *ctx);
+
 /* The caller's home: $HOME, else UID's entry in /etc/passwd (on macOS,
    in the user database); NULL when neither is absolute.  The result may
    live in static storage until the next call.  */

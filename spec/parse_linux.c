@@ -227,6 +227,8 @@ sbx_parse_linux (struct sbx_jctx *c, yajl_val obj, struct sbx_linux *lx)
   if (r >= 0)
     r = json_string (c, obj, "rootfsPropagation", 0, &lx->rootfs_propagation);
   if (r >= 0)
+    r = sbx_parse_devices (c, obj, lx);
+  if (r >= 0)
     r = sbx_refuse_linux (c, obj);
   return r < 0 ? r : 0;
 }

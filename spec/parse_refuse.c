@@ -64,22 +64,10 @@ refuse_propagation (struct sbx_jctx *c, yajl_val obj)
 int
 sbx_refuse_linux (struct sbx_jctx *c, yajl_val obj)
 {
-  yajl_val v = NULL;
-  size_t mark;
-  int r = json_field (c, obj, "devices", 0, &v, &mark);
-  if (r > 0 && YAJL_IS_ARRAY (v) && v->u.array.len == 0)
-    jpath_pop (c, mark);
-  else if (r > 0)
-    return jfail (c, "sbx-oci does not make device nodes yet (the "
-                     "sandbox's /dev has null, zero, full, random, urandom, "
-                     "tty; a node made outside could be bound in with "
-                     "bubblewrap's --dev-bind); bind-mount a host device "
-                     "instead");
-  if (r >= 0)
-    r = refuse_string (c, obj, "mountLabel",
-                       "sbx-oci does not pass SELinux labels to bubblewrap "
-                       "yet (its --file-label could apply this one); remove "
-                       "it or use runc or crun");
+  int r = refuse_string (c, obj, "mountLabel",
+                         "sbx-oci does not pass SELinux labels to bubblewrap "
+                         "yet (its --file-label could apply this one); remove "
+                         "it or use runc or crun");
   if (r >= 0)
     r = refuse_propagation (c, obj);
   return r < 0 ? r : 0;

@@ -12,6 +12,8 @@ int sbx_parse_linux (struct sbx_jctx *c, yajl_val obj, struct sbx_linux *lx);
 /* linux.resources' memory, cpu and devices settings (parse_resources.c).  */
 int sbx_parse_resources_tuning (struct sbx_jctx *c, yajl_val resources,
                                 struct sbx_resources_tuning *t);
+/* linux.devices (parse_devices.c).  */
+int sbx_parse_devices (struct sbx_jctx *c, yajl_val obj, struct sbx_linux *lx);
 /* Refuse the fields of the process and linux sections that bubblewrap
    cannot honour (parse_refuse.c).  */
 int sbx_refuse_process (struct sbx_jctx *c, yajl_val obj);

@@ -228,6 +228,16 @@ struct sbx_resources
   struct sbx_resources_tuning tuning;
 };
 
+/* One linux.devices entry: a node the sandbox gets at PATH.  */
+struct sbx_device
+{
+  char *path;            /* absolute, normalized, no ".." */
+  char type;             /* 'c', 'b' or 'p' (OCI's "u" is read as 'c') */
+  uint32_t major, minor; /* 0 for 'p' */
+  uint32_t file_mode;    /* permission bits; 0666 when absent, as runc */
+  uint32_t uid, gid;     /* the node's owner; 0 when absent */
+};
+
 struct sbx_linux
 {
   struct sbx_namespace *namespaces;
@@ -242,6 +252,8 @@ struct sbx_linux
   struct sbx_kv *sysctl;
   size_t n_sysctl;
   char *rootfs_propagation;
+  struct sbx_device *devices;
+  size_t n_devices;
 };
 
 struct sbx_hook

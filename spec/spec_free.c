@@ -70,6 +70,9 @@ free_linux (struct sbx_linux *lx)
   free (lx->resources.tuning.devices);
   free_kv (lx->sysctl, lx->n_sysctl);
   free (lx->rootfs_propagation);
+  for (size_t i = 0; i < lx->n_devices; i++)
+    free (lx->devices[i].path);
+  free (lx->devices);
 }
 
 static void

@@ -62,6 +62,31 @@ fake_path_kind (const char *path, void *ctx)
   return found ? k : fake_lookup (fake_base_paths, path, &found);
 }
 
+/* The host's device nodes: /dev/zero, /dev/null and /dev/tty, and a
+   FIFO.  */
+static char
+fake_path_node (const char *path, uint32_t *major, uint32_t *minor, void *ctx)
+{
+  (void) ctx;
+  static const struct
+  {
+    const char *path;
+    char type;
+    uint32_t major, minor;
+  } nodes[] = { { "/dev/zero", 'c', 1, 5 },
+                { "/dev/null", 'c', 1, 3 },
+                { "/dev/tty", 'c', 5, 0 },
+                { "/run/fifo", 'p', 0, 0 } };
+  for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++)
+    if (strcmp (nodes[i].path, path) == 0)
+      {
+        *major = nodes[i].major;
+        *minor = nodes[i].minor;
+        return nodes[i].type;
+      }
+  return 0;
+}
+
 static char *fake_environ[] = {
   "PATH=/usr/bin:/bin",
   "HOME=/home/u",
@@ -93,6 +118,7 @@ fake_host (const struct fake_path *extra)
     .environ = fake_environ,
     .path_kind = fake_path_kind,
     .path_ctx = (void *) extra,
+    .path_node = fake_path_node,
   };
 }
 

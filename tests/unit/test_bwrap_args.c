@@ -51,6 +51,19 @@
   CONTAINER_JSON_NS ("{\"type\": \"uts\", \"path\": \"/proc/7/ns/uts\"}, "    \
                      "{\"type\": \"ipc\", \"path\": \"/proc/7/ns/ipc\"}")
 
+/* A container with three nodes: the host's /dev/zero and /dev/null under
+   their own names (what an unprivileged caller can bind) and a FIFO.  */
+#define DEVICES_JSON(ZERO_DEST)                                               \
+  "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "            \
+  "\"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"}, "                       \
+  "\"mounts\": [{\"destination\": \"/dev\", \"type\": \"tmpfs\", "            \
+  "\"source\": \"tmpfs\"}], "                                                 \
+  "\"linux\": {\"devices\": ["                                                \
+  "{\"path\": \"" ZERO_DEST "\", \"type\": \"c\", \"major\": 1, "             \
+  "\"minor\": 5, \"fileMode\": 416, \"uid\": 12, \"gid\": 34}, "              \
+  "{\"path\": \"/dev/null\", \"type\": \"c\", \"major\": 1, \"minor\": 3}, "  \
+  "{\"path\": \"/run/fifo\", \"type\": \"p\"}]}}"
+
 /* Protected metadata that exists in the workspace.  */
 static const struct fake_path protected_present[] = {
   { "/home/u/ws/.git", SBX_PATH_DIR },
@@ -75,6 +88,7 @@ struct golden_case
   const struct fake_path *paths;
   bool is_root;
   const char *mqueue_dir; /* as the runtime passes for a joined IPC ns */
+  const char *nodes_dir;  /* where root's runner makes device nodes */
 };
 
 static const struct golden_case golden_cases[] = {
@@ -101,6 +115,9 @@ static const struct golden_case golden_cases[] = {
   { "container-rootfs-as-root", CONTAINER_JSON, NULL, true },
   { "container-pod-namespaces", POD_CONTAINER_JSON, NULL, true,
     "/run/sbx-oci/mqueue" },
+  { "container-devices-as-root", DEVICES_JSON ("/dev/myzero"), NULL, true,
+    NULL, "/run/sbx-oci/+devices" },
+  { "container-devices-host-nodes", DEVICES_JSON ("/dev/zero"), NULL },
 };
 
 static char *
@@ -126,11 +143,12 @@ join_argv (const struct strv *argv)
    with the fds `run` passes.  Returns the argv, or NULL with ERR filled.  */
 static int
 translate_with (const char *json, const struct fake_path *paths, bool is_root,
-                const char *mqueue_dir, struct strv *argv,
-                struct sbx_error *err)
+                const char *mqueue_dir, const char *nodes_dir,
+                struct strv *argv, struct sbx_error *err)
 {
   struct sbx_host_facts host = fake_host (paths);
   host.is_root = is_root;
+  host.nodes_dir = nodes_dir;
   if (is_root)
     host.uid = host.gid = 0;
   struct sbx_plan *plan = NULL;
@@ -167,7 +185,7 @@ static int
 translate (const char *json, const struct fake_path *paths, bool is_root,
            struct strv *argv, struct sbx_error *err)
 {
-  return translate_with (json, paths, is_root, NULL, argv, err);
+  return translate_with (json, paths, is_root, NULL, NULL, argv, err);
 }
 
 static void
@@ -179,7 +197,7 @@ test_golden (const char *root)
       struct sbx_error err = { 0 };
       struct strv argv = { 0 };
       int r = translate_with (c->json, c->paths, c->is_root, c->mqueue_dir,
-                              &argv, &err);
+                              c->nodes_dir, &argv, &err);
       if (tap_ok (r == 0, "%s: translated", c->name))
         {
           char *got = join_argv (&argv);
@@ -350,6 +368,26 @@ test_refusals (void)
       "mount destination /home/u/ws/link/cache has a symbolic link "
       "component inside the writable root /home/u/ws: refused",
       "symlink below a writable root, runner 0.8.0");
+  /* Unprivileged, only the host's own node at the same path can be
+     bound: one of another number, or none, is refused.  */
+  expect_refusal (DEVICES_JSON ("/dev/null/../myzero"), NULL, -EINVAL,
+                  "linux.devices[0].path: expected a path without \"..\"",
+                  "a device path with \"..\"");
+  expect_refusal (DEVICES_JSON ("/dev/myzero"), NULL, -EPERM,
+                  "linux.devices[0]: /dev/myzero is not character device 1:5 "
+                  "on the host",
+                  "a device node unprivileged, none on the host");
+  expect_refusal (DEVICES_JSON ("/dev/tty"), NULL, -EPERM,
+                  "linux.devices[0]: /dev/tty is not character device 1:5 "
+                  "on the host",
+                  "a device node unprivileged, another on the host");
+  expect_refusal (AGENT_JSON ("", WS ", \"network\": \"deny\"}, "
+                                     "\"linux\": {\"devices\": [{\"path\": "
+                                     "\"/dev/zero\", \"type\": \"c\", "
+                                     "\"major\": 1, \"minor\": 5}]"),
+                  NULL, -EPERM,
+                  "linux.devices: an agent policy gets no device node",
+                  "a device node in an agent policy");
   expect_refusal (AGENT_JSON ("", WS ", \"network\": \"deny\", "
                                      "\"requireEnforcement\": \"full\""),
                   NULL, -EPERM,

@@ -122,6 +122,12 @@ static const struct ceiling_case cases[] = {
     WITH_PROCESS ("", ", \"rlimits\": [{\"type\": \"RLIMIT_NOFILE\", "
                       "\"hard\": 1048576, \"soft\": 1048576}]"),
     "rlimits", NULL },
+  /* A node the agent names is a host device it may open: no token lifts
+     that; only the operator's own config may list one.  */
+  { "a device node",
+    WITH ("\"linux\": {\"devices\": [{\"path\": \"/dev/sda\", "
+          "\"type\": \"b\", \"major\": 8, \"minor\": 0}]}"),
+    NULL, "linux.devices: not a field an untrusted config may set" },
   { "a field the allow-list does not know", WITH ("\"domainname\": \"x\""),
     NULL, "domainname: not a field an untrusted config may set" },
   /* A misspelt sbx key no longer gets this far: the parser refuses it
@@ -223,6 +229,25 @@ trusted_config (void)
                  NULL, &err);
   tap_ok (r == 0, "no ceiling: the operator's own config widens (%s)",
           err.msg);
+}
+
+/* "devices", the token older ceilings approved device nodes with, grants
+   none now.  */
+static void
+device_token_grants_nothing (void)
+{
+  struct sbx_ceiling c;
+  struct sbx_error err = { 0 };
+  ceiling_with (&c, "devices");
+  int r = check (WITH ("\"linux\": {\"devices\": [{\"path\": "
+                       "\"/dev/zero\", \"type\": \"c\", \"major\": 1, "
+                       "\"minor\": 5}]}"),
+                 &c, &err);
+  tap_ok (r == -EPERM
+              && strstr (err.msg, "linux.devices: not a field an untrusted"),
+          "linux.devices stays refused with \"devices\" approved (%s)",
+          err.msg);
+  sbx_ceiling_free (&c);
 }
 
 /* A read-only bind of a hidden store stays refused even approved: the
@@ -354,6 +379,7 @@ main (void)
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
     check_case (&cases[i]);
   trusted_config ();
+  device_token_grants_nothing ();
   hidden_store_stays_hidden ();
   host_proc_needs_host_pid ();
   policy_before_enforcement ();

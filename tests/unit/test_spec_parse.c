@@ -197,12 +197,42 @@ static const struct error_case error_cases[] = {
     "linux.maskedPaths[1]: expected an absolute path" },
   { LINUX ("'readonlyPaths':'/proc'"),
     "linux.readonlyPaths: expected an array of strings" },
-  { LINUX (
-        "'devices':[{'path':'/dev/fuse','type':'c','major':10,'minor':229}]"),
-    "linux.devices: sbx-oci does not make device nodes yet (the sandbox's "
-    "/dev has null, zero, full, random, urandom, tty; a node made outside "
-    "could be bound in with bubblewrap's --dev-bind); bind-mount a host "
-    "device instead" },
+  { LINUX ("'devices':{}"), "linux.devices: expected an array" },
+  { LINUX ("'devices':[{'type':'c','major':1,'minor':5}]"),
+    "linux.devices[0].path: required" },
+  { LINUX ("'devices':[{'path':'dev/zero','type':'c','major':1,'minor':5}]"),
+    "linux.devices[0].path: expected an absolute path" },
+  { LINUX ("'devices':[{'path':'/dev/../etc/z','type':'c','major':1,"
+           "'minor':5}]"),
+    "linux.devices[0].path: expected a path without \"..\" components" },
+  { LINUX ("'devices':[{'path':'/dev/z','major':1,'minor':5}]"),
+    "linux.devices[0].type: required" },
+  { LINUX ("'devices':[{'path':'/dev/z','type':'a','major':1,'minor':5}]"),
+    "linux.devices[0].type: unknown value \"a\" (expected one of: c, b, u, "
+    "p)" },
+  { LINUX ("'devices':[{'path':'/dev/z','type':'c','minor':5}]"),
+    "linux.devices[0].major: required for a \"c\" device" },
+  { LINUX ("'devices':[{'path':'/dev/z','type':'b','major':1}]"),
+    "linux.devices[0].minor: required for a \"b\" device" },
+  { LINUX ("'devices':[{'path':'/dev/z','type':'c','major':4096,"
+           "'minor':5}]"),
+    "linux.devices[0].major: out of range (expected 0 to 4095)" },
+  { LINUX ("'devices':[{'path':'/dev/z','type':'c','major':1,"
+           "'minor':1048576}]"),
+    "linux.devices[0].minor: out of range (expected 0 to 1048575)" },
+  { LINUX ("'devices':[{'path':'/dev/z','type':'c','major':1,'minor':5,"
+           "'fileMode':65536}]"),
+    "linux.devices[0].fileMode: out of range (expected 0 to 65535)" },
+  { LINUX ("'devices':[{'path':'/dev/z','type':'c','major':1,'minor':5,"
+           "'fileMode':25014}]"),
+    "linux.devices[0].fileMode: its format bits (060000) are not those of "
+    "a \"c\" node" },
+  { LINUX ("'devices':[{'path':'/dev/z','type':'c','major':1,'minor':5,"
+           "'uid':-1}]"),
+    "linux.devices[0].uid: expected an unsigned integer" },
+  { LINUX ("'devices':[{'path':'/dev/z','type':'p'},"
+           "{'path':'/dev//z/','type':'p'}]"),
+    "linux.devices[1].path: duplicate \"/dev/z\"" },
   { LINUX ("'mountLabel':'system_u:object_r:container_file_t:s0'"),
     "linux.mountLabel: sbx-oci does not pass SELinux labels to bubblewrap "
     "yet (its --file-label could apply this one); remove it or use runc or "
@@ -603,6 +633,45 @@ check_container_linux (const struct sbx_spec *s)
           "sysctl, cgroupsPath, rootfsPropagation");
 }
 
+/* linux.devices: each entry as given, paths normalized, OCI's defaults
+   (fileMode 0666 as runc takes it, uid and gid 0), "u" read as "c", and a
+   fileMode with the node's format bits (podman's) taken for its
+   permission bits.  */
+static void
+test_devices (void)
+{
+  struct sbx_error err = { 0 };
+  cleanup_spec struct sbx_spec *s = NULL;
+  int r = parse (LINUX ("'devices':[{'path':'/dev//myzero','type':'c',"
+                        "'major':1,'minor':5,'fileMode':8608,'uid':12,"
+                        "'gid':34},{'path':'/dev/fifo','type':'p','major':9},"
+                        "{'path':'/dev/disk','type':'b','major':8,"
+                        "'minor':0},{'path':'/dev/u','type':'u',"
+                        "'major':1,'minor':3}]"),
+                 &s, &err);
+  if (!tap_ok (r == 0 && s != NULL, "linux.devices parses"))
+    {
+      printf ("# %s\n", err.msg);
+      return;
+    }
+  const struct sbx_linux *lx = &s->linux_;
+  const struct sbx_device *d = lx->devices;
+  tap_ok (lx->n_devices == 4, "linux.devices: four entries");
+  if (lx->n_devices != 4)
+    return;
+  tap_streq (d[0].path, "/dev/myzero", "linux.devices: path normalized");
+  tap_ok (d[0].type == 'c' && d[0].major == 1 && d[0].minor == 5
+              && d[0].file_mode == 0640 && d[0].uid == 12 && d[0].gid == 34,
+          "linux.devices: a character device as given");
+  tap_ok (d[1].type == 'p' && d[1].major == 0 && d[1].minor == 0
+              && d[1].file_mode == 0666 && d[1].uid == 0 && d[1].gid == 0,
+          "linux.devices: a FIFO, with the defaults");
+  tap_ok (d[2].type == 'b' && d[2].major == 8 && d[2].minor == 0,
+          "linux.devices: a block device");
+  tap_ok (d[3].type == 'c' && d[3].major == 1 && d[3].minor == 3,
+          "linux.devices: \"u\" (unbuffered) is a character device");
+}
+
 static void
 test_container (void)
 {
@@ -877,6 +946,7 @@ main (void)
   test_error_table ();
   test_special_errors ();
   test_container ();
+  test_devices ();
   test_agent ();
   test_small_cases ();
   test_load ();

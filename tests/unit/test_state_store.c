@@ -43,7 +43,7 @@ test_ids (void)
   long_id[1024] = '\0';
   tap_ok (id_ok (long_id), "1024 characters are allowed");
   tap_ok (!id_ok (SBX_TEMP_DIR_PREFIX "x") && !id_ok (SBX_PROBE_CACHE_NAME)
-              && !id_ok (SBX_MQUEUE_DIR_NAME),
+              && !id_ok (SBX_MQUEUE_DIR_NAME) && !id_ok (SBX_NODES_DIR_NAME),
           "the state root's own entries are no ids");
 }
 

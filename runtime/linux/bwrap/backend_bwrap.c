@@ -47,6 +47,10 @@ print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
     printf ("# the runner mounts the mqueue of the IPC namespace it shares "
             "on %s, in a mount namespace of its own\n",
             mqueue_dir);
+  if (plan->n_nodes > 0)
+    printf ("# the runner mounts a tmpfs on %s, in a mount namespace of "
+            "its own, and makes linux.devices' nodes in it\n",
+            plan->nodes_dir);
   for (size_t i = 0; i < plan->n_host_ports; i++)
     printf ("# before the command runs, sbx-oci listens on the sandbox's "
             "127.0.0.1:%u and forwards to the host's 127.0.0.1:%u\n",

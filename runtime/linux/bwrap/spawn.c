@@ -22,6 +22,7 @@
 #include "common/file_io.h"
 #include "runtime/linux/bwrap/bind_sources.h"
 #include "runtime/linux/bwrap/runner_env.h"
+#include "runtime/linux/bwrap/runner_nodes.h"
 #include "runtime/linux/bwrap/runner_status.h"
 #include "runtime/linux/confine/fd_scrub.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
@@ -40,6 +41,7 @@ enum
   STEP_RLIMITS,
   STEP_OOM,
   STEP_FDS,
+  STEP_NODES,
   STEP_EXEC
 };
 
@@ -51,6 +53,7 @@ static const char *const step_names[] = {
   [STEP_RLIMITS] = "apply process.rlimits",
   [STEP_OOM] = "apply process.oomScoreAdj",
   [STEP_FDS] = "arrange its file descriptors",
+  [STEP_NODES] = "make linux.devices' nodes",
   [STEP_EXEC] = "execute",
 };
 
@@ -200,19 +203,33 @@ join_namespaces (const struct sbx_plan *plan, int report_w)
     }
 }
 
+/* A mount namespace of the runner's own, for what it mounts for bwrap
+   to bind (the shared mqueue, the devices' tmpfs): the host's mount table
+   never sees those, and they end with the sandbox.  */
+static void
+own_mount_namespace (int report_w)
+{
+  if (unshare (CLONE_NEWNS) < 0
+      || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+    {
+      int e = errno;
+      char msg[400];
+      snprintf (msg, sizeof msg,
+                "cannot make a mount namespace for the runner: %s",
+                strerror (e));
+      sbx_child_step_fail (report_w, STEP_JOIN, e, msg);
+    }
+}
+
 /* The mqueue of the IPC namespace the runner is in now (a joined one, or
    the host's), where bwrap will bind it from: bwrap cannot mount it
    itself from inside the sandbox's user namespace, which does not own
-   that IPC namespace.  Mounted in a mount namespace of the runner's own,
-   so the host's mount table never sees it.  */
+   that IPC namespace.  */
 static void
 mount_shared_mqueue (const char *dir, int report_w)
 {
-  if (unshare (CLONE_NEWNS) < 0
-      || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0
-      || mount ("mqueue", dir, "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                NULL)
-             < 0)
+  if (mount ("mqueue", dir, "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)
+      < 0)
     {
       int e = errno;
       char msg[400];
@@ -248,8 +265,16 @@ child_main (void *arg)
   if (req->guard_fd > 2)
     sbx_run_guard_tell (req->guard_fd, SBX_GUARD_GROUP, getpgrp ());
   join_namespaces (req->plan, report_w);
+  if (req->opts.mqueue_dir || req->plan->n_nodes > 0)
+    own_mount_namespace (report_w);
   if (req->opts.mqueue_dir)
     mount_shared_mqueue (req->opts.mqueue_dir, report_w);
+  char msg[400];
+  int nr = req->plan->n_nodes > 0
+               ? sbx_runner_make_nodes (req->plan, msg, sizeof msg)
+               : 0;
+  if (nr < 0)
+    sbx_child_step_fail (report_w, STEP_NODES, -nr, msg);
   /* The raw call: glibc's setgroups would try to tell every thread, and
      this child shares its parent's memory.  */
   if (req->plan->set_groups

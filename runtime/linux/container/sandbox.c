@@ -168,6 +168,27 @@ mqueue_dir (struct sbx_sandbox *sb, const char *root, int root_fd,
                                 &fd, err);
 }
 
+/* Where root's runner makes linux.devices' nodes: a directory of the
+   state root, 0700, whose name is no container id.  The runner mounts a
+   tmpfs of its own on it in a mount namespace of its own (spawn.c), so
+   the host's directory stays empty whatever happens to the run, and
+   several sandboxes share it without meeting.  */
+static int
+nodes_dir (struct sbx_sandbox *sb, int root_fd, struct sbx_error *err)
+{
+  if (sb->plan->n_nodes == 0)
+    return 0;
+  if (root_fd < 0)
+    return sbx_fail (err, -ENOENT,
+                     "linux.devices: the state root is unusable, and the "
+                     "nodes are made there");
+  if (mkdirat (root_fd, SBX_NODES_DIR_NAME, 0700) < 0 && errno != EEXIST)
+    return sbx_fail_errno (err, -errno, "%s", sb->nodes_dir);
+  cleanup_close int fd = -1;
+  return sbx_state_subdir_open (root_fd, SBX_NODES_DIR_NAME, sb->nodes_dir,
+                                &fd, err);
+}
+
 /* The host's listening path sockets, for hardened defaults to hide.  */
 static int
 host_sockets (struct sbx_sandbox *sb, struct sbx_error *err)
@@ -250,6 +271,13 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
     r = sbx_probe_host (g->runner, root_fd, &sb->probe, err);
   if (r == 0)
     r = walk_aliases (sb, err);
+  /* Only root in the initial user namespace may make a device node.  */
+  if (r == 0 && sb->probe.facts.is_root
+      && (sb->nodes_dir
+          = sbx_path_join (sbx_state_root (g), SBX_NODES_DIR_NAME))
+             == NULL)
+    r = sbx_fail (err, -ENOMEM, "out of memory");
+  sb->probe.facts.nodes_dir = sb->nodes_dir;
   /* The operator's approvals (the ceiling's and --approve's): one can let
      a credential-shaped name or a host socket through.  */
   sb->probe.facts.approved = &ceiling.approvals;
@@ -308,6 +336,8 @@ sbx_sandbox_prepare_source (const struct sbx_context *g,
     r = check_command (sb, err);
   if (r >= 0)
     r = mqueue_dir (sb, sbx_state_root (g), root_fd, err);
+  if (r >= 0)
+    r = nodes_dir (sb, root_fd, err);
   return r < 0 ? r : 0;
 }
 
@@ -323,6 +353,7 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
   sbx_alias_result_free (&sb->aliases);
   free (sb->alias_gap);
   free (sb->mqueue_dir);
+  free (sb->nodes_dir);
   sbx_plan_free (sb->plan);
   sbx_spec_free (sb->spec);
   memset (sb, 0, sizeof *sb);

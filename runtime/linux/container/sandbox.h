@@ -28,6 +28,8 @@ struct sbx_sandbox
   char *mqueue_dir;   /* the shared (joined or host's) IPC namespace's
                          mqueue is bound from here (spawn.c mounts it);
                          NULL: bwrap mounts a fresh one */
+  char *nodes_dir;    /* root's runner makes linux.devices' nodes in a
+                         tmpfs here (the host facts' nodes_dir) */
 };
 
 /* Load BUNDLE, probe the host, resolve the plan and compile what the

@@ -23,6 +23,7 @@
 #define SBX_TEMP_DIR_PREFIX SBX_ROOT_OWN ("tmp.")
 #define SBX_PROBE_CACHE_NAME SBX_ROOT_OWN ("probe.cache")
 #define SBX_MQUEUE_DIR_NAME SBX_ROOT_OWN ("mqueue")
+#define SBX_NODES_DIR_NAME SBX_ROOT_OWN ("devices")
 
 /* Everything here is relative to ROOT_FD, the checked state root
    (runtime/state_root.h), and follows no symlink; DIR, ROOT/ID, only

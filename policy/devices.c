@@ -1,0 +1,121 @@
+/* linux.devices: each node a container lists, bound at its path with
+   device access.  Root (in the initial user namespace) makes the node
+   itself: the runner makes it in a tmpfs of its own mount namespace
+   (HOST->nodes_dir) and bwrap binds it from there.  No one else may make
+   a device node, so an unprivileged caller gets the host's node at the
+   same path, checked to be the one asked for, as runc does rootless.  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/build.h"
+
+static const char *
+type_name (char type)
+{
+  return type == 'b'   ? "block device"
+         : type == 'p' ? "FIFO"
+                       : "character device";
+}
+
+/* The host's id that ID of the container's user namespace is (MAPPINGS,
+   N: the config's; none, the same id): the node's owner as the host
+   writes it.  */
+static int
+host_id (const struct sbx_id_mapping *mappings, size_t n, uint32_t id,
+         uint32_t *out)
+{
+  if (n == 0)
+    {
+      *out = id;
+      return 0;
+    }
+  for (size_t i = 0; i < n; i++)
+    if (id >= mappings[i].container_id
+        && id - mappings[i].container_id < mappings[i].size)
+      {
+        *out = mappings[i].host_id + (id - mappings[i].container_id);
+        return 0;
+      }
+  return -1;
+}
+
+/* The node of D the runner makes, the I-th, at NODES_DIR/I.  */
+static int
+plan_node (const struct sbx_linux *lx, const struct sbx_device *d, size_t i,
+           const char *nodes_dir, struct sbx_plan *plan, struct sbx_error *err)
+{
+  struct sbx_plan_node n = {
+    .type = d->type, .major = d->major, .minor = d->minor, .mode = d->file_mode
+  };
+  if (host_id (lx->uid_mappings, lx->n_uid_mappings, d->uid, &n.uid) < 0)
+    return sbx_fail (err, -EINVAL,
+                     "linux.devices[%zu].uid: %u is not mapped by "
+                     "linux.uidMappings",
+                     i, d->uid);
+  if (host_id (lx->gid_mappings, lx->n_gid_mappings, d->gid, &n.gid) < 0)
+    return sbx_fail (err, -EINVAL,
+                     "linux.devices[%zu].gid: %u is not mapped by "
+                     "linux.gidMappings",
+                     i, d->gid);
+  struct sbx_plan_node *v
+      = realloc (plan->nodes, (plan->n_nodes + 1) * sizeof *v);
+  if (v == NULL)
+    return -ENOMEM;
+  plan->nodes = v;
+  if (asprintf (&n.source, "%s/%zu", nodes_dir, i) < 0)
+    return -ENOMEM;
+  v[plan->n_nodes++] = n;
+  if (plan->nodes_dir == NULL
+      && (plan->nodes_dir = strdup (nodes_dir)) == NULL)
+    return -ENOMEM;
+  return plan_add (plan, SBX_PLAN_BIND_DEV, SBX_WHY_OCI_MOUNT, n.source,
+                   d->path)
+             ? 0
+             : -ENOMEM;
+}
+
+/* D's own node on the host, at the same path.  */
+static int
+host_node (const struct sbx_host_facts *host, const struct sbx_device *d,
+           size_t i, struct sbx_plan *plan, struct sbx_error *err)
+{
+  uint32_t major = 0, minor = 0;
+  char type = host->path_node
+                  ? host->path_node (d->path, &major, &minor, host->path_ctx)
+                  : 0;
+  if (type != d->type || major != d->major || minor != d->minor)
+    {
+      char numbers[32] = "";
+      if (d->type != 'p')
+        snprintf (numbers, sizeof numbers, " %u:%u", d->major, d->minor);
+      return sbx_fail (err, -EPERM,
+                       "linux.devices[%zu]: %s is not %s%s on the host; "
+                       "only root can make a device node, and unprivileged "
+                       "the host's node at the same path is bound instead",
+                       i, d->path, type_name (d->type), numbers);
+    }
+  return plan_add (plan, SBX_PLAN_BIND_DEV, SBX_WHY_OCI_MOUNT, d->path,
+                   d->path)
+             ? 0
+             : -ENOMEM;
+}
+
+int
+policy_devices (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+                struct sbx_plan *plan, struct sbx_error *err)
+{
+  const struct sbx_linux *lx = &spec->linux_;
+  if (lx->n_devices > 0 && plan->agent)
+    return sbx_fail (err, -EPERM,
+                     "linux.devices: an agent policy gets no device node "
+                     "beyond its minimal /dev; only a container (root.path "
+                     "other than \"/\") may list one");
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < lx->n_devices; i++)
+    r = host->nodes_dir
+            ? plan_node (lx, &lx->devices[i], i, host->nodes_dir, plan, err)
+            : host_node (host, &lx->devices[i], i, plan, err);
+  return r;
+}
