@@ -50,15 +50,15 @@ plan_node (const struct sbx_linux *lx, const struct sbx_device *d, size_t i,
     .type = d->type, .major = d->major, .minor = d->minor, .mode = d->file_mode
   };
   if (host_id (lx->uid_mappings, lx->n_uid_mappings, d->uid, &n.uid) < 0)
-    return sbx_fail (err, -EINVAL,
-                     "linux.devices[%zu].uid: %u is not mapped by "
-                     "linux.uidMappings",
-                     i, d->uid);
+    return sbx_refuse_path (err, -EINVAL,
+                            "linux.devices[%zu].uid: %u is not mapped by "
+                            "linux.uidMappings",
+                            i, d->uid);
   if (host_id (lx->gid_mappings, lx->n_gid_mappings, d->gid, &n.gid) < 0)
-    return sbx_fail (err, -EINVAL,
-                     "linux.devices[%zu].gid: %u is not mapped by "
-                     "linux.gidMappings",
-                     i, d->gid);
+    return sbx_refuse_path (err, -EINVAL,
+                            "linux.devices[%zu].gid: %u is not mapped by "
+                            "linux.gidMappings",
+                            i, d->gid);
   struct sbx_plan_node *v
       = realloc (plan->nodes, (plan->n_nodes + 1) * sizeof *v);
   if (v == NULL)
@@ -90,11 +90,12 @@ host_node (const struct sbx_host_facts *host, const struct sbx_device *d,
       char numbers[32] = "";
       if (d->type != 'p')
         snprintf (numbers, sizeof numbers, " %u:%u", d->major, d->minor);
-      return sbx_fail (err, -EPERM,
-                       "linux.devices[%zu]: %s is not %s%s on the host; "
-                       "only root can make a device node, and unprivileged "
-                       "the host's node at the same path is bound instead",
-                       i, d->path, type_name (d->type), numbers);
+      return sbx_refuse_path (
+          err, -EPERM,
+          "linux.devices[%zu]: %s is not %s%s on the host; "
+          "only root can make a device node, and unprivileged "
+          "the host's node at the same path is bound instead",
+          i, d->path, type_name (d->type), numbers);
     }
   return plan_add (plan, SBX_PLAN_BIND_DEV, SBX_WHY_OCI_MOUNT, d->path,
                    d->path)
@@ -108,10 +109,11 @@ policy_devices (const struct sbx_spec *spec, const struct sbx_host_facts *host,
 {
   const struct sbx_linux *lx = &spec->linux_;
   if (lx->n_devices > 0 && plan->agent)
-    return sbx_fail (err, -EPERM,
-                     "linux.devices: an agent policy gets no device node "
-                     "beyond its minimal /dev; only a container (root.path "
-                     "other than \"/\") may list one");
+    return sbx_refuse_path (
+        err, -EPERM,
+        "linux.devices: an agent policy gets no device node "
+        "beyond its minimal /dev; only a container (root.path "
+        "other than \"/\") may list one");
   int r = 0;
   for (size_t i = 0; r == 0 && i < lx->n_devices; i++)
     r = host->nodes_dir
