@@ -128,6 +128,11 @@ static int
 network_gaps (const struct sbx_spec *spec, const struct sbx_host_facts *host,
               struct sbx_plan *plan)
 {
+  if (plan->network == SBX_NET_ALLOW && plan->join[SBX_NS_NETWORK])
+    return plan_gap (plan, true, SBX_LEVEL_NONE,
+                     "network: the sandbox joins the network namespace at "
+                     "%s and reaches what it reaches",
+                     plan->join[SBX_NS_NETWORK]);
   if (plan->network == SBX_NET_ALLOW)
     return plan_gap (plan, true, SBX_LEVEL_NONE,
                      "network: the host's network is shared");

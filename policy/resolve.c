@@ -157,10 +157,12 @@ resolve_namespaces (const struct sbx_spec *spec, struct sbx_plan *plan)
   if (spec->ext.network != SBX_NET_UNSET)
     plan->unshare[SBX_NS_NETWORK] = spec->ext.network != SBX_NET_ALLOW;
   plan->network = spec->ext.network;
+  /* A namespace of its own reaches its loopback; the host's, or one
+     joined by path (whose reach sbx cannot know), reaches what that one
+     reaches.  */
   if (plan->network == SBX_NET_UNSET)
-    plan->network = plan->unshare[SBX_NS_NETWORK] || plan->join[SBX_NS_NETWORK]
-                        ? SBX_NET_LOOPBACK
-                        : SBX_NET_ALLOW;
+    plan->network
+        = plan->unshare[SBX_NS_NETWORK] ? SBX_NET_LOOPBACK : SBX_NET_ALLOW;
   return 0;
 }
 

@@ -231,6 +231,36 @@ trusted_config (void)
           err.msg);
 }
 
+/* Without sbx.network a sandbox that joins a network namespace is in it
+   and reaches what it reaches: "allow", above a ceiling's "loopback".
+   The adversarial review found it reported as "loopback", so under such
+   a ceiling, while it reached the host's services.  */
+static void
+joined_network_is_allow (void)
+{
+  const char *json = "{\"workspaces\": [\"/home/u/ws\"], \"maxMode\": "
+                     "\"workspace-write\", \"maxNetwork\": \"loopback\", "
+                     "\"approve\": [\"namespace-join\"]}";
+  struct sbx_ceiling c;
+  struct sbx_error err = { 0 };
+  if (sbx_ceiling_parse (json, strlen (json), &c, &err) < 0)
+    {
+      printf ("Bail out! ceiling: %s\n", err.msg);
+      exit (1);
+    }
+  int r = check (
+      "{\"ociVersion\": \"1.2.0\", \"linux\": {\"namespaces\": [{\"type\": "
+      "\"pid\"}, {\"type\": \"network\", \"path\": \"/proc/1/ns/net\"}]}, "
+      "\"root\": {\"path\": \"/\", \"readonly\": true}, \"process\": "
+      "{\"args\": [\"true\"], \"cwd\": \"/home/u/ws\"}, \"sbx\": {" WS "}}",
+      &c, &err);
+  tap_ok (r == -EPERM && strstr (err.msg, "network \"allow\" is above"),
+          "a joined network namespace is \"allow\", above maxNetwork "
+          "\"loopback\" (%s)",
+          err.msg);
+  sbx_ceiling_free (&c);
+}
+
 /* "devices", the token older ceilings approved device nodes with, grants
    none now.  */
 static void
@@ -380,6 +410,7 @@ main (void)
     check_case (&cases[i]);
   trusted_config ();
   device_token_grants_nothing ();
+  joined_network_is_allow ();
   hidden_store_stays_hidden ();
   host_proc_needs_host_pid ();
   policy_before_enforcement ();
