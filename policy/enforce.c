@@ -267,6 +267,14 @@ policy_enforcement (const struct sbx_spec *spec,
     r = runner_gaps (host, plan);
   if (r == 0 && !host->seatbelt)
     r = bind_fd_gap (host, plan);
+  if (r == 0 && !host->seatbelt
+      && (!plan->unshare[SBX_NS_PID] || host->no_namespaces))
+    r = plan_gap (plan, false, SBX_LEVEL_FULL,
+                  "termination: no pid namespace holds the sandbox; `run` "
+                  "ends its whole process tree, but if sbx-oci itself is "
+                  "killed (SIGKILL), a process that left the sandbox's "
+                  "process group can outlive it (a cgroup quota, where "
+                  "there is one, is swept by the next run)");
   if (r == 0 && (!host->seatbelt || plan->network == SBX_NET_ALLOW))
     r = network_gaps (spec, host, plan);
   if (r < 0)

@@ -123,6 +123,34 @@ has_reason (const struct sbx_plan *plan, const char *part)
 
 /* The restricted rung: when a private /proc does not mount, every other
    layer stays and the report says partial, with the reason.  */
+/* Without a pid namespace nothing but sbx-oci holds the tree: killed
+   itself, a process that left the sandbox's session outlives it (the
+   adversarial review's setsid'd sleep).  The report says so.  */
+static void
+test_termination_gap (void)
+{
+  struct sbx_host_facts host = fake_host (NULL);
+  const char *with = AGENT_JSON ("", "\"mode\": \"workspace-write\", "
+                                     "\"workspace\": \"/home/u/ws\", "
+                                     "\"network\": \"deny\"");
+  const char *without
+      = "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"/\", "
+        "\"readonly\": true}, \"process\": {\"args\": [\"true\"], "
+        "\"cwd\": \"/\"}, \"linux\": {\"namespaces\": [{\"type\": "
+        "\"mount\"}]}}";
+  struct sbx_plan *plan = NULL;
+  struct sbx_error err = { 0 };
+  tap_ok (fake_resolve_json (with, &host, &plan, &err) == 0
+              && !has_reason (plan, "no pid namespace holds"),
+          "termination: a pid namespace, no reason (%s)", err.msg);
+  sbx_plan_free (plan);
+  plan = NULL;
+  tap_ok (fake_resolve_json (without, &host, &plan, &err) == 0
+              && has_reason (plan, "no pid namespace holds"),
+          "termination: no pid namespace, the reason (%s)", err.msg);
+  sbx_plan_free (plan);
+}
+
 static void
 test_restricted_rung (void)
 {
@@ -453,6 +481,7 @@ main (void)
   test_mount_values_quoted ();
   test_namespace_paths ();
   test_restricted_rung ();
+  test_termination_gap ();
   test_no_home ();
   test_container_env ();
   test_agent_allow_list ();
