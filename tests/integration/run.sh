@@ -128,6 +128,21 @@ case_exit_status ()
     "a missing command is named as not found"
 }
 
+# A state root the sandbox may write (inside its workspace) is refused:
+# the sandbox could rewrite a container's kept policy or the probe cache
+# that later runs trust.
+case_state_root_in_workspace ()
+{
+  local b="$WORK/b-sr"
+  write_agent "$b" workspace-write "$WS" "" touch "$WS/sr-ran"
+  OUT=$("$SBX_OCI" --root "$WS/.sbx-state" run --bundle "$b" sr-1 2>&1)
+  RC=$?
+  tap_is "$RC" 121 "a state root inside the workspace is refused (121)"
+  tap_has "$OUT" "$WS/.sbx-state" "the refusal names the state root"
+  tap_ok "the refused run ran nothing" test ! -e "$WS/sr-ran"
+  rm -rf "$WS/.sbx-state"
+}
+
 case_setup_failure ()
 {
   agent workspace-write "$(bind_rw "$WORK/vanished")" true
@@ -552,6 +567,7 @@ run_cases ()
   case_no_survivors
   case_userns_root
   case_setup_failure
+  case_state_root_in_workspace
   case_inherited_fds
   case_environment
   case_spec_runs_unchanged

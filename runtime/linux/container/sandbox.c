@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,38 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
   return r < 0 ? r : 0;
 }
 
+/* The state root holds what later commands trust: a container's kept
+   config and policy, the probe cache.  A sandbox that may write it (the
+   operator's --root inside a workspace) could rewrite them.  */
+static int
+check_state_root (const struct sbx_plan *plan, int root_fd,
+                  struct sbx_error *err)
+{
+  /* Full access is the operator's choice, and the report says so.  */
+  if (plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
+    return 0;
+  char link[64], root[PATH_MAX];
+  snprintf (link, sizeof link, "/proc/self/fd/%d", root_fd);
+  ssize_t n = readlink (link, root, sizeof root - 1);
+  if (n <= 0)
+    return 0; /* no procfs: the ownership checks still stand */
+  root[n] = '\0';
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (m->op != SBX_PLAN_BIND_RW && m->op != SBX_PLAN_BIND_DEV)
+        continue;
+      cleanup_free char *real = m->source ? realpath (m->source, NULL) : NULL;
+      if (real && sbx_path_is_under (root, real))
+        return sbx_refuse (err, -EPERM, NULL,
+                           "the state root %s lies in %s, which the sandbox "
+                           "may write: it could rewrite sbx-oci's own "
+                           "records; give --root a directory outside it",
+                           root, m->source);
+    }
+  return 0;
+}
+
 int
 sbx_sandbox_prepare (const struct sbx_context *g, const char *bundle,
                      struct sbx_sandbox *sb, struct sbx_error *err)
@@ -320,6 +353,8 @@ sbx_sandbox_prepare_source (const struct sbx_context *g,
     r = sbx_usable_state_root (g, &root_fd, err);
   if (r == 0)
     r = sbx_sandbox_resolve (g, root_fd, sb, err);
+  if (r == 0)
+    r = check_state_root (sb->plan, root_fd, err);
   if (r == 0)
     sbx_report_env_dropped (g, sb->plan);
   if (r == 0 && sb->plan->init_ids)
