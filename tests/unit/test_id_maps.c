@@ -171,6 +171,15 @@ test_refusals (void)
                   "linux.uidMappings: given without a user namespace (add "
                   "{\"type\": \"user\"} to linux.namespaces)",
                   "mappings without a user namespace");
+  expect_refused (
+      &root,
+      CONTAINER (ROOT_USER,
+                 USERNS BOTH ", \"devices\": [{\"path\": \"/dev/myzero\", "
+                             "\"type\": \"c\", \"major\": 1, \"minor\": 5}]"),
+      "linux.devices: not made yet for a container with linux.uidMappings "
+      "ranges (the runner's nodes are out of the mapped namespace's reach); "
+      "bind-mount the host's device instead",
+      "linux.devices with ranges");
   struct sbx_host_facts user = fake_host (NULL);
   expect_refused (
       &user, CONTAINER ("\"uid\": 0, \"gid\": 0", USERNS BOTH),
