@@ -101,6 +101,24 @@ int policy_oci_mount (const struct sbx_spec *spec,
 int policy_identity (const struct sbx_spec *spec,
                      const struct sbx_host_facts *host, struct sbx_plan *plan,
                      struct sbx_error *err);
+/* PLAN's groups: exactly U's additionalGids (policy/ids.c).  0 or
+   -ENOMEM.  */
+int policy_copy_groups (const struct sbx_user *u, struct sbx_plan *plan);
+/* Whether linux.uidMappings / gidMappings map more than the caller's own
+   id onto one id (what bubblewrap maps itself): then *FIELD
+   ("linux.uidMappings") and *INDEX name the first entry that does
+   (policy/id_maps.c).  */
+bool policy_id_range (const struct sbx_spec *spec,
+                      const struct sbx_host_facts *host, const char **field,
+                      size_t *index);
+/* Those ranges, for a container run by root, as the maps of the user
+   namespace sbx makes (plan->uid_map, gid_map, enter_userns) and the ids
+   sbx-oci-init takes in it; refused, naming FIELD[INDEX], for anyone
+   else.  */
+int policy_id_maps (const struct sbx_spec *spec,
+                    const struct sbx_host_facts *host, const char *field,
+                    size_t index, struct sbx_plan *plan,
+                    struct sbx_error *err);
 int policy_env (const struct sbx_spec *spec, const struct sbx_host_facts *host,
                 struct sbx_plan *plan, struct sbx_error *err);
 int policy_widenings (const struct sbx_spec *spec, struct sbx_plan *plan);

@@ -423,6 +423,24 @@ check_process (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   return 0;
 }
 
+/* "id-mappings" approves the caller's own id mapped onto one id; a range
+   would map host ids (another account's files, as root) that no approval
+   of the ceiling names.  */
+static int
+check_id_ranges (const struct sbx_spec *spec,
+                 const struct sbx_host_facts *host, struct sbx_error *err)
+{
+  const char *field;
+  size_t index;
+  if (!policy_id_range (spec, host, &field, &index))
+    return 0;
+  return sbx_refuse_path (err, -EPERM,
+                          "%s[%zu]: a range of host ids is not granted by a "
+                          "ceiling; under one only the caller's own id can be "
+                          "mapped, with size 1",
+                          field, index);
+}
+
 int
 policy_ceiling_process (const struct sbx_spec *spec,
                         const struct sbx_host_facts *host,
@@ -450,6 +468,8 @@ policy_ceiling_fields (const struct sbx_spec *spec,
     r = check_env (spec, ceiling, err);
   if (r == 0)
     r = check_process (spec, host, ceiling, err);
+  if (r == 0)
+    r = check_id_ranges (spec, host, err);
   if (r == 0)
     r = check_roots (spec, ceiling, host, err);
   if (r == 0)

@@ -4,7 +4,8 @@
  * sandbox, and it never changes the host uid the command runs as: a
  * process.user other than the caller's makes the command *appear* as that
  * user inside while it keeps the caller's host uid for files.  That is a
- * gap, reported as such; any other mapping cannot be expressed at all.
+ * gap, reported as such.  Mappings of other ids (ranges) are root's
+ * containers' alone, and their maps are written by sbx (policy/id_maps.c).
  *
  * As root (a real one, or rootless podman's uid 0 in its own user
  * namespace), a container that asks for no user namespace gets none, as
@@ -36,29 +37,6 @@
 
 #define IDENTITY_MAP "0 0 4294967295\n"
 
-static int
-single_id_only (const struct sbx_spec *spec, const struct sbx_host_facts *host,
-                struct sbx_error *err)
-{
-  const struct sbx_linux *lx = &spec->linux_;
-  const struct sbx_id_mapping *maps[2]
-      = { lx->uid_mappings, lx->gid_mappings };
-  size_t counts[2] = { lx->n_uid_mappings, lx->n_gid_mappings };
-  const char *names[2] = { "linux.uidMappings", "linux.gidMappings" };
-  unsigned long hosts[2] = { host->uid, host->gid };
-  for (int k = 0; k < 2; k++)
-    if (counts[k] > 1
-        || (counts[k] == 1
-            && (maps[k][0].size != 1 || maps[k][0].host_id != hosts[k])))
-      return sbx_refuse_path (
-          err, -ENOTSUP,
-          "%s: bubblewrap maps only the caller's own id (%lu) "
-          "to one id in the sandbox; use a single mapping "
-          "{\"hostID\": %lu, \"size\": 1}",
-          names[k], hosts[k], hosts[k]);
-  return 0;
-}
-
 static void
 switch_to_user (const struct sbx_spec *spec, struct sbx_plan *plan)
 {
@@ -69,9 +47,8 @@ switch_to_user (const struct sbx_spec *spec, struct sbx_plan *plan)
   plan->gid = u->gid;
 }
 
-/* PLAN's groups: exactly U's additionalGids.  0 or -ENOMEM.  */
-static int
-copy_groups (const struct sbx_user *u, struct sbx_plan *plan)
+int
+policy_copy_groups (const struct sbx_user *u, struct sbx_plan *plan)
 {
   if (u->n_additional_gids == 0)
     return 0;
@@ -90,7 +67,7 @@ static int
 exactly_these_groups (const struct sbx_user *u, struct sbx_plan *plan)
 {
   plan->set_groups = true;
-  return copy_groups (u, plan);
+  return policy_copy_groups (u, plan);
 }
 
 /* /proc is mounted in the container: sbx-oci-init can be run from
@@ -118,7 +95,7 @@ helper_takes_ids (const struct sbx_user *u, struct sbx_plan *plan,
   plan->init_ids = true;
   plan->uid = u->uid;
   plan->gid = u->gid;
-  return copy_groups (u, plan);
+  return policy_copy_groups (u, plan);
 }
 
 int
@@ -127,11 +104,15 @@ policy_identity (const struct sbx_spec *spec,
                  struct sbx_error *err)
 {
   const struct sbx_linux *lx = &spec->linux_;
-  int r = single_id_only (spec, host, err);
-  if (r < 0 || !spec->has_process)
-    return r;
+  const char *range_field;
+  size_t range_index;
+  plan->init = spec->has_process && !plan->agent && proc_mounted (spec);
+  if (policy_id_range (spec, host, &range_field, &range_index))
+    return policy_id_maps (spec, host, range_field, range_index, plan, err);
+  if (!spec->has_process)
+    return 0;
+  int r;
   const struct sbx_user *u = &spec->process.user;
-  plan->init = !plan->agent && proc_mounted (spec);
   if (host->is_root && plan->init && !plan->unshare[SBX_NS_USER]
       && lx->n_uid_mappings == 0 && lx->n_gid_mappings == 0)
     return helper_takes_ids (u, plan, err);

@@ -126,9 +126,12 @@ struct sbx_plan
   struct strv env_dropped;  /* credential-shaped names left out of it */
   struct strv env_redacted; /* names whose URL password was removed */
   char *cwd;
-  bool set_ids;  /* switch to uid/gid inside a user namespace */
-  char *uid_map; /* /proc/PID/uid_map text sbx writes itself, or */
-  char *gid_map; /* NULL: bwrap maps the caller's own id */
+  bool set_ids;      /* switch to uid/gid inside a user namespace */
+  char *uid_map;     /* /proc/PID/uid_map text sbx writes itself, or */
+  char *gid_map;     /* NULL: bwrap maps the caller's own id */
+  bool enter_userns; /* the maps are a range's (policy/id_maps.c): sbx makes
+                        the user namespace, the runner enters it as its
+                        uid 0 before bwrap starts, bwrap makes none */
   uid_t uid;
   gid_t gid;
   bool set_groups; /* the runner takes exactly GROUPS as its supplementary

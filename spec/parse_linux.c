@@ -36,17 +36,84 @@ parse_namespace (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
   return json_abs_path (c, obj, "path", 0, &ns->path);
 }
 
+/* What the kernel takes in a uid_map or gid_map (UID_GID_MAP_MAX_EXTENTS):
+   refused here, with the entry, rather than as EINVAL from its write.  */
+#define MAX_ID_MAPPINGS 340
+
+/* An extent may not run past 4294967295 (the kernel refuses a first + count
+   that wraps; (uid_t) -1 is never a valid id).  */
+static bool
+past_the_end (uint32_t first, uint32_t size)
+{
+  return (uint64_t) first + size > UINT32_MAX;
+}
+
+static bool
+overlap (uint32_t a, uint32_t b, uint32_t size_a, uint32_t size_b)
+{
+  return (uint64_t) a < (uint64_t) b + size_b
+         && (uint64_t) b < (uint64_t) a + size_a;
+}
+
+/* The kernel refuses a map whose extents overlap on either side.  */
 static int
-parse_id_mapping (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+check_overlaps (struct sbx_jctx *c, const char *key,
+                const struct sbx_id_mapping *m, size_t i)
+{
+  for (size_t j = 0; j < i; j++)
+    {
+      const char *side = NULL;
+      uint32_t first = 0;
+      if (overlap (m[i].container_id, m[j].container_id, m[i].size, m[j].size))
+        side = "container", first = m[i].container_id;
+      else if (overlap (m[i].host_id, m[j].host_id, m[i].size, m[j].size))
+        side = "host", first = m[i].host_id;
+      if (side)
+        return jfail (c,
+                      "%s ids %" PRIu32 " to %" PRIu32 " overlap those of "
+                      "linux.%s[%zu]",
+                      side, first, first + m[i].size - 1, key, j);
+    }
+  return 0;
+}
+
+static int
+parse_id_mapping (struct sbx_jctx *c, const char *key, yajl_val obj,
+                  void *items, size_t i)
 {
   struct sbx_id_mapping *m = (struct sbx_id_mapping *) items + i;
+  if (i == MAX_ID_MAPPINGS)
+    return jfail (c, "more than %d mappings, the kernel's limit",
+                  MAX_ID_MAPPINGS);
   int r = json_u32 (c, obj, "containerID", JSON_REQUIRED, 0, UINT32_MAX,
                     &m->container_id);
   if (r >= 0)
     r = json_u32 (c, obj, "hostID", JSON_REQUIRED, 0, UINT32_MAX, &m->host_id);
   if (r >= 0)
-    r = json_u32 (c, obj, "size", JSON_REQUIRED, 0, UINT32_MAX, &m->size);
-  return r;
+    r = json_u32 (c, obj, "size", JSON_REQUIRED, 1, UINT32_MAX, &m->size);
+  if (r < 0)
+    return r;
+  if (past_the_end (m->container_id, m->size))
+    return jfail (
+        c, "containerID + size is past %" PRIu32 ", the end of the id range",
+        UINT32_MAX);
+  if (past_the_end (m->host_id, m->size))
+    return jfail (c,
+                  "hostID + size is past %" PRIu32 ", the end of the id range",
+                  UINT32_MAX);
+  return check_overlaps (c, key, items, i);
+}
+
+static int
+parse_uid_mapping (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  return parse_id_mapping (c, "uidMappings", obj, items, i);
+}
+
+static int
+parse_gid_mapping (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  return parse_id_mapping (c, "gidMappings", obj, items, i);
 }
 
 static int
@@ -188,11 +255,10 @@ parse_resources (struct sbx_jctx *c, yajl_val linux_obj,
 
 static int
 parse_mappings (struct sbx_jctx *c, yajl_val obj, const char *key,
-                struct sbx_id_mapping **out, size_t *n)
+                jitem_parse parse, struct sbx_id_mapping **out, size_t *n)
 {
   void *items = NULL;
-  int r = json_object_array (c, obj, key, 0, sizeof **out, parse_id_mapping,
-                             &items, n);
+  int r = json_object_array (c, obj, key, 0, sizeof **out, parse, &items, n);
   *out = items;
   return r;
 }
@@ -205,11 +271,11 @@ sbx_parse_linux (struct sbx_jctx *c, yajl_val obj, struct sbx_linux *lx)
                              parse_namespace, &namespaces, &lx->n_namespaces);
   lx->namespaces = namespaces;
   if (r >= 0)
-    r = parse_mappings (c, obj, "uidMappings", &lx->uid_mappings,
-                        &lx->n_uid_mappings);
+    r = parse_mappings (c, obj, "uidMappings", parse_uid_mapping,
+                        &lx->uid_mappings, &lx->n_uid_mappings);
   if (r >= 0)
-    r = parse_mappings (c, obj, "gidMappings", &lx->gid_mappings,
-                        &lx->n_gid_mappings);
+    r = parse_mappings (c, obj, "gidMappings", parse_gid_mapping,
+                        &lx->gid_mappings, &lx->n_gid_mappings);
   if (r >= 0)
     r = json_strv (c, obj, "maskedPaths", 0, jcheck_abs_path,
                    &lx->masked_paths);

@@ -164,11 +164,63 @@ c['process']['args'] = ['sh', '-c', 'trap \"echo got > /tmp/sig; exit 0\" TERM; 
   check "kill after start: the workload saw TERM $got of 10 times" [ "$got" -eq 10 ]
 }
 
+# linux.uidMappings/gidMappings ranges (podman --uidmap 0:100000:65536):
+# as root the host sees the workload as uid and gid 100000, a file it makes
+# in a writable bind belongs to 100000, and an exec into it takes the same
+# map (uid 0 as 100000, uid 1000 as 101000); an unprivileged caller is
+# refused with the field and the reason.
+MAPS="
+c['linux']['namespaces'].append({'type': 'user'})
+c['linux']['uidMappings'] = [{'containerID': 0, 'hostID': 100000, 'size': 65536}]
+c['linux']['gidMappings'] = [{'containerID': 0, 'hostID': 100000, 'size': 65536}]
+"
+uidmap_case () {
+  local b=$B/um data=$B/um-data id=um-$RUN pid out rc
+  if [ -n "$AS" ]; then
+    bundle "$b" "$MAPS"
+    sbx create --bundle "$b" "$id" > "$B/um.err" 2>&1 < /dev/null
+    check "uidmap: unprivileged, a range is refused ($(cat "$B/um.err"))" \
+      grep -q "linux.uidMappings\[0\]: only root can map a range of ids" "$B/um.err"
+    sbx delete --force "$id" > /dev/null 2>&1
+    return 0
+  fi
+  mkdir -p "$data"; chmod 777 "$data"
+  bundle "$b" "$MAPS
+c['process']['args'] = ['sh', '-c', 'touch /data/made; exec sleep 30']
+c['mounts'].append({'destination': '/data', 'type': 'bind', 'source': '$data', 'options': ['rbind', 'rw']})
+"
+  chown -R 100000:100000 "$b/rootfs" # the caller's part, as podman's
+  sbx create --bundle "$b" "$id" > "$B/um.err" 2>&1 < /dev/null
+  rc=$?
+  check "uidmap: create succeeds ($(cat "$B/um.err"))" [ $rc -eq 0 ]
+  sbx start "$id"
+  pid=$(sbx state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  for _ in $(seq 50); do [ -e "$data/made" ] && break; sleep 0.05; done
+  check "uidmap: the host sees uid 100000 ($(status_line "$pid" Uid))" \
+    [ "$(status_line "$pid" Uid)" = "100000 100000 100000 100000" ]
+  check "uidmap: the host sees gid 100000 ($(status_line "$pid" Gid))" \
+    [ "$(status_line "$pid" Gid)" = "100000 100000 100000 100000" ]
+  check "uidmap: its file belongs to host 100000:100000 ($(stat -c %u:%g "$data/made" 2>&1))" \
+    [ "$(stat -c %u:%g "$data/made" 2>/dev/null)" = 100000:100000 ]
+  out=$(sbx exec "$id" sh -c 'touch /data/exec0; id -u' 2>&1 < /dev/null)
+  check "uidmap: exec runs as uid 0 inside ($out)" [ "$out" = 0 ]
+  check "uidmap: ... which is host 100000 ($(stat -c %u:%g "$data/exec0" 2>&1))" \
+    [ "$(stat -c %u:%g "$data/exec0" 2>/dev/null)" = 100000:100000 ]
+  echo '{"args": ["sh", "-c", "touch /data/exec1000; id -u"], "cwd": "/",
+ "user": {"uid": 1000, "gid": 1000}, "env": ["PATH=/bin"]}' > "$B/um-proc.json"
+  out=$(sbx exec --process "$B/um-proc.json" "$id" 2>&1 < /dev/null)
+  check "uidmap: exec as uid 1000 inside ($out)" [ "$out" = 1000 ]
+  check "uidmap: ... is host 101000 ($(stat -c %u:%g "$data/exec1000" 2>&1))" \
+    [ "$(stat -c %u:%g "$data/exec1000" 2>/dev/null)" = 101000:101000 ]
+  sbx delete --force "$id"
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 755 "$B"
   [ -n "$AS" ] && chown 65534:65534 "$B"
   identity_case
+  uidmap_case
   dac_case
   netns_case
   entry_case

@@ -216,7 +216,6 @@ declare -A LIMIT=()
 declare -A PENDING=(
   [cpus]="issue 21 point 4: cpu quota not set"
   [memory_swap]="issue 21 point 4: memory.swap not set as asked"
-  [uidmap]="issue 21 point 5: uid/gid mapping ranges refused"
   [pid_host]="issue 21 point 5: --pid=host fails"
   [pid_container]="issue 21 point 5: joining a pid namespace by path refused"
 )

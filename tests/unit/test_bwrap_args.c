@@ -350,7 +350,8 @@ test_refusals (void)
       "{\"namespaces\": [{\"type\": \"user\"}], \"uidMappings\": "
       "[{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}]}}",
       NULL, -ENOTSUP,
-      "linux.uidMappings: bubblewrap maps only the caller's own id (1000)",
+      "linux.uidMappings[0]: only root can map a range of ids (bubblewrap "
+      "maps an unprivileged caller's own id, 1000, to one id)",
       "uid mapping of a range");
   expect_refusal (
       "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"/rootfs\"}, "
@@ -358,7 +359,7 @@ test_refusals (void)
       "{\"namespaces\": [{\"type\": \"user\"}], \"gidMappings\": "
       "[{\"containerID\": 0, \"hostID\": 1000, \"size\": 1}, "
       "{\"containerID\": 1, \"hostID\": 100000, \"size\": 1}]}}",
-      NULL, -ENOTSUP, "linux.gidMappings: bubblewrap maps only",
+      NULL, -ENOTSUP, "linux.gidMappings[1]: only root can map a range",
       "two gid mappings");
   expect_refusal (
       AGENT_JSON ("{\"destination\": \"/home/u/ws/link/cache\", \"type\": "

@@ -402,6 +402,56 @@ overlong_key (void)
   sbx_ceiling_free (&c);
 }
 
+/* As root, a range of ids would make the config act as host uids the
+   ceiling never granted: refused even with "id-mappings" approved; the
+   caller's own id alone, approved, still runs.  */
+static void
+id_ranges_stay_refused (void)
+{
+  struct sbx_ceiling c;
+  ceiling_with (&c, "id-mappings");
+  struct sbx_host_facts host = fake_host (ceiling_paths);
+  host.is_root = true;
+  host.uid = host.gid = 0;
+  static const char *const maps[] = {
+    "{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}",
+    "{\"containerID\": 0, \"hostID\": 0, \"size\": 1}",
+  };
+  for (int own = 0; own < 2; own++)
+    {
+      char json[1024];
+      snprintf (json, sizeof json,
+                WITH ("\"linux\": {\"namespaces\": [{\"type\": "
+                      "\"pid\"}, {\"type\": \"mount\"}, {\"type\": "
+                      "\"user\"}], \"uidMappings\": [%s], "
+                      "\"gidMappings\": [%s]}"),
+                maps[own], maps[own]);
+      struct sbx_error err = { 0 };
+      struct sbx_spec *spec = NULL;
+      struct sbx_plan *plan = NULL;
+      int r = sbx_spec_parse (json, strlen (json), "/bundle", &spec, &err);
+      if (r == 0)
+        r = sbx_policy_resolve (spec, &host, &c, &plan, &err);
+      if (own)
+        tap_ok (r == 0, "root: the caller's own id alone, approved, runs (%s)",
+                err.msg);
+      else
+        tap_ok (r == -EPERM
+                    && strcmp (err.msg,
+                               "linux.uidMappings[0]: a range of host ids is "
+                               "not granted by a ceiling; under one only "
+                               "the caller's own id can be mapped, with "
+                               "size 1")
+                           == 0,
+                "root: a range stays refused with \"id-mappings\" approved "
+                "(%s)",
+                err.msg);
+      sbx_plan_free (plan);
+      sbx_spec_free (spec);
+    }
+  sbx_ceiling_free (&c);
+}
+
 int
 main (void)
 {
@@ -412,6 +462,7 @@ main (void)
   device_token_grants_nothing ();
   joined_network_is_allow ();
   hidden_store_stays_hidden ();
+  id_ranges_stay_refused ();
   host_proc_needs_host_pid ();
   policy_before_enforcement ();
   ceiling_file ();

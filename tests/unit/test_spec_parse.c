@@ -193,6 +193,24 @@ static const struct error_case error_cases[] = {
     "linux.uidMappings[0].hostID: required" },
   { LINUX ("'gidMappings':[{'containerID':0,'hostID':0,'size':-1}]"),
     "linux.gidMappings[0].size: expected an unsigned integer" },
+  { LINUX ("'gidMappings':[{'containerID':0,'hostID':0,'size':0}]"),
+    "linux.gidMappings[0].size: out of range (expected 1 to 4294967295)" },
+  { LINUX ("'uidMappings':[{'containerID':4294967000,'hostID':0,"
+           "'size':1000}]"),
+    "linux.uidMappings[0]: containerID + size is past 4294967295, the end "
+    "of the id range" },
+  { LINUX ("'uidMappings':[{'containerID':0,'hostID':4294967295,'size':1}]"),
+    "linux.uidMappings[0]: hostID + size is past 4294967295, the end of the "
+    "id range" },
+  { LINUX ("'uidMappings':[{'containerID':0,'hostID':100000,'size':65536},"
+           "{'containerID':1000,'hostID':300000,'size':10}]"),
+    "linux.uidMappings[1]: container ids 1000 to 1009 overlap those of "
+    "linux.uidMappings[0]" },
+  { LINUX ("'gidMappings':[{'containerID':0,'hostID':100000,'size':10},"
+           "{'containerID':10,'hostID':100000,'size':1},"
+           "{'containerID':20,'hostID':100009,'size':2}]"),
+    "linux.gidMappings[1]: host ids 100000 to 100000 overlap those of "
+    "linux.gidMappings[0]" },
   { LINUX ("'maskedPaths':['/proc/kcore','proc/keys']"),
     "linux.maskedPaths[1]: expected an absolute path" },
   { LINUX ("'readonlyPaths':'/proc'"),
@@ -461,6 +479,38 @@ test_error_table (void)
     }
 }
 
+/* The kernel takes at most 340 lines in a uid_map or gid_map.  */
+static void
+test_mapping_count (void)
+{
+  for (int n = 340; n <= 341; n++)
+    {
+      cleanup_free char *json = NULL;
+      size_t size = 0;
+      FILE *f = open_memstream (&json, &size);
+      fputs ("{\"ociVersion\":\"1.2.0\",\"root\":{\"path\":\"rootfs\"},"
+             "\"linux\":{\"uidMappings\":[",
+             f);
+      for (int i = 0; i < n; i++)
+        fprintf (f, "%s{\"containerID\":%d,\"hostID\":%d,\"size\":1}",
+                 i ? "," : "", i, 100000 + i);
+      fputs ("]}}", f);
+      fclose (f);
+      struct sbx_error err = { 0 };
+      struct sbx_spec *spec = NULL;
+      int r = sbx_spec_parse (json, size, "/b", &spec, &err);
+      if (n == 340)
+        tap_ok (r == 0 && spec && spec->linux_.n_uid_mappings == 340,
+                "340 uid mappings are taken (%s)", err.msg);
+      else
+        tap_streq (err.msg,
+                   "linux.uidMappings[340]: more than 340 mappings, the "
+                   "kernel's limit",
+                   "341 uid mappings are refused");
+      sbx_spec_free (spec);
+    }
+}
+
 static void
 test_special_errors (void)
 {
@@ -495,6 +545,7 @@ test_special_errors (void)
   sbx_spec_parse (deep, strlen (deep), "/b", &spec, &err);
   tap_streq (err.msg, "expected a JSON object at the top level",
              "128 levels are fine");
+  test_mapping_count ();
 }
 
 static const char container_json[]

@@ -55,6 +55,10 @@ print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
     printf ("# before the command runs, sbx-oci listens on the sandbox's "
             "127.0.0.1:%u and forwards to the host's 127.0.0.1:%u\n",
             plan->host_ports[i], plan->host_ports[i]);
+  if (plan->enter_userns)
+    printf ("# last, the runner enters a user namespace sbx made with "
+            "linux.uidMappings and gidMappings as its maps, as its uid 0 "
+            "(bwrap makes none)\n");
   if (plan->set_groups)
     {
       printf ("# its supplementary groups are exactly:");

@@ -31,8 +31,9 @@ static int
 namespace_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
                 struct strv *argv)
 {
-  /* Unprivileged, bwrap needs a user namespace to do anything at all.  */
-  if (plan->unshare[SBX_NS_USER] || !host->is_root)
+  /* Unprivileged, bwrap needs a user namespace to do anything at all.
+     A range's namespace is made by sbx and bwrap starts in it.  */
+  if ((plan->unshare[SBX_NS_USER] && !plan->enter_userns) || !host->is_root)
     PUSH ("--unshare-user");
   if (plan->set_ids)
     {

@@ -24,6 +24,7 @@
 #include "runtime/linux/bwrap/runner_env.h"
 #include "runtime/linux/bwrap/runner_nodes.h"
 #include "runtime/linux/bwrap/runner_status.h"
+#include "runtime/linux/bwrap/userns_made.h"
 #include "runtime/linux/confine/fd_scrub.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
 #include "runtime/linux/child_step.h"
@@ -40,6 +41,7 @@ enum
   STEP_CGROUP,
   STEP_RLIMITS,
   STEP_OOM,
+  STEP_USERNS,
   STEP_FDS,
   STEP_NODES,
   STEP_EXEC
@@ -52,6 +54,7 @@ static const char *const step_names[] = {
   [STEP_CGROUP] = "enter the sandbox's cgroup",
   [STEP_RLIMITS] = "apply process.rlimits",
   [STEP_OOM] = "apply process.oomScoreAdj",
+  [STEP_USERNS] = "enter the user namespace of linux.uidMappings",
   [STEP_FDS] = "arrange its file descriptors",
   [STEP_NODES] = "make linux.devices' nodes",
   [STEP_EXEC] = "execute",
@@ -168,7 +171,9 @@ struct child_args
   char **argv, **envp;
   const struct fd_layout *l;
   int report_w;
-  pid_t parent; /* sbx itself, which the child must not outlive */
+  pid_t parent;  /* sbx itself, which the child must not outlive */
+  int userns_fd; /* the user namespace to enter last (userns_made.h), or
+                    -1 */
 };
 
 /* Enter the namespaces the plan joins by path, so that bwrap starts in
@@ -289,6 +294,12 @@ child_main (void *arg)
       child_fail (report_w, STEP_CGROUP);
     }
   apply_inherited (req->spec, report_w);
+  /* Last of the steps: those above need the host's privilege.  */
+  if (a->userns_fd >= 0 && (rr = sbx_userns_enter (a->userns_fd)) < 0)
+    {
+      errno = -rr;
+      child_fail (report_w, STEP_USERNS);
+    }
   if (place_fds (a->l, &report_w) < 0)
     child_fail (report_w, STEP_FDS);
   if (req->rung)
@@ -431,9 +442,12 @@ open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
     l->src[FD_STARTED] = req->started_fd;
   if (r == 0 && req->plan->init && req->init_report)
     r = open_pipe (&p->init_report_r, &l->src[FD_INIT_REPORT], true);
-  if (r == 0 && (req->plan->uid_map || req->plan->n_host_ports))
+  /* Maps bwrap's namespace waits for (--userns-block-fd), unless sbx
+     made the namespace itself.  */
+  bool maps_after = req->plan->uid_map && !req->plan->enter_userns;
+  if (r == 0 && (maps_after || req->plan->n_host_ports))
     r = open_pipe (&p->info_r, &l->src[FD_INFO], true);
-  if (r == 0 && req->plan->uid_map)
+  if (r == 0 && maps_after)
     r = open_pipe (&p->userns_w, &l->src[FD_USERNS], false);
   if (r == 0 && req->rung == NULL)
     {
@@ -561,8 +575,14 @@ sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
      --setenv arguments on --args (runner_env.h).  */
   char *empty[] = { NULL };
   struct child_args a = { req, argv.v,   req->rung ? req->rung->env.v : empty,
-                          &l,  report_w, getpid () };
+                          &l,  report_w, getpid (),
+                          -1 };
+  if (r == 0 && req->plan->enter_userns)
+    r = sbx_userns_make (req->plan->uid_map, req->plan->gid_map, &a.userns_fd,
+                         err);
   pid_t pid = r < 0 ? -1 : start_child (&a);
+  if (a.userns_fd >= 0)
+    close (a.userns_fd);
   if (r == 0 && pid < 0)
     r = sbx_fail_errno (err, -errno, "cannot start the runner");
   /* Without bwrap, sbx says what bwrap would have: the sandbox's pid (the
@@ -576,7 +596,7 @@ sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   pid_t sandbox_pid = 0;
   if (r == 0 && p.info_r >= 0)
     r = read_sandbox_pid (&p, &sandbox_pid, err);
-  if (r == 0 && req->plan->uid_map)
+  if (r == 0 && req->plan->uid_map && !req->plan->enter_userns)
     r = write_id_maps (req->plan, sandbox_pid, &p, err);
   int ours[] = { p.report_r, p.info_r, p.userns_w };
   for (size_t i = 0; i < sizeof ours / sizeof *ours; i++)

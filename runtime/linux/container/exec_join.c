@@ -253,11 +253,13 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
   if (setgroups (pr->user.n_additional_gids, pr->user.additional_gids) < 0
       && (errno != EPERM || pr->user.n_additional_gids > 0))
     fail_step (report_w, STEP_USER);
-  if (setgid (pr->user.gid) < 0)
+  /* setuid (0) too: a user namespace joined is entered with the host
+     ids, and a range's map (policy/id_maps.c) leaves host uid 0
+     unmapped there.  Becoming its uid 0 keeps the capabilities.  */
+  if (setgid (pr->user.gid) < 0 || setuid (pr->user.uid) < 0)
     fail_step (report_w, STEP_USER);
-  if (pr->user.uid == 0 ? sbx_caps_set_exact (&p->caps) < 0
-                        : setuid (pr->user.uid) < 0)
-    fail_step (report_w, pr->user.uid == 0 ? STEP_CAPS : STEP_USER);
+  if (pr->user.uid == 0 && sbx_caps_set_exact (&p->caps) < 0)
+    fail_step (report_w, STEP_CAPS);
   /* bwrap always sets no_new_privs: the exec'd process gets no more.  */
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
     fail_step (report_w, STEP_CAPS);
