@@ -146,6 +146,41 @@ case_run ()
   tap_ok "run: no forwarder is left when run returns" gone_within "$id" 0
 }
 
+# Landlock's TCP rule checks connect(2) of plain TCP only: a TCP Fast
+# Open sendto and an MPTCP socket went past it to a port not listed (the
+# adversarial review).  Both are off in the sandbox's namespace.
+case_side_doors ()
+{
+  local b="$WORK/b-doors"
+  cat > "$WS/doors.py" <<'PY'
+import socket, threading
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", 0)); srv.listen(5)
+port = srv.getsockname()[1]
+def serve():
+    while True:
+        c, _ = srv.accept(); c.sendall(b"pong"); c.close()
+threading.Thread(target=serve, daemon=True).start()
+try:
+    s = socket.socket()
+    s.sendto(b"x", socket.MSG_FASTOPEN, ("127.0.0.1", port))
+    print("tfo reached", s.recv(10))
+except OSError as e:
+    print("tfo refused", e.errno)
+try:
+    m = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)
+    m.connect(("127.0.0.1", port))
+    print("mptcp reached", m.recv(10))
+except OSError as e:
+    print("mptcp refused", e.errno)
+PY
+  bundle "$b" "[$A]" "$PY" "$WS/doors.py"
+  OUT=$(sbx --approve "$WORK/approve" run --bundle "$b" "hp-doors-$RUN" 2>&1)
+  tap_has "$OUT" "tfo refused" "a TCP Fast Open connect to a port not listed is refused"
+  tap_has "$OUT" "mptcp refused" "an MPTCP connect to a port not listed is refused"
+}
+
 case_unapproved ()
 {
   local b="$WORK/b-unapproved"
@@ -219,6 +254,7 @@ run_cases ()
     | awk '{ sub("/.*", "", $4); print $4; exit }')
   OFF=${OFF:-198.51.100.1}
   case_run
+  case_side_doors
   case_unapproved
   case_create
   case_delete

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/file_io.h"
 #include "spec/spec.h"
 
 enum
@@ -102,6 +103,25 @@ send_reply (int sock, const struct helper_reply *rep, const int *fds, size_t n)
   return sendmsg (sock, &msg, MSG_NOSIGNAL) < 0 ? -errno : 0;
 }
 
+/* Landlock's TCP rule (the belt under the host ports) checks connect(2)
+   of plain TCP only: a TCP Fast Open sendto and an MPTCP socket reach a
+   port it does not allow.  In the sandbox's own network namespace both
+   are switched off, as root of the namespace may.  A kernel without
+   MPTCP has no such file, and nothing to switch off.  */
+static int
+close_side_doors (void)
+{
+  static const char *const knobs[]
+      = { "/proc/sys/net/ipv4/tcp_fastopen", "/proc/sys/net/mptcp/enabled" };
+  for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++)
+    {
+      int r = sbx_write_control_file (knobs[i], "0");
+      if (r < 0 && r != -ENOENT)
+        return r;
+    }
+  return 0;
+}
+
 static __attribute__ ((noreturn)) void
 helper_main (int net, int sock, const uint16_t *ports, size_t n)
 {
@@ -109,6 +129,7 @@ helper_main (int net, int sock, const uint16_t *ports, size_t n)
   int fds[SBX_HOST_PORTS_MAX];
   size_t made = 0;
   int r = enter_netns (net);
+  r = r ?: close_side_doors ();
   for (; r == 0 && made < n; made++)
     if ((r = fds[made] = listen_on (ports[made])) >= 0)
       r = 0;
