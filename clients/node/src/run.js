@@ -1,5 +1,7 @@
-// One tool call in a fresh sandbox: a private bundle per call, run under the
-// ceiling the library composes, the outcome read back, the bundle removed.
+// One tool call in a fresh sandbox: the policy and the ceiling the library
+// composes, written to a private directory (the command's stdin is its own,
+// so the policy cannot come on stdin), run with `run --policy`, the outcome
+// read back, the directory removed.
 import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { composeConfig, composeCeiling, resolveWorkspace } from './config.js';
@@ -32,7 +34,7 @@ export async function run(opts) {
     await writeJson(join(dir, 'ceiling.json'), ceiling);
     const outcomePath = join(dir, 'outcome.json');
     const args = ['--root', stateRoot(opts.root), '--ceiling', join(dir, 'ceiling.json'),
-      'run', '--bundle', dir, '--outcome', outcomePath, freshId('run')];
+      'run', '--policy', join(dir, 'config.json'), '--outcome', outcomePath, freshId('run')];
     const env = { ...process.env, ...opts.env };
     const { child, done } = spawnSbx(binaryPath(opts.binary), args, { ...opts, env });
     const abort = watchAbort(child, opts.signal, opts.killGraceMs);

@@ -1,5 +1,7 @@
-"""What one `run` call asks of sbx-oci: a private bundle with config.json and
-the ceiling, the command line, its environment; and reading the outcome back.
+"""What one `run` call asks of sbx-oci: the policy (`run --policy`) and the
+ceiling in a private directory (the command's stdin is its own, so the
+policy cannot come on stdin), the command line, its environment; and
+reading the outcome back.
 Shared by the sync and the asyncio front ends."""
 import json
 import os
@@ -41,7 +43,8 @@ def prepare_run(argv: Sequence[str], workspace=None, mode=None, network=None,
         raise
     out = os.path.join(d, "outcome.json")
     args = [binary_path(binary), "--root", state_root(root), "--ceiling",
-            os.path.join(d, "ceiling.json"), "run", "--bundle", d, "--outcome", out,
+            os.path.join(d, "ceiling.json"), "run", "--policy", os.path.join(d, "config.json"),
+            "--outcome", out,
             fresh_id("run")]
     return RunPlan(d, args, {**os.environ, **env}, out)
 
