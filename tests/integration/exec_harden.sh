@@ -43,9 +43,7 @@ c["process"]["args"] = args
 c["root"]["readonly"] = False
 json.dump(c, open(path, "w"))
 PY
-  chmod -R a+rX "$dir"
-  [ -n "$AS" ] && chown -R 65534:65534 "$dir"
-  return 0
+  hand_over "$dir"
 }
 
 # agent_bundle DIR WORKSPACE ARG...: an agent sandbox (workspace-write,

@@ -29,9 +29,7 @@ c["root"]["readonly"] = False
 exec(edit)
 json.dump(c, open(path, "w"))
 PY
-  chmod -R a+rX "$dir"
-  [ -n "$AS" ] && chown -R 65534:65534 "$dir"
-  return 0
+  hand_over "$dir"
 }
 
 status_line () { # PID FIELD: "1000 1000 1000 1000" of Uid:, Gid:, Groups:

@@ -25,9 +25,7 @@ c["root"]["readonly"] = False
 exec(edit)
 json.dump(c, open(path, "w"))
 PY
-  chmod -R a+rX "$dir"
-  [ -n "$AS" ] && chown -R 65534:65534 "$dir"
-  return 0
+  hand_over "$dir"
 }
 
 hooks_case () {

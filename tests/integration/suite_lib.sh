@@ -34,6 +34,13 @@ busybox_bundle () {
   (cd "$dir" && "$SBX" spec)
 }
 
+# hand_over DIR: DIR readable by all, and the mode's own (uid 65534's
+# sandboxes make mount points in their rootfs, as a rootless one does).
+hand_over () {
+  chmod -R a+rX "$1"
+  [ -z "$AS" ] || chown -R 65534:65534 "$1"
+}
+
 # run_as_root_and_user SUITE: run SUITE as root (MODE=root), then as uid
 # 65534 through setpriv with a state root it owns (MODE=user); only the
 # latter when not root.  SUITE sees MODE, AS (the prefix that switches
