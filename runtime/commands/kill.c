@@ -1,7 +1,8 @@
 /* `sbx-oci kill [--all] ID [SIGNAL]`: bwrap forwards no signals, so sbx
    signals the sandbox's first process (pid 1 of its namespace) itself,
    through a pidfd verified against the recorded start time; --all signals
-   every process of the sandbox's pid namespace.  SIGKILL ends the work,
+   every process of the sandbox (ns_procs.h: its pid namespace when it has
+   one of its own, else its first process's tree).  SIGKILL ends the work,
    not a pid: it goes through sbx_terminate (the namespace and the
    cgroup) and returns once the sandbox is gone.  */
 #include <errno.h>
@@ -48,13 +49,13 @@ parse_signal (const char *s, struct sbx_error *err)
                          s);
 }
 
-/* Every other process of the namespace, each through its own pidfd.  */
+/* Every other process of the sandbox, each through its own pidfd.  */
 static void
-signal_namespace (pid_t pid1, int sig)
+signal_sandbox (pid_t pid1, int sig)
 {
   pid_t *pids;
   size_t n;
-  if (sbx_ns_pids (pid1, &pids, &n) < 0)
+  if (sbx_sandbox_pids (pid1, &pids, &n) < 0)
     return;
   for (size_t i = 0; i < n; i++)
     {
@@ -110,7 +111,7 @@ sbx_cmd_kill (struct sbx_context *g, int argc, char **argv,
   if (r == 0 && sig == SIGKILL)
     r = terminate (&ct, fd, err);
   else if (r == 0 && all)
-    signal_namespace (ct.pid, sig);
+    signal_sandbox (ct.pid, sig);
   if (r == 0 && sig != SIGKILL && sbx_pidfd_signal (fd, sig) < 0
       && errno != ESRCH)
     r = sbx_fail_errno (err, -errno, "cannot signal container \"%s\"", ct.id);

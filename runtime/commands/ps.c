@@ -1,5 +1,5 @@
 /* `sbx-oci ps [--format table|json] ID`: the host pids of the sandbox's
-   pid namespace.  */
+   processes (ns_procs.h).  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -50,7 +50,7 @@ sbx_cmd_ps (struct sbx_context *g, int argc, char **argv,
   pid_t *pids = NULL;
   size_t n = 0;
   if (r == 0 && sbx_state_pid_alive (&ct)
-      && sbx_ns_pids (ct.pid, &pids, &n) < 0)
+      && sbx_sandbox_pids (ct.pid, &pids, &n) < 0)
     n = 0; /* ended while we looked */
   if (r == 0 && json)
     {

@@ -39,6 +39,8 @@ PY
     eval '[ "$(tr "\0" " " < /proc/$pid/cmdline 2>/dev/null)" = "sleep 30 " ]'
   check "the pid namespace is the host's" \
     eval '[ "$(readlink /proc/$pid/ns/pid)" = "$(readlink /proc/self/ns/pid)" ]'
+  check "ps lists the container's process, not the host's" \
+    eval '[ "$(sbx ps --format json "$id")" = "[$pid]" ]'
   check "kill reaches it" eval 'sbx kill "$id" KILL && for _ in $(seq 50); do [ "$(state_of "$id" status)" = stopped ] && break; sleep 0.1; done; [ "$(state_of "$id" status)" = stopped ]'
   check "delete" sbx delete "$id"
   run_chain "$B"

@@ -2,9 +2,50 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/linux/pidfd.h"
+
+enum
+{
+  KILL_PASSES = 64 /* stop passes before the kill, whatever they found */
+};
+
+struct pids
+{
+  pid_t *v;
+  size_t n, cap;
+};
+
+static int
+push (struct pids *p, pid_t pid)
+{
+  if (p->n == p->cap)
+    {
+      size_t cap = p->cap ? p->cap * 2 : 16;
+      pid_t *grown = realloc (p->v, cap * sizeof *p->v);
+      if (grown == NULL)
+        return -ENOMEM;
+      p->v = grown;
+      p->cap = cap;
+    }
+  p->v[p->n++] = pid;
+  return 0;
+}
+
+static bool
+has (const struct pids *p, pid_t pid)
+{
+  for (size_t i = 0; i < p->n; i++)
+    if (p->v[i] == pid)
+      return true;
+  return false;
+}
 
 static int
 pidns_of (pid_t pid, struct stat *st)
@@ -21,18 +62,99 @@ cmp_pid (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-int
-sbx_ns_pids (pid_t pid1, pid_t **pids, size_t *n)
+bool
+sbx_pid_is_ns_init (pid_t pid)
+{
+  char path[64], line[256];
+  snprintf (path, sizeof path, "/proc/%d/status", (int) pid);
+  FILE *f = fopen (path, "re");
+  bool init = false;
+  while (f && fgets (line, sizeof line, f))
+    if (strncmp (line, "NSpid:", 6) == 0)
+      {
+        char *last = strrchr (line, '\t');
+        init = last && atoi (last + 1) == 1;
+        break;
+      }
+  if (f)
+    fclose (f);
+  return init;
+}
+
+/* The parent of PID, from /proc/PID/stat (after the command's closing
+   parenthesis, which the command itself may contain), or -1.  */
+static pid_t
+parent_of (pid_t pid)
+{
+  char path[64], buf[512];
+  snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  FILE *f = fopen (path, "re");
+  size_t len = f ? fread (buf, 1, sizeof buf - 1, f) : 0;
+  if (f)
+    fclose (f);
+  buf[len] = '\0';
+  char *close_paren = strrchr (buf, ')');
+  int ppid;
+  if (close_paren == NULL || sscanf (close_paren + 1, " %*c %d", &ppid) != 1)
+    return -1;
+  return (pid_t) ppid;
+}
+
+/* Every host pid, and its parent where still readable.  */
+static int
+list_all (struct pids *all, struct pids *parents)
+{
+  DIR *d = opendir ("/proc");
+  if (d == NULL)
+    return -errno;
+  struct dirent *e;
+  int r = 0;
+  while (r == 0 && (e = readdir (d)) != NULL)
+    {
+      char *end;
+      long pid = strtol (e->d_name, &end, 10);
+      if (*end != '\0' || pid <= 0)
+        continue;
+      r = push (all, (pid_t) pid);
+      r = r ?: push (parents, parent_of ((pid_t) pid));
+    }
+  closedir (d);
+  return r;
+}
+
+/* ROOT and its descendants: each pass over the listing adds the children
+   of what it holds, until one adds nothing.  */
+static int
+tree_pids (pid_t root, struct pids *out)
+{
+  struct pids all = { 0 }, parents = { 0 };
+  int r = list_all (&all, &parents);
+  r = r ?: push (out, root);
+  for (bool grew = true; r == 0 && grew;)
+    {
+      grew = false;
+      for (size_t i = 0; r == 0 && i < all.n; i++)
+        if (!has (out, all.v[i]) && has (out, parents.v[i]))
+          {
+            r = push (out, all.v[i]);
+            grew = true;
+          }
+    }
+  free (all.v);
+  free (parents.v);
+  return r;
+}
+
+/* Every host pid in the pid namespace of PID1.  */
+static int
+namespace_pids (pid_t pid1, struct pids *out)
 {
   struct stat want, st;
-  *pids = NULL;
-  *n = 0;
   if (pidns_of (pid1, &want) < 0)
     return -ESRCH;
   DIR *d = opendir ("/proc");
   if (d == NULL)
     return -errno;
-  size_t cap = 0;
   struct dirent *e;
   int r = 0;
   while (r == 0 && (e = readdir (d)) != NULL)
@@ -42,27 +164,85 @@ sbx_ns_pids (pid_t pid1, pid_t **pids, size_t *n)
       if (*end != '\0' || pid <= 0 || pidns_of ((pid_t) pid, &st) < 0
           || st.st_ino != want.st_ino || st.st_dev != want.st_dev)
         continue;
-      if (*n == cap)
-        {
-          cap = cap ? cap * 2 : 16;
-          pid_t *grown = realloc (*pids, cap * sizeof **pids);
-          if (grown == NULL)
-            {
-              r = -ENOMEM;
-              break;
-            }
-          *pids = grown;
-        }
-      (*pids)[(*n)++] = (pid_t) pid;
+      r = push (out, (pid_t) pid);
     }
   closedir (d);
+  return r;
+}
+
+int
+sbx_sandbox_pids (pid_t pid1, pid_t **pids, size_t *n)
+{
+  struct pids out = { 0 };
+  *pids = NULL;
+  *n = 0;
+  if (kill (pid1, 0) < 0 && errno == ESRCH)
+    return -ESRCH;
+  int r = sbx_pid_is_ns_init (pid1) ? namespace_pids (pid1, &out)
+                                    : tree_pids (pid1, &out);
   if (r < 0)
     {
-      free (*pids);
-      *pids = NULL;
-      *n = 0;
+      free (out.v);
       return r;
     }
-  qsort (*pids, *n, sizeof **pids, cmp_pid);
+  qsort (out.v, out.n, sizeof *out.v, cmp_pid);
+  *pids = out.v;
+  *n = out.n;
   return 0;
+}
+
+void
+sbx_kill_descendants (pid_t pid1)
+{
+  if (sbx_pid_is_ns_init (pid1))
+    return;
+  struct pids stopped = { 0 }, fds = { 0 };
+  for (int pass = 0; pass < KILL_PASSES; pass++)
+    {
+      struct pids tree = { 0 };
+      bool found = false;
+      if (tree_pids (pid1, &tree) < 0)
+        {
+          free (tree.v);
+          break;
+        }
+      for (size_t i = 0; i < tree.n; i++)
+        {
+          if (has (&stopped, tree.v[i]))
+            continue;
+          int fd = sbx_pidfd_open (tree.v[i]);
+          /* Its parent still in the tree, now that the pidfd holds it:
+             the pid was not given again since the listing.  */
+          if (fd >= 0 && tree.v[i] != pid1
+              && !has (&tree, parent_of (tree.v[i])))
+            {
+              close (fd);
+              continue;
+            }
+          if (fd < 0 || push (&fds, fd) < 0)
+            {
+              if (fd >= 0)
+                close (fd);
+              continue;
+            }
+          if (push (&stopped, tree.v[i]) < 0)
+            {
+              close (fds.v[--fds.n]);
+              continue;
+            }
+          sbx_pidfd_signal (fd, SIGSTOP);
+          found = true;
+        }
+      free (tree.v);
+      if (!found)
+        break;
+    }
+  for (size_t i = 0; i < fds.n; i++)
+    {
+      if (stopped.v[i] != pid1)
+        sbx_pidfd_signal (fds.v[i], SIGKILL);
+      close (fds.v[i]);
+    }
+  free (stopped.v);
+  free (fds.v);
 }

@@ -3,7 +3,11 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "runtime/linux/container/ns_procs.h"
 #include "runtime/linux/pidfd.h"
 
 int
@@ -19,10 +23,33 @@ sbx_wait_gone (int pidfd, int wait_ms)
   return r == 0 ? -ETIMEDOUT : 0;
 }
 
+/* The pid PIDFD names now (its fdinfo), or -1 once it has ended.  */
+static pid_t
+pidfd_pid (int pidfd)
+{
+  char path[64], line[128];
+  snprintf (path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
+  FILE *f = fopen (path, "re");
+  pid_t pid = -1;
+  while (f && fgets (line, sizeof line, f))
+    if (strncmp (line, "Pid:", 4) == 0)
+      {
+        pid = (pid_t) atoi (line + 4);
+        break;
+      }
+  if (f)
+    fclose (f);
+  return pid;
+}
+
 int
 sbx_terminate (int pidfd, struct sbx_cgroup *cg, int wait_ms,
                struct sbx_error *err)
 {
+  /* A first process that is no namespace's init takes nothing with it.  */
+  pid_t pid = pidfd_pid (pidfd);
+  if (pid > 0)
+    sbx_kill_descendants (pid);
   if (sbx_pidfd_signal (pidfd, SIGKILL) < 0 && errno != ESRCH)
     return sbx_fail_errno (err, -errno, "cannot kill the sandbox's pid 1");
   /* The namespace is going; the cgroup sweep catches what is outside it
