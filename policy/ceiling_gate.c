@@ -534,7 +534,8 @@ policy_ceiling_plan (const struct sbx_spec *spec, const struct sbx_plan *plan,
         "network \"%s\" is above the ceiling's maxNetwork "
         "\"%s\"",
         sbx_net_name (plan->network), sbx_net_name (ceiling->max_network));
-  if (!plan->unshare[SBX_NS_PID])
+  /* A joined one is not the host's: its path met "namespace-join".  */
+  if (!plan->unshare[SBX_NS_PID] && plan->join[SBX_NS_PID] == NULL)
     {
       int r = need (ceiling, "host-pid", "linux.namespaces",
                     "sharing the host's PID namespace", err);

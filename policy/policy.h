@@ -118,8 +118,9 @@ struct sbx_plan
   struct sbx_plan_mount *mounts; /* in order; seals come last */
   size_t n_mounts;
   bool unshare[SBX_NS_COUNT];
-  char *join[SBX_NS_COUNT]; /* join this namespace (network, ipc, uts) at
-                               this path instead of making one; NULL: no */
+  char *join[SBX_NS_COUNT]; /* join this namespace (network, ipc, uts,
+                               pid) at this path instead of making one;
+                               NULL: no */
   char *hostname;           /* NULL: keep */
   struct strv argv;         /* the command, never a shell string */
   struct strv env;          /* exactly the child's environment */

@@ -116,15 +116,18 @@ host_path_kind (const struct sbx_host_facts *host, const char *path)
                          : SBX_PATH_ABSENT;
 }
 
-/* The namespaces the runner can enter before bwrap starts, leaving bwrap
-   to make the rest: the network one (podman's), and the IPC and UTS ones
-   a Kubernetes pod's containers share.  bwrap always makes its own mount
-   namespace, and joining a PID or user namespace would have to happen
-   in bwrap itself.  */
+/* The namespaces that can be joined by path: the network one (podman's)
+   and the IPC and UTS ones a Kubernetes pod's containers share, which the
+   runner enters before bwrap starts, and the PID one (podman's --pid
+   container:X, a pod's shareProcessNamespace), which bwrap enters itself
+   (--pidns) so that its --proc is that namespace's.  bwrap always makes
+   its own mount namespace, and a user namespace would have to be joined
+   by bwrap before everything else it does.  */
 static bool
 joinable (enum sbx_ns_type type)
 {
-  return type == SBX_NS_NETWORK || type == SBX_NS_IPC || type == SBX_NS_UTS;
+  return type == SBX_NS_NETWORK || type == SBX_NS_IPC || type == SBX_NS_UTS
+         || type == SBX_NS_PID;
 }
 
 /* A PID namespace is always used unless the spec lists its namespaces and
@@ -180,15 +183,15 @@ resolve_namespace_paths (const struct sbx_spec *spec, struct sbx_plan *plan,
         return sbx_refuse_path (
             err, -ENOTSUP,
             "linux.namespaces[%zu].path: joining an existing "
-            "namespace is supported for \"network\", \"ipc\" "
-            "and \"uts\" (bubblewrap creates the others "
+            "namespace is supported for \"network\", \"ipc\", "
+            "\"uts\" and \"pid\" (bubblewrap creates the others "
             "itself)",
             i);
       if (plan->agent && ns->type != SBX_NS_NETWORK)
         return sbx_refuse_path (
             err, -EPERM,
             "linux.namespaces[%zu].path: an agent policy keeps "
-            "IPC and UTS namespaces of its own",
+            "PID, IPC and UTS namespaces of its own",
             i);
     }
   /* A joined namespace takes the place of the one bwrap would make.  */
@@ -197,6 +200,33 @@ resolve_namespace_paths (const struct sbx_spec *spec, struct sbx_plan *plan,
   if (plan->join[SBX_NS_UTS])
     plan->unshare[SBX_NS_UTS] = false;
   return 0;
+}
+
+/* bwrap enters a joined PID namespace from its first child, which is in
+   the sandbox's user namespace when bwrap makes one (always when
+   unprivileged): that namespace holds no privilege over the joined one,
+   so setns fails, and neither could the sandbox mount that namespace's
+   /proc.  Refused here, once the identity has decided on a user
+   namespace, rather than left to fail inside bwrap.  */
+static int
+resolve_pid_join (const struct sbx_spec *spec,
+                  const struct sbx_host_facts *host,
+                  const struct sbx_plan *plan, struct sbx_error *err)
+{
+  if (plan->join[SBX_NS_PID] == NULL
+      || (host->is_root && !plan->unshare[SBX_NS_USER]))
+    return 0;
+  size_t i = 0;
+  while (spec->linux_.namespaces[i].type != SBX_NS_PID
+         || spec->linux_.namespaces[i].path == NULL)
+    i++;
+  return sbx_refuse_path (
+      err, -ENOTSUP,
+      "linux.namespaces[%zu].path: a pid namespace can be "
+      "joined only by root without a user namespace (bubblewrap "
+      "would enter it from the sandbox's user namespace, which "
+      "has no privilege over it)",
+      i);
 }
 
 static int
@@ -325,6 +355,8 @@ sbx_policy_resolve (const struct sbx_spec *spec,
     r = policy_sysctl (spec, plan, err);
   if (r == 0)
     r = policy_identity (spec, host, plan, err);
+  if (r == 0)
+    r = resolve_pid_join (spec, host, plan, err);
   if (r == 0)
     r = plan->agent ? policy_agent_mounts (spec, host, plan, err)
                     : policy_container_mounts (spec, host, plan, err);

@@ -255,13 +255,14 @@ c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] not
   check "namespaces by path: in the holder's IPC and UTS namespaces, with its mqueue" \
     [ "$(tr '\n' ' ' < "$b/rootfs/tmp/seen")" = "$want" ]
   kill "$holder"; wait "$holder" 2> /dev/null
-  bundle "$B/join-pid" "
-c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] != 'pid'] + [
-    {'type': 'pid', 'path': '/proc/1/ns/pid'}]
+  # (a pid namespace is joined: pid_join.sh)
+  bundle "$B/join-mnt" "
+c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] != 'mount'] + [
+    {'type': 'mount', 'path': '/proc/1/ns/mnt'}]
 "
   local err rc
-  err=$(sbx run --bundle "$B/join-pid" jp 2>&1 < /dev/null); rc=$?
-  check "namespaces by path: a PID namespace is refused, naming the entry" \
+  err=$(sbx run --bundle "$B/join-mnt" jm 2>&1 < /dev/null); rc=$?
+  check "namespaces by path: a mount namespace is refused, naming the entry" \
     eval '[[ $rc -ne 0 && "$err" == *"linux.namespaces["*"].path: joining an existing namespace is supported for"* ]]'
 }
 

@@ -174,7 +174,8 @@ translate_with (const char *json, const struct fake_path *paths, bool is_root,
                                .args = -1,
                                .init = -1,
                                .init_report = -1,
-                               .init_started = -1 };
+                               .init_started = -1,
+                               .pidns = -1 };
   r = sbx_bwrap_args (plan, &host, &fds, &opts, argv, err);
   strv_free (&keep);
   sbx_plan_free (plan);
@@ -290,6 +291,46 @@ test_landlock (void)
           "landlock: an agent cannot turn it off (%s)", err.msg);
   plan = NULL;
   sbx_error_clear (&err);
+}
+
+/* A joined pid namespace (root): bwrap enters it from the descriptor
+   the runner passes (--pidns), so that the sandbox's --proc is that
+   namespace's; it makes no pid namespace and is not its pid 1.  */
+static void
+test_pid_join (void)
+{
+  struct sbx_host_facts host = fake_host (NULL);
+  host.is_root = true;
+  host.uid = host.gid = 0;
+  struct sbx_plan *plan = NULL;
+  struct sbx_error err = { 0 };
+  int r = fake_resolve_json (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+      "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, \"mounts\": "
+      "[{\"destination\": \"/proc\", \"type\": \"proc\", \"source\": "
+      "\"proc\"}], \"linux\": {\"namespaces\": [{\"type\": \"pid\", "
+      "\"path\": \"/proc/7/ns/pid\"}, {\"type\": \"mount\"}]}}",
+      &host, &plan, &err);
+  tap_ok (r == 0, "pid join: resolved (%s)", err.msg);
+  if (r < 0)
+    return;
+  struct strv argv = { 0 };
+  struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
+  fds.pidns = 9;
+  struct sbx_bwrap_opts opts = { 0 };
+  r = sbx_bwrap_args (plan, &host, &fds, &opts, &argv, &err);
+  tap_ok (r == 0 && find_pair (&argv, "--pidns", "9") >= 0
+              && find_pair (&argv, "--proc", "/proc") >= 0,
+          "pid join: bwrap enters the namespace on fd 9 and mounts its "
+          "/proc (%s)",
+          err.msg);
+  bool made = false;
+  for (size_t i = 0; i < argv.n; i++)
+    made |= strcmp (argv.v[i], "--unshare-pid") == 0
+            || strcmp (argv.v[i], "--unshare-user") == 0;
+  tap_ok (r == 0 && !made, "pid join: no pid or user namespace is made");
+  strv_free (&argv);
+  sbx_plan_free (plan);
 }
 
 static void
@@ -461,6 +502,7 @@ main (void)
   if (tap_ok (root != NULL, "SBX_SOURCE_ROOT names the source tree"))
     test_golden (root);
   test_order ();
+  test_pid_join ();
   test_landlock ();
   test_refusals ();
   test_container_paths ();

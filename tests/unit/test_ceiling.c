@@ -115,6 +115,10 @@ static const struct ceiling_case cases[] = {
     WITH ("\"linux\": {\"namespaces\": [{\"type\": \"pid\"}, {\"type\": "
           "\"network\", \"path\": \"/proc/1/ns/net\"}]}"),
     "namespace-join", NULL },
+  { "joining a pid namespace",
+    WITH ("\"linux\": {\"namespaces\": [{\"type\": \"pid\", \"path\": "
+          "\"/proc/1/ns/pid\"}]}"),
+    "namespace-join", NULL, "keeps PID, IPC and UTS namespaces of its own" },
   { "a sysctl",
     WITH ("\"linux\": {\"sysctl\": {\"net.ipv4.ip_forward\": \"1\"}}"),
     "sysctl", NULL },

@@ -326,18 +326,69 @@ test_namespace_paths (void)
   expect_refused (
       "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
       "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, \"linux\": "
-      "{\"namespaces\": [{\"type\": \"pid\", \"path\": \"/proc/7/ns/pid\"}]}}",
+      "{\"namespaces\": [{\"type\": \"user\", \"path\": "
+      "\"/proc/7/ns/user\"}]}}",
       "linux.namespaces[0].path: joining an existing namespace is "
       "supported for",
-      "a pid path");
+      "a user path");
   expect_refused (
       "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"/\", \"readonly\": "
       "true}, \"process\": {\"args\": [\"true\"], \"cwd\": \"/home/u/ws\"}, "
       "\"linux\": {\"namespaces\": [{\"type\": \"ipc\", \"path\": "
       "\"/proc/7/ns/ipc\"}]}, \"sbx\": {\"mode\": \"read-only\"}}",
-      "linux.namespaces[0].path: an agent policy keeps IPC and UTS "
+      "linux.namespaces[0].path: an agent policy keeps PID, IPC and UTS "
       "namespaces of its own",
       "an agent's ipc path");
+}
+
+/* A PID namespace joined by path (podman's --pid container:X): root's
+   bwrap enters it, so no namespace is made; an unprivileged caller, a
+   user namespace of the sandbox's own or an agent is refused.  */
+static void
+test_pid_namespace_path (void)
+{
+#define PID_JOIN(NS)                                                          \
+  "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "            \
+  "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, \"mounts\": "         \
+  "[{\"destination\": \"/proc\", \"type\": \"proc\", \"source\": "            \
+  "\"proc\"}], "                                                              \
+  "\"linux\": {\"namespaces\": [" NS "{\"type\": \"pid\", \"path\": "         \
+  "\"/proc/7/ns/pid\"}]}}"
+  struct sbx_host_facts host = fake_host (NULL);
+  host.is_root = true;
+  host.uid = host.gid = 0;
+  struct sbx_error err = { 0 };
+  struct sbx_plan *plan = NULL;
+  int r = fake_resolve_json (PID_JOIN (""), &host, &plan, &err);
+  tap_ok (r == 0 && plan && plan->join[SBX_NS_PID]
+              && strcmp (plan->join[SBX_NS_PID], "/proc/7/ns/pid") == 0
+              && !plan->unshare[SBX_NS_PID],
+          "root: a pid path is joined, not made (%s)", err.msg);
+  sbx_plan_free (plan);
+  plan = NULL;
+  sbx_error_clear (&err);
+  r = fake_resolve_json (PID_JOIN ("{\"type\": \"user\"}, "), &host, &plan,
+                         &err);
+  tap_ok (r == -ENOTSUP
+              && strstr (err.msg, "linux.namespaces[1].path: a pid "
+                                  "namespace can be joined only by root "
+                                  "without a user namespace"),
+          "root with a user namespace: a pid path is refused (%s)", err.msg);
+  sbx_plan_free (plan);
+  sbx_error_clear (&err);
+  expect_refused (PID_JOIN (""),
+                  "linux.namespaces[0].path: a pid namespace can be joined "
+                  "only by root without a user namespace",
+                  "an unprivileged caller's pid path");
+  expect_refused (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"/\", \"readonly\": "
+      "true}, \"process\": {\"args\": [\"true\"], \"cwd\": \"/home/u/ws\"}, "
+      "\"linux\": {\"namespaces\": [{\"type\": \"pid\", \"path\": "
+      "\"/proc/7/ns/pid\"}]}, \"sbx\": {\"mode\": \"read-only\"}}",
+      "linux.namespaces[0].path: an agent policy keeps PID, IPC and UTS "
+      "namespaces of its own",
+      "an agent's pid path");
+#undef PID_JOIN
 }
 
 /* process.user.additionalGids: exactly those for root's containers (the
@@ -480,6 +531,7 @@ main (void)
   test_sysctl ();
   test_mount_values_quoted ();
   test_namespace_paths ();
+  test_pid_namespace_path ();
   test_restricted_rung ();
   test_termination_gap ();
   test_no_home ();

@@ -43,6 +43,10 @@ print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
     if (plan->join[joined[i].type])
       printf ("# first, the runner joins the %s namespace %s\n",
               joined[i].name, plan->join[joined[i].type]);
+  if (plan->join[SBX_NS_PID])
+    printf ("# bwrap enters the pid namespace %s (--pidns, a descriptor "
+            "the runner opens)\n",
+            plan->join[SBX_NS_PID]);
   if (mqueue_dir)
     printf ("# the runner mounts the mqueue of the IPC namespace it shares "
             "on %s, in a mount namespace of its own\n",

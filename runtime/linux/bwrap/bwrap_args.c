@@ -230,6 +230,8 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
     r = push_fd (argv, "--args", fds->args);
   if (r == 0)
     r = namespace_args (plan, host, argv);
+  if (r == 0)
+    r = push_fd (argv, "--pidns", fds->pidns);
   if (r == 0 && opts->die_with_parent)
     r = strv_push (argv, "--die-with-parent");
   if (r == 0 && plan->new_session)

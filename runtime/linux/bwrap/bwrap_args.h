@@ -34,10 +34,18 @@ struct sbx_bwrap_fds
      there is one) when the plan has a Landlock layer; -1: a dry run names
      it "sbx-landlock".  */
   int landlock;
+  /* --pidns: the PID namespace the plan joins, which bwrap enters from its
+     first child so that the sandbox's --proc is that namespace's (a
+     runner that entered it itself would get the runner's /proc bound);
+     -1: a dry run says so in a comment.  */
+  int pidns;
 };
 
 #define SBX_BWRAP_NO_FDS                                                      \
-  (struct sbx_bwrap_fds) { -1, -1, -1, -1, -1, -1, -1, NULL, -1, -1, -1, -1 }
+  (struct sbx_bwrap_fds)                                                      \
+  {                                                                           \
+    -1, -1, -1, -1, -1, -1, -1, NULL, -1, -1, -1, -1, -1                      \
+  }
 
 struct sbx_bwrap_opts
 {

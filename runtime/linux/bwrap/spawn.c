@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/nsfs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -83,6 +85,7 @@ enum
   FD_INIT_REPORT, /* its lookup failures, to create */
   FD_STARTED,     /* the exec FIFO it keeps open until its exec */
   FD_LANDLOCK,
+  FD_PIDNS, /* the joined pid namespace, for bwrap's --pidns */
   FD_COUNT
 };
 
@@ -417,8 +420,8 @@ open_pipe (int *ours, int *theirs, bool we_read)
 /* Make the pipes and name every source of the layout.  */
 static int
 open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
-            int init_fd, struct fd_layout *l, struct spawn_pipes *p,
-            int *report_w)
+            int init_fd, int pidns_fd, struct fd_layout *l,
+            struct spawn_pipes *p, int *report_w)
 {
   for (int i = 0; i < FD_COUNT; i++)
     l->src[i] = l->at[i] = -1;
@@ -438,6 +441,7 @@ open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
   if (has_fd (req->seccomp_net_fd))
     l->src[FD_SECCOMP_NET] = req->seccomp_net_fd;
   l->src[FD_INIT] = init_fd;
+  l->src[FD_PIDNS] = pidns_fd;
   if (r == 0 && req->plan->init && has_fd (req->started_fd))
     l->src[FD_STARTED] = req->started_fd;
   if (r == 0 && req->plan->init && req->init_report)
@@ -530,6 +534,33 @@ rung_argv (const struct sbx_spawn_request *req, const struct fd_layout *l,
   return r < 0 ? sbx_fail (err, r, "out of memory") : 0;
 }
 
+/* The pid namespace the plan joins, checked to be one: bwrap's own
+   complaint would name neither the field nor the path.  Without bwrap
+   (the rung) there is nothing to enter it and mount its /proc.  */
+static int
+open_pidns (const struct sbx_spawn_request *req, struct sbx_error *err)
+{
+  const char *path = req->plan->join[SBX_NS_PID];
+  if (req->rung)
+    return sbx_refuse (err, -EPERM, "linux.namespaces",
+                       "no namespace can be made on this host, so the pid "
+                       "namespace %s cannot be joined",
+                       path);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return sbx_fail_errno (err, -errno,
+                           "linux.namespaces: cannot open the pid "
+                           "namespace %s",
+                           path);
+  if (ioctl (fd, NS_GET_NSTYPE) != CLONE_NEWPID)
+    {
+      close (fd);
+      return sbx_refuse (err, -EINVAL, "linux.namespaces",
+                         "%s is not a pid namespace", path);
+    }
+  return fd;
+}
+
 int
 sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
                  struct sbx_error *err)
@@ -556,7 +587,15 @@ sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
       sbx_bind_sources_close (mount_fds, req->plan->n_mounts);
       return init_fd;
     }
-  r = open_pipes (req, mount_fds, init_fd, &l, &p, &report_w);
+  int pidns_fd = req->plan->join[SBX_NS_PID] ? open_pidns (req, err) : -1;
+  if (pidns_fd < 0 && req->plan->join[SBX_NS_PID])
+    {
+      sbx_bind_sources_close (mount_fds, req->plan->n_mounts);
+      if (init_fd >= 0)
+        close (init_fd);
+      return pidns_fd;
+    }
+  r = open_pipes (req, mount_fds, init_fd, pidns_fd, &l, &p, &report_w);
   sbx_bind_sources_close (mount_fds, req->plan->n_mounts);
   cleanup_strv struct strv argv = { 0 };
   struct sbx_bwrap_fds fds = {
@@ -564,6 +603,7 @@ sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
     l.at[FD_SECCOMP],     l.at[FD_SECCOMP_NET], l.at[FD_USERNS],
     l.at[FD_ARGS],        l.mount_at,           l.at[FD_INIT],
     l.at[FD_INIT_REPORT], l.at[FD_STARTED],     l.at[FD_LANDLOCK],
+    l.at[FD_PIDNS],
   };
   if (r < 0)
     sbx_fail_errno (err, r, "cannot create the runner's pipes");
