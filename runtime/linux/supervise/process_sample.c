@@ -12,6 +12,8 @@
 #include <linux/magic.h>
 #include <unistd.h>
 
+#include "runtime/linux/container/ns_procs.h"
+
 /* Big enough for /proc/PID/stat and for a children list of a few hundred
    pids; a longer children list is read in several pieces.  */
 enum
@@ -316,10 +318,14 @@ push_thread_children (struct sbx_sampler *s, size_t *n, pid_t pid, char *buf)
 }
 
 /* The sandbox's own procfs, if ROOT is the init of the PID namespace it
-   lists: its "1" must be ROOT's namespace seen from inside.  */
+   lists: its "1" must be ROOT's namespace seen from inside, and ROOT that
+   "1" (a sandbox that joined another's namespace sees the other's
+   processes there too).  */
 static int
 open_ns_proc (pid_t root)
 {
+  if (!sbx_pid_is_ns_init (root))
+    return -1;
   char path[64];
   snprintf (path, sizeof path, "/proc/%d/root/proc", (int) root);
   int fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
