@@ -1,7 +1,7 @@
 #!/bin/bash
 # A pod the way containerd's CRI plugin builds one, without a kubelet:
 # a pause (sandbox) container with namespaces of its own, then an app
-# container that joins its network, IPC and UTS namespaces by path
+# container that joins its network, IPC, UTS and PID namespaces by path
 # (/proc/PAUSE/ns/...), each under a kubepods cgroupsPath and with the CRI
 # annotations, all through `ctr run --runc-binary sbx-oci` and containerd's
 # runc shim (io.containerd.runc.v2), as contrib/containerd/config.toml
@@ -61,14 +61,14 @@ if out=$(c "${run[@]}" --cgroup "$pod/$app" \
     --annotation io.kubernetes.cri.container-type=container \
     --annotation io.kubernetes.cri.sandbox-id="$pause" \
     --with-ns "network:/proc/$pid/ns/net" --with-ns "ipc:/proc/$pid/ns/ipc" \
-    --with-ns "uts:/proc/$pid/ns/uts" \
+    --with-ns "uts:/proc/$pid/ns/uts" --with-ns "pid:/proc/$pid/ns/pid" \
     "$img" "$app" sleep 100 2>&1); then
   ok "the app container joins the pod's namespaces by path"
 else
   not_ok "the app container joins the pod's namespaces by path" "$out"
 fi
 apid=$(c task ls | awk -v t="$app" '$1 == t { print $2 }')
-for t in net ipc uts; do
+for t in net ipc uts pid; do
   is "the app's $t namespace is the pause container's" "$(ns "$pid" $t)" "$(ns "$apid" $t)"
 done
 check_new () { # NS: the app's own, neither the host's nor a shared one
@@ -99,16 +99,11 @@ for cg in memory pids; do
   [ -e "/sys/fs/cgroup$pod/$app/cgroup.procs" ] && break
 done
 
-# shareProcessNamespace: the app joins the pause container's pid namespace
-out=$(c run --runc-binary "$SBX" --rm --with-ns "pid:/proc/$pid/ns/pid" \
-  "$img" "pid-$RUN" sh -c 'ps -o pid,args' 2>&1)
-refusal='joining an existing namespace is supported for "network", "ipc" and "uts"'
-if grep -qF "$refusal" <<< "$out"; then
-  ok "joining the pod's pid namespace # SKIP refused at create by sbx-oci: $refusal"
-else
-  is "with a shared pid namespace the app sees the pause container's processes" \
-    yes "$(grep -q 'nc -l' <<< "$out" && echo yes || echo "no: $out")"
-fi
+# shareProcessNamespace: in the pause container's pid namespace, the app
+# sees its processes
+out=$(c task exec --exec-id p-$RUN "$app" ps -o pid,args 2>&1)
+is "inside, the app sees the pause container's processes" \
+  yes "$(grep -q 'nc -l' <<< "$out" && echo yes || echo "no: $out")"
 
 c task kill -s SIGKILL "$app" > /dev/null 2>&1
 for _ in $(seq 50); do c task ls | grep -q "^$app .*STOPPED" && break; sleep 0.1; done
