@@ -7,14 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
-
-#include "runtime/linux/pidfd.h"
-
-enum
-{
-  KILL_PASSES = 64 /* stop passes before the kill, whatever they found */
-};
 
 struct pids
 {
@@ -189,60 +181,4 @@ sbx_sandbox_pids (pid_t pid1, pid_t **pids, size_t *n)
   *pids = out.v;
   *n = out.n;
   return 0;
-}
-
-void
-sbx_kill_descendants (pid_t pid1)
-{
-  if (sbx_pid_is_ns_init (pid1))
-    return;
-  struct pids stopped = { 0 }, fds = { 0 };
-  for (int pass = 0; pass < KILL_PASSES; pass++)
-    {
-      struct pids tree = { 0 };
-      bool found = false;
-      if (tree_pids (pid1, &tree) < 0)
-        {
-          free (tree.v);
-          break;
-        }
-      for (size_t i = 0; i < tree.n; i++)
-        {
-          if (has (&stopped, tree.v[i]))
-            continue;
-          int fd = sbx_pidfd_open (tree.v[i]);
-          /* Its parent still in the tree, now that the pidfd holds it:
-             the pid was not given again since the listing.  */
-          if (fd >= 0 && tree.v[i] != pid1
-              && !has (&tree, parent_of (tree.v[i])))
-            {
-              close (fd);
-              continue;
-            }
-          if (fd < 0 || push (&fds, fd) < 0)
-            {
-              if (fd >= 0)
-                close (fd);
-              continue;
-            }
-          if (push (&stopped, tree.v[i]) < 0)
-            {
-              close (fds.v[--fds.n]);
-              continue;
-            }
-          sbx_pidfd_signal (fd, SIGSTOP);
-          found = true;
-        }
-      free (tree.v);
-      if (!found)
-        break;
-    }
-  for (size_t i = 0; i < fds.n; i++)
-    {
-      if (stopped.v[i] != pid1)
-        sbx_pidfd_signal (fds.v[i], SIGKILL);
-      close (fds.v[i]);
-    }
-  free (stopped.v);
-  free (fds.v);
 }

@@ -18,13 +18,4 @@ bool sbx_pid_is_ns_init (pid_t pid);
    included.  Returns 0 or -errno (-ESRCH: PID1 is gone).  */
 int sbx_sandbox_pids (pid_t pid1, pid_t **pids, size_t *n);
 
-/* When PID1 is not its namespace's init, SIGKILL its descendants: its own
-   death would take none of them, and what outlives it is re-parented out
-   of its tree (to the host's reaper, or the init of the namespace it
-   joined).  The tree is first stopped, until a pass finds no process it
-   had not stopped, so that none forks a child the kill would miss.  A
-   cgroup of the sandbox's own is the complete answer; this is what holds
-   without one.  PID1 itself is left stopped, for the caller to kill.  */
-void sbx_kill_descendants (pid_t pid1);
-
 #endif

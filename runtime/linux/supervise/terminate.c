@@ -9,6 +9,7 @@
 
 #include "runtime/linux/container/ns_procs.h"
 #include "runtime/linux/pidfd.h"
+#include "runtime/linux/supervise/tree_kill.h"
 
 int
 sbx_wait_gone (int pidfd, int wait_ms)
@@ -46,10 +47,13 @@ int
 sbx_terminate (int pidfd, struct sbx_cgroup *cg, int wait_ms,
                struct sbx_error *err)
 {
-  /* A first process that is no namespace's init takes nothing with it.  */
+  /* A first process that is no namespace's init takes nothing with it,
+     and what outlives it is re-parented out of its tree (to the host's
+     reaper, or the init of the namespace it joined): its tree is ended
+     with it.  */
   pid_t pid = pidfd_pid (pidfd);
-  if (pid > 0)
-    sbx_kill_descendants (pid);
+  if (pid > 0 && !sbx_pid_is_ns_init (pid))
+    sbx_tree_kill_held (pid, pidfd);
   if (sbx_pidfd_signal (pidfd, SIGKILL) < 0 && errno != ESRCH)
     return sbx_fail_errno (err, -errno, "cannot kill the sandbox's pid 1");
   /* The namespace is going; the cgroup sweep catches what is outside it

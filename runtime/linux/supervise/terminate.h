@@ -11,8 +11,8 @@
    sandbox's pid namespace, so the kernel kills every process of the
    namespace with it, double-forked and setsid'd ones included.  A first
    process that is not its namespace's init (the host's pid namespace, or
-   one joined by path) has its descendants killed first
-   (sbx_kill_descendants).  Then,
+   one joined by path) has its whole tree killed with it
+   (sbx_tree_kill_held).  Then,
    when CG is not NULL, every process of the sandbox's cgroup (one that
    joined the cgroup without joining the namespace).  WAIT_MS > 0: wait
    that long for pid 1 to be gone; its pidfd turns readable only after

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,17 +47,25 @@ parent_of (pid_t pid)
    checked to be still PARENT's child (or re-parented here), so a pid
    PARENT reaped and the kernel handed to another process is never
    signalled.  */
-static void
-add (struct walk *w, pid_t pid, pid_t parent)
+static bool
+reserve (struct walk *w)
 {
   if (w->n == w->cap)
     {
       size_t cap = w->cap ? w->cap * 2 : 64;
       struct member *v = realloc (w->v, cap * sizeof *v);
       if (v == NULL)
-        return; /* left to the sweep's next round */
+        return false; /* left to the sweep's next round */
       w->v = v, w->cap = cap;
     }
+  return true;
+}
+
+static void
+add (struct walk *w, pid_t pid, pid_t parent)
+{
+  if (!reserve (w))
+    return;
   int fd = sbx_pidfd_open (pid);
   if (fd < 0)
     return;
@@ -103,18 +112,34 @@ add_children (struct walk *w, pid_t pid)
   closedir (d);
 }
 
+static void
+kill_walk (struct walk *w)
+{
+  while (w->n > 0)
+    {
+      struct member m = w->v[--w->n];
+      sbx_pidfd_signal (m.pidfd, SIGSTOP);
+      add_children (w, m.pid);
+      sbx_pidfd_signal (m.pidfd, SIGKILL);
+      close (m.pidfd);
+    }
+  free (w->v);
+}
+
 void
 sbx_tree_kill (pid_t root)
 {
   struct walk w = { 0 };
   add (&w, root, getpid ());
-  while (w.n > 0)
-    {
-      struct member m = w.v[--w.n];
-      sbx_pidfd_signal (m.pidfd, SIGSTOP);
-      add_children (&w, m.pid);
-      sbx_pidfd_signal (m.pidfd, SIGKILL);
-      close (m.pidfd);
-    }
-  free (w.v);
+  kill_walk (&w);
+}
+
+void
+sbx_tree_kill_held (pid_t root, int root_pidfd)
+{
+  struct walk w = { 0 };
+  int fd = reserve (&w) ? fcntl (root_pidfd, F_DUPFD_CLOEXEC, 3) : -1;
+  if (fd >= 0)
+    w.v[w.n++] = (struct member){ root, fd };
+  kill_walk (&w);
 }

@@ -12,4 +12,10 @@
    (a subreaper), which reaps them.  */
 void sbx_tree_kill (pid_t root);
 
+/* The same for ROOT, any process, through ROOT_PIDFD that the caller
+   holds (and keeps): the pidfd, not ROOT's parent, says ROOT is the
+   process meant.  Its orphans are re-parented elsewhere, but each was
+   added with a pidfd while its parent was stopped.  */
+void sbx_tree_kill_held (pid_t root, int root_pidfd);
+
 #endif
