@@ -24,7 +24,7 @@ gone () { for _ in $(seq 50); do alive "$1" || return 0; sleep 0.1; done; return
 # bundle DIR ARGS-JSON [PID-PATH]: a busybox bundle running ARGS, joining
 # the pid namespace at PID-PATH when given.
 bundle () {
-  busybox_bundle "$1" sh sleep cat ls ps
+  busybox_bundle "$1" sh sleep cat ls ps setsid
   python3 - "$1/config.json" "$2" "${3:-}" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
@@ -45,14 +45,15 @@ mark () { echo "sleep $1$$"; }
 
 suite () {
   local A=$WORK/$MODE-a B=$WORK/$MODE-b a=pa-$MODE-$RUN b=pb-$MODE-$RUN
-  local sa sb1 sb2
-  sa=$(mark 100); sb1=$(mark 200); sb2=$(mark 300)
+  local sa sb1 sb2 sb3
+  sa=$(mark 100); sb1=$(mark 200); sb2=$(mark 300); sb3=$(mark 400)
   bundle "$A" "[\"sleep\", \"${sa#sleep }\"]"
   # files, not a pipe: the workload keeps create's stdio open
   sbx create --bundle "$A" "$a" > /dev/null 2> "$A.err" && sbx start "$a" > /dev/null 2>&1
   local pa; pa=$(state_of "$a" pid)
   check "container A runs ($sa, pid $pa)" alive "$sa"
-  bundle "$B" "[\"sh\", \"-c\", \"${sb1} & exec ${sb2}\"]" "/proc/$pa/ns/pid"
+  # sb3 daemonizes: re-parented to A's pid 1, out of B's first process's tree
+  bundle "$B" "[\"sh\", \"-c\", \"(setsid ${sb3} &); ${sb1} & exec ${sb2}\"]" "/proc/$pa/ns/pid"
   if [ "$MODE" = user ]; then
     sbx create --bundle "$B" "$b" > /dev/null 2> "$B.err"
     local rc=$?
@@ -69,7 +70,7 @@ suite () {
     not_ok "create B joining A's pid namespace" "$(cat "$B.err")"
   fi
   sbx start "$b" > /dev/null 2>&1
-  for _ in $(seq 50); do alive "$sb1" && alive "$sb2" && break; sleep 0.1; done
+  for _ in $(seq 50); do alive "$sb1" && alive "$sb2" && alive "$sb3" && break; sleep 0.1; done
   local pb; pb=$(state_of "$b" pid)
   check "B's first process ($pb) is in A's pid namespace" \
     eval '[ -n "$pb" ] && [ "$(readlink /proc/$pb/ns/pid)" = "$(readlink /proc/$pa/ns/pid)" ]'
@@ -90,6 +91,7 @@ suite () {
     not_ok "delete --force B" "$(cat "$B.del")"
   fi
   check "delete --force B ends B's processes ($sb1, $sb2)" eval 'gone "$sb1" && gone "$sb2"'
+  check "delete --force B ends what B daemonized into A's namespace ($sb3)" gone "$sb3"
   check "delete --force B leaves A's sleep alive" eval 'sleep 0.3; alive "$sa" && [ "$(state_of "$a" status)" = running ]'
   check "delete A" sbx delete --force "$a"
   check "A's sleep is gone" gone "$sa"

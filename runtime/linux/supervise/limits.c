@@ -123,7 +123,12 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
   bool limited = lim->memory_limit > 0 || lim->pids_limit > 0;
   const char *cgroups_path = req->cgroups_path;
   bool named = cgroups_path && cgroups_path[0];
-  if (!limited && !named && !req->systemd && !sbx_tuning_asked (req->tuning))
+  /* In a pid namespace joined by path, what the sandbox daemonizes is
+     re-parented to that namespace's init, out of its first process's
+     tree: only a cgroup of its own still holds it, for the end.  */
+  bool joined = plan->join[SBX_NS_PID] != NULL;
+  if (!limited && !named && !joined && !req->systemd
+      && !sbx_tuning_asked (req->tuning))
     return 0;
   cleanup_free char *systemd_path = NULL;
   if (req->systemd)
