@@ -216,7 +216,6 @@ declare -A LIMIT=()
 declare -A PENDING=(
   [cpus]="issue 21 point 4: cpu quota not set"
   [memory_swap]="issue 21 point 4: memory.swap not set as asked"
-  [pid_host]="issue 21 point 5: --pid=host fails"
 )
 
 n=0
