@@ -198,7 +198,7 @@ row_uidmap () {
 }
 
 row_pid_host () {
-  p "$1" run --rm --pid=host "$IMG" sh -c '[ "$(ls /proc | grep -c "^[0-9]")" -gt 5 ] && echo sees-host-processes'
+  p "$1" run --rm --pid=host "$IMG" sh -c '[ "$(ls /proc 2>/dev/null | grep -c "^[0-9]")" -gt 5 ] && echo sees-host-processes'
 }
 
 row_pid_container () {
