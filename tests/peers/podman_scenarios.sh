@@ -11,8 +11,8 @@
 # mismatch is "not ok", unless the row is
 #   - a bubblewrap limit documented in LIMIT below (with the reason):
 #     "ok ... # SKIP" naming it; or
-#   - a gap issue 21 still tracks (points 4 and 5, another branch's
-#     work), in PENDING below: "not ok ... # TODO", shown, not hidden.
+#   - a gap still being worked on, in PENDING below: "not ok ... # TODO",
+#     shown, not hidden.
 # crun failing a row itself (this host cannot do it) skips the row.
 #
 # Prints TAP.  Exits 0 when podman or crun is missing (a TAP skip with the
