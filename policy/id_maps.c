@@ -161,6 +161,23 @@ maps_complete (const struct sbx_plan *plan, const struct id_maps maps[2],
   return 0;
 }
 
+/* A range's namespace keeps host root out: mapped, it would be the
+   workload's own id under another number, and the capabilities sbx-oci-init
+   gives inside would act on the host's root-owned files.  */
+static int
+host_root_unmapped (const struct id_maps maps[2], struct sbx_error *err)
+{
+  for (int k = 0; k < 2; k++)
+    for (size_t i = 0; i < maps[k].n; i++)
+      if (maps[k].v[i].host_id == 0)
+        return sbx_refuse_path (err, -EPERM,
+                                "%s[%zu]: maps host id 0 (root) into the "
+                                "container; a range's namespace keeps the "
+                                "host's root out",
+                                maps[k].field, i);
+  return 0;
+}
+
 /* The runner sets the namespace up as its uid 0 and gid 0: both mapped.  */
 static int
 root_mapped (const struct id_maps maps[2], struct sbx_error *err)
@@ -222,6 +239,8 @@ policy_id_maps (const struct sbx_spec *spec, const struct sbx_host_facts *host,
         "%s: needs /proc mounted in the container (sbx-oci-init "
         "takes process.user inside the mapped user namespace)",
         field);
+  if (r == 0)
+    r = host_root_unmapped (maps, err);
   if (r == 0)
     r = root_mapped (maps, err);
   if (r == 0)

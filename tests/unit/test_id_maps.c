@@ -180,6 +180,27 @@ test_refusals (void)
       "ranges (the runner's nodes are out of the mapped namespace's reach); "
       "bind-mount the host's device instead",
       "linux.devices with ranges");
+  /* Host root mapped inside: the workload would be host uid 0 while its
+     uid reads otherwise (the review's {1 -> 0} entry).  */
+  expect_refused (
+      &root,
+      CONTAINER ("\"uid\": 1, \"gid\": 0", USERNS
+                 "\"uidMappings\": [{\"containerID\": 0, "
+                 "\"hostID\": 100000, \"size\": 1}, {\"containerID\": "
+                 "1, \"hostID\": 0, \"size\": 1}], " RANGE ("gidMappings")),
+      "linux.uidMappings[1]: maps host id 0 (root) into the container; a "
+      "range's namespace keeps the host's root out",
+      "host uid 0 in a range");
+  expect_refused (
+      &root,
+      CONTAINER (ROOT_USER,
+                 USERNS RANGE ("uidMappings") ", \"gidMappings\": "
+                                              "[{\"containerID\": 0, "
+                                              "\"hostID\": 0, \"size\": "
+                                              "65536}]"),
+      "linux.gidMappings[0]: maps host id 0 (root) into the container; a "
+      "range's namespace keeps the host's root out",
+      "host gid 0 in a range");
   struct sbx_host_facts user = fake_host (NULL);
   expect_refused (
       &user, CONTAINER ("\"uid\": 0, \"gid\": 0", USERNS BOTH),
