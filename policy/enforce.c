@@ -30,8 +30,11 @@ host_path_below (const struct sbx_plan_mount *w, const char *dest)
 }
 
 /* The mitigation for old runners: no later mount may land below a
-   symbolic link inside a writable root, since a runner < 0.12.0 could
-   follow it outside while creating the mount point.  */
+   symbolic link inside a bound directory, writable or not, since a runner
+   < 0.12.0 could follow it outside (through /oldroot) while creating the
+   mount point.  It sees the links present at launch: one a writer of the
+   bound directory swaps in while bubblewrap sets up is not seen (the
+   report says so, runner_gaps).  */
 static int
 refuse_symlinked_dest (const struct sbx_host_facts *host,
                        const struct sbx_plan *plan, size_t wi, size_t mi,
@@ -53,7 +56,7 @@ refuse_symlinked_dest (const struct sbx_host_facts *host,
       if (link)
         return sbx_refuse (err, -ELOOP, NULL,
                            "mount destination %s has a symbolic link "
-                           "component inside the writable root %s: refused "
+                           "component inside the bind of %s: refused "
                            "(bubblewrap older than 0.12.0 could follow it out "
                            "of the sandbox)",
                            m->dest, w->dest);
@@ -70,7 +73,11 @@ check_symlinked_dests (const struct sbx_host_facts *host,
   for (size_t wi = 0; wi < plan->n_mounts; wi++)
     {
       const struct sbx_plan_mount *w = &plan->mounts[wi];
-      if (w->op != SBX_PLAN_BIND_RW || w->source == NULL)
+      /* Every bind of a host directory but the host's own "/" (an
+         agent's view, whose links are the host's: /lib, /var/run).  */
+      bool bind = w->op == SBX_PLAN_BIND_RW || w->op == SBX_PLAN_BIND_RO
+                  || w->op == SBX_PLAN_BIND_DEV;
+      if (!bind || w->source == NULL || strcmp (w->source, "/") == 0)
         continue;
       for (size_t mi = wi + 1; mi < plan->n_mounts; mi++)
         {
@@ -102,8 +109,12 @@ runner_gaps (const struct sbx_host_facts *host, struct sbx_plan *plan)
                      "bubblewrap %d.%d.%d is older than 0.12.0, which fixes "
                      "GHSA-pxhw-h44j-8pfx (CVE-2026-87766: setup-time "
                      "creation below a parent symlink could write outside "
-                     "via /oldroot); mitigated: mount destinations with a "
-                     "symlink component inside a writable root are refused",
+                     "via /oldroot); mitigated in part: a mount destination "
+                     "below a symbolic link inside a bound directory is "
+                     "refused, but one that a writer of that directory "
+                     "swaps in while bubblewrap sets up is not seen (as "
+                     "root, bubblewrap then creates the mount point on the "
+                     "host)",
                      v[0], v[1], v[2]);
   return 0;
 }

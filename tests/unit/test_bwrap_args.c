@@ -408,8 +408,19 @@ test_refusals (void)
                   WS),
       symlinked_ws, -ELOOP,
       "mount destination /home/u/ws/link/cache has a symbolic link "
-      "component inside the writable root /home/u/ws: refused",
+      "component inside the bind of /home/u/ws: refused",
       "symlink below a writable root, runner 0.8.0");
+  /* A read-only bind is no safer: bwrap 0.8 creates the mount point
+     through the link, on the host (second review).  */
+  expect_refusal (
+      AGENT_JSON ("{\"destination\": \"/home/u/ws/link/cache\", \"type\": "
+                  "\"tmpfs\", \"options\": [\"ro\"]}",
+                  "\"mode\": \"read-only\", \"workspace\": \"/home/u/ws\", "
+                  "\"network\": \"deny\""),
+      symlinked_ws, -ELOOP,
+      "mount destination /home/u/ws/link/cache has a symbolic link "
+      "component inside the bind of /home/u/ws: refused",
+      "symlink below a read-only bind, runner 0.8.0");
   /* Unprivileged, only the host's own node at the same path can be
      bound: one of another number, or none, is refused.  */
   expect_refusal (DEVICES_JSON ("/dev/null/../myzero"), NULL, -EINVAL,
