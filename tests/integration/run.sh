@@ -141,6 +141,13 @@ case_state_root_in_workspace ()
   tap_has "$OUT" "$WS/.sbx-state" "the refusal names the state root"
   tap_ok "the refused run ran nothing" test ! -e "$WS/sr-ran"
   rm -rf "$WS/.sbx-state"
+  # The other way round: a workspace inside the state root (the second
+  # review rewrote a container's state.json from it).
+  mkdir -p "$WORK/state/ws-in-root"
+  write_agent "$b" workspace-write "$WORK/state/ws-in-root" "" true
+  OUT=$(sbx run --bundle "$b" sr-2 2>&1)
+  tap_is "$?" 121 "a workspace inside the state root is refused (121)${OUT:+ ($OUT)}"
+  rm -rf "$WORK/state/ws-in-root"
 }
 
 case_setup_failure ()

@@ -328,6 +328,12 @@ check_state_root (const struct sbx_plan *plan, int root_fd,
                            "may write: it could rewrite sbx-oci's own "
                            "records; give --root a directory outside it",
                            root, m->source);
+      if (real && sbx_path_is_under (real, root))
+        return sbx_refuse (err, -EPERM, NULL,
+                           "%s, which the sandbox may write, lies in the "
+                           "state root %s: it could rewrite sbx-oci's own "
+                           "records; give --root a directory outside it",
+                           m->source, root);
     }
   return 0;
 }
