@@ -239,6 +239,26 @@ sbx_cgroup_pids (struct sbx_cgroup *cg, pid_t **pids, size_t *n,
   return 0;
 }
 
+bool
+sbx_cgroup_holds (struct sbx_cgroup *cg, pid_t pid)
+{
+  const char *dirs[SBX_CG_N];
+  int n = handle_dirs (cg, dirs);
+  for (int i = 0; i < n; i++)
+    {
+      pid_t *pids = NULL;
+      size_t count = 0;
+      bool found = false;
+      if (cgfs_list_pids (dirs[i], true, &pids, &count) == 0)
+        for (size_t k = 0; k < count && !found; k++)
+          found = pids[k] == pid;
+      free (pids);
+      if (!found)
+        return false;
+    }
+  return n > 0;
+}
+
 int
 sbx_cgroup_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err)
 {

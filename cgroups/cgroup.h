@@ -204,6 +204,11 @@ int sbx_cgroup_usage (struct sbx_cgroup *cg, struct sbx_cgroup_usage *out,
 int sbx_cgroup_pids (struct sbx_cgroup *cg, pid_t **pids, size_t *n,
                      struct sbx_error *err);
 
+/* Whether PID is in the cgroup (or a descendant of it) in every
+   hierarchy of the handle: a recorded handle is checked against the
+   process it was made for before anything is moved into it.  */
+bool sbx_cgroup_holds (struct sbx_cgroup *cg, pid_t pid);
+
 /* Signal every process in the cgroup and its descendants.  v2 SIGKILL
    writes cgroup.kill when present; otherwise the cgroup is frozen
    (v2 cgroup.freeze, v1 freezer.state), each member is signalled through

@@ -177,6 +177,22 @@ suite () {
       grep -qx "${epid:-none}" "$(cgroup_dir "$quiet" pids)/cgroup.procs"
     check "and in its memory cgroup" \
       grep -qx "${epid:-none}" "$(cgroup_dir "$quiet" memory)/cgroup.procs"
+    # A state.json whose cgroup record names another cgroup (the second
+    # review moved exec into a victim's): exec refuses to enter it.
+    local victim=/sys/fs/cgroup/pids/sbx-victim-$RUN
+    mkdir "$victim"
+    python3 - "$ROOT/$quiet/state.json" "$victim" <<'PY'
+import json, sys
+path, victim = sys.argv[1], sys.argv[2]
+d = json.load(open(path))
+lim = d["org.sbx-oci"]["limits"]
+lim["cgroup"] = [("pids=" + victim) if s.startswith("pids=") else s for s in lim["cgroup"]]
+json.dump(d, open(path, "w"))
+PY
+    out=$(sbx exec "$quiet" true 2>&1)
+    check "exec refuses a recorded cgroup that does not hold the container ($out)" \
+      eval '[ -z "$(cat "$victim/cgroup.procs")" ] && [[ "$out" == *"does not hold"* ]]'
+    rmdir "$victim"
     sbx delete --force "$quiet"
     check "delete --force ends the exec'd process" eval '! pgrep -xf "sleep $mark_n" > /dev/null'
     env -i "$SBX" --root "$ROOT" --systemd-cgroup create --bundle "$B/quiet" "$sd" >/dev/null 2>&1

@@ -514,6 +514,13 @@ enter_cgroup (const struct sbx_container *c, struct sbx_error *err)
 {
   struct sbx_cgroup *cg = NULL;
   int r = sbx_container_cgroup (c, &cg, err);
+  /* Only the cgroup the container's first process is in: state.json is
+     data, and a cgroup named there alone could be anyone's.  */
+  if (r == 0 && cg && !sbx_cgroup_holds (cg, c->pid))
+    r = sbx_fail (err, -EPERM,
+                  "exec: the cgroup state.json names does not hold the "
+                  "container's first process (%d); refusing to enter it",
+                  (int) c->pid);
   if (r == 0 && cg)
     r = sbx_cgroup_enter (cg, getpid (), err);
   sbx_cgroup_free (cg);
