@@ -57,7 +57,9 @@ int sbx_parse_number (const char *name, const char *arg,
                       unsigned long long min, unsigned long long max,
                       unsigned long long *out, struct sbx_error *err);
 
-/* --preserve-fds N: 0 to 1024; anything else is an error naming it.  */
+/* --preserve-fds N: 0 to 1024; anything else is an error naming it.  The
+   caller's 3 .. 3+N-1 that are closed are held with /dev/null, so that
+   nothing of sbx-oci's lands among them.  */
 int sbx_parse_preserve_fds (const char *arg, int *out, struct sbx_error *err);
 
 /* R from parsing a command's own arguments: whatever failed there is the

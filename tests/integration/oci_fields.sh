@@ -237,6 +237,26 @@ c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] != 
     eval '[ -z "$(sbx list -q)" ]'
 }
 
+# The container holds no descriptor of sbx-oci's: not the sealed copy
+# sbx-oci-init was executed from, and with --preserve-fds 1 and the
+# caller's fd 3 closed, /dev/null at 3 rather than a pipe of create's
+# (both found by the second review).
+fds_case () {
+  local b=$B/fds
+  bundle "$b" "
+c['process']['args'] = ['sh', '-c', 'ls -l /proc/self/fd/ > /tmp/seen 2>&1; sleep 1']
+"
+  ln -sf busybox "$b/rootfs/bin/ls"
+  (exec 3>&-; sbx create --preserve-fds 1 --bundle "$b" fds-$RUN > /dev/null 2>&1 < /dev/null) &&
+    sbx start fds-$RUN > /dev/null 2>&1
+  for _ in $(seq 30); do [ -s "$b/rootfs/tmp/seen" ] && break; sleep 0.1; done
+  sbx delete --force fds-$RUN > /dev/null 2>&1
+  check "fds: no sealed copy of sbx-oci in the container ($(grep -c memfd "$b/rootfs/tmp/seen" 2>&1))" \
+    eval '[ -s "$b/rootfs/tmp/seen" ] && ! grep -q memfd "$b/rootfs/tmp/seen"'
+  check "fds: a preserved descriptor the caller left closed is /dev/null ($(grep ' 3 -> ' "$b/rootfs/tmp/seen"))" \
+    grep -q ' 3 -> /dev/null' "$b/rootfs/tmp/seen"
+}
+
 join_case () {
   [ "$MODE" = root ] || return 0
   unshare --ipc --uts sh -c 'hostname sbx-pod; exec sleep 60' &
@@ -291,6 +311,7 @@ suite () {
   proc_sys_case
   join_case
   ipc_host_case
+  fds_case
   groups_case
   agent_exec_case
   features_case

@@ -257,6 +257,21 @@ set_caps (const struct init_request *q)
             strerror (errno));
 }
 
+/* bwrap executed this program as /proc/self/fd/N, a descriptor that had
+   to stay open through bwrap's own exec; the command gets none of it (the
+   second review found the sealed copy of sbx-oci at the workload's fd 6). */
+static void
+close_own_copy (const char *argv0)
+{
+  static const char prefix[] = "/proc/self/fd/";
+  if (argv0 == NULL || strncmp (argv0, prefix, sizeof prefix - 1) != 0)
+    return;
+  char *end;
+  long fd = strtol (argv0 + sizeof prefix - 1, &end, 10);
+  if (*end == '\0' && fd > 2 && fd < INT32_MAX)
+    fcntl ((int) fd, F_SETFD, FD_CLOEXEC);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -264,6 +279,7 @@ main (int argc, char **argv)
   /* Until its exec, nothing of the container may ptrace this process or
      open /proc/PID/exe of it (bwrap made it dumpable).  */
   prctl (PR_SET_DUMPABLE, 0, 0, 0, 0);
+  close_own_copy (argv[0]);
   if (!parse_args (argc, argv, &q))
     {
       q.report_fd = -1;
