@@ -115,10 +115,20 @@ walk_object (struct walk *w, yajl_val v, size_t len, bool owned)
       const char *key = v->u.object.keys[i];
       int n = snprintf (w->path + len, sizeof w->path - len, "%s%s",
                         len ? "." : "", key);
-      if (n < 0 || (size_t) n >= sizeof w->path - len)
-        continue; /* too long to name: spec_fields.c records it */
-      bool judged = false, known = looked_up (w->c, v, key, &judged);
       bool sbx = owned || (len == 0 && strcmp (key, "sbx") == 0);
+      /* Too long to name: outside sbx, spec_fields.c records it; inside,
+         no key of sbx-oci's is that long, so it is refused as unknown.  */
+      if ((n < 0 || (size_t) n >= sizeof w->path - len) && owned)
+        {
+          w->path[len] = '\0';
+          return sbx_refuse (w->c->err, -EINVAL, w->path,
+                             "an unknown key of %zu bytes: sbx-oci has no "
+                             "such setting",
+                             strlen (key));
+        }
+      if (n < 0 || (size_t) n >= sizeof w->path - len)
+        continue;
+      bool judged = false, known = looked_up (w->c, v, key, &judged);
       int r = 0;
       if (judged && !known)
         r = unknown_key (w, v, key, owned);

@@ -404,6 +404,18 @@ overlong_key (void)
   tap_ok (r == -EPERM && strstr (err.msg, "not a field"),
           "an over-long key: refused under a ceiling (%s)", err.msg);
   sbx_ceiling_free (&c);
+  /* Inside sbx, which sbx-oci owns, it is an unknown key: refused for
+     every config, as a misspelt one is (it was ignored).  */
+  snprintf (json, sizeof json,
+            "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"/\", "
+            "\"readonly\": true}, \"process\": {\"args\": [\"true\"], "
+            "\"cwd\": \"/home/u/ws\"}, \"sbx\": {\"%s\": 1, " DENY "}}",
+            key);
+  sbx_error_clear (&err);
+  r = check (json, NULL, &err);
+  tap_ok (r == -EINVAL && err.kind == SBX_ERROR_REFUSED
+              && strstr (err.msg, "sbx: an unknown key of 699 bytes"),
+          "an over-long key inside sbx: refused (%s)", err.msg);
 }
 
 /* As root, a range of ids would make the config act as host uids the
