@@ -9,9 +9,16 @@
 #include "common/cleanup.h"
 #include "runtime/linux/pidfd.h"
 
-/* The process state letter (field 3) and start time (field 22) of PID. */
+struct stat_fields
+{
+  char state;               /* field 3 */
+  pid_t ppid;               /* field 4 */
+  unsigned long long start; /* field 22 */
+};
+
+/* The fields of /proc/PID/stat sbx-oci reads.  */
 static bool
-read_stat (pid_t pid, char *state, unsigned long long *start)
+read_stat (pid_t pid, struct stat_fields *out)
 {
   char path[64], buf[1024];
   snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
@@ -32,10 +39,12 @@ read_stat (pid_t pid, char *state, unsigned long long *start)
       while (*p == ' ')
         p++;
       if (field == 3)
-        *state = *p;
+        out->state = *p;
+      if (field == 4)
+        out->ppid = (pid_t) strtol (p, NULL, 10);
       if (field == 22)
         {
-          *start = strtoull (p, NULL, 10);
+          out->start = strtoull (p, NULL, 10);
           return true;
         }
       p = strchr (p, ' ');
@@ -48,20 +57,25 @@ read_stat (pid_t pid, char *state, unsigned long long *start)
 unsigned long long
 sbx_pid_start_time (pid_t pid)
 {
-  char state;
-  unsigned long long start;
-  return read_stat (pid, &state, &start) ? start : 0;
+  struct stat_fields f;
+  return read_stat (pid, &f) ? f.start : 0;
+}
+
+pid_t
+sbx_pid_parent (pid_t pid)
+{
+  struct stat_fields f;
+  return read_stat (pid, &f) ? f.ppid : -1;
 }
 
 bool
 sbx_pid_alive_since (pid_t pid, unsigned long long start)
 {
-  char state;
-  unsigned long long now;
-  if (pid <= 0 || !read_stat (pid, &state, &now))
+  struct stat_fields f;
+  if (pid <= 0 || !read_stat (pid, &f))
     return false;
   /* A zombie waiting for its subreaper has ended its work.  */
-  return state != 'Z' && state != 'X' && now == start;
+  return f.state != 'Z' && f.state != 'X' && f.start == start;
 }
 
 void

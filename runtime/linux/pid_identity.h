@@ -10,6 +10,9 @@
 /* The start time of PID (field 22 of /proc/PID/stat), 0 when it is gone. */
 unsigned long long sbx_pid_start_time (pid_t pid);
 
+/* The parent of PID as this process sees it, or -1 when it is gone.  */
+pid_t sbx_pid_parent (pid_t pid);
+
 /* Whether PID is alive (not a zombie) and started at START.  */
 bool sbx_pid_alive_since (pid_t pid, unsigned long long start);
 

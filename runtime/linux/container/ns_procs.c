@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "runtime/linux/pid_identity.h"
+
 struct pids
 {
   pid_t *v;
@@ -73,25 +75,6 @@ sbx_pid_is_ns_init (pid_t pid)
   return init;
 }
 
-/* The parent of PID, from /proc/PID/stat (after the command's closing
-   parenthesis, which the command itself may contain), or -1.  */
-static pid_t
-parent_of (pid_t pid)
-{
-  char path[64], buf[512];
-  snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  FILE *f = fopen (path, "re");
-  size_t len = f ? fread (buf, 1, sizeof buf - 1, f) : 0;
-  if (f)
-    fclose (f);
-  buf[len] = '\0';
-  char *close_paren = strrchr (buf, ')');
-  int ppid;
-  if (close_paren == NULL || sscanf (close_paren + 1, " %*c %d", &ppid) != 1)
-    return -1;
-  return (pid_t) ppid;
-}
-
 /* Every host pid, and its parent where still readable.  */
 static int
 list_all (struct pids *all, struct pids *parents)
@@ -108,7 +91,7 @@ list_all (struct pids *all, struct pids *parents)
       if (*end != '\0' || pid <= 0)
         continue;
       r = push (all, (pid_t) pid);
-      r = r ?: push (parents, parent_of ((pid_t) pid));
+      r = r ?: push (parents, sbx_pid_parent ((pid_t) pid));
     }
   closedir (d);
   return r;

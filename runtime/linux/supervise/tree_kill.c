@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "runtime/linux/pid_identity.h"
 #include "runtime/linux/pidfd.h"
 
 struct member
@@ -23,25 +24,6 @@ struct walk
   struct member *v;
   size_t n, cap;
 };
-
-/* PID's parent, or -1.  */
-static pid_t
-parent_of (pid_t pid)
-{
-  char path[64], buf[512];
-  snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
-  ssize_t len = fd < 0 ? -1 : read (fd, buf, sizeof buf - 1);
-  if (len <= 0)
-    return -1;
-  buf[len] = '\0';
-  /* "pid (comm) state ppid ...": comm may hold anything, ')' too.  */
-  char *p = strrchr (buf, ')');
-  long ppid;
-  if (p == NULL || sscanf (p + 1, " %*c %ld", &ppid) != 1)
-    return -1;
-  return (pid_t) ppid;
-}
 
 /* Add PID, a child of PARENT: its pidfd is opened, then the pid is
    checked to be still PARENT's child (or re-parented here), so a pid
@@ -69,7 +51,7 @@ add (struct walk *w, pid_t pid, pid_t parent)
   int fd = sbx_pidfd_open (pid);
   if (fd < 0)
     return;
-  pid_t now = parent_of (pid);
+  pid_t now = sbx_pid_parent (pid);
   if (now != parent && now != getpid ())
     {
       close (fd);
