@@ -75,9 +75,9 @@ sbx_pid_is_ns_init (pid_t pid)
   return init;
 }
 
-/* Every host pid, and its parent where still readable.  */
+/* Every host pid.  */
 static int
-list_all (struct pids *all, struct pids *parents)
+list_all (struct pids *all)
 {
   DIR *d = opendir ("/proc");
   if (d == NULL)
@@ -88,10 +88,8 @@ list_all (struct pids *all, struct pids *parents)
     {
       char *end;
       long pid = strtol (e->d_name, &end, 10);
-      if (*end != '\0' || pid <= 0)
-        continue;
-      r = push (all, (pid_t) pid);
-      r = r ?: push (parents, sbx_pid_parent ((pid_t) pid));
+      if (*end == '\0' && pid > 0)
+        r = push (all, (pid_t) pid);
     }
   closedir (d);
   return r;
@@ -103,7 +101,10 @@ static int
 tree_pids (pid_t root, struct pids *out)
 {
   struct pids all = { 0 }, parents = { 0 };
-  int r = list_all (&all, &parents);
+  int r = list_all (&all);
+  /* Each one's parent, where still readable (-1 otherwise).  */
+  for (size_t i = 0; r == 0 && i < all.n; i++)
+    r = push (&parents, sbx_pid_parent (all.v[i]));
   r = r ?: push (out, root);
   for (bool grew = true; r == 0 && grew;)
     {
@@ -127,21 +128,13 @@ namespace_pids (pid_t pid1, struct pids *out)
   struct stat want, st;
   if (pidns_of (pid1, &want) < 0)
     return -ESRCH;
-  DIR *d = opendir ("/proc");
-  if (d == NULL)
-    return -errno;
-  struct dirent *e;
-  int r = 0;
-  while (r == 0 && (e = readdir (d)) != NULL)
-    {
-      char *end;
-      long pid = strtol (e->d_name, &end, 10);
-      if (*end != '\0' || pid <= 0 || pidns_of ((pid_t) pid, &st) < 0
-          || st.st_ino != want.st_ino || st.st_dev != want.st_dev)
-        continue;
-      r = push (out, (pid_t) pid);
-    }
-  closedir (d);
+  struct pids all = { 0 };
+  int r = list_all (&all);
+  for (size_t i = 0; r == 0 && i < all.n; i++)
+    if (pidns_of (all.v[i], &st) == 0 && st.st_ino == want.st_ino
+        && st.st_dev == want.st_dev)
+      r = push (out, all.v[i]);
+  free (all.v);
   return r;
 }
 
