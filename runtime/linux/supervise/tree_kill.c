@@ -25,10 +25,8 @@ struct walk
   size_t n, cap;
 };
 
-/* Add PID, a child of PARENT: its pidfd is opened, then the pid is
-   checked to be still PARENT's child (or re-parented here), so a pid
-   PARENT reaped and the kernel handed to another process is never
-   signalled.  */
+/* Room for one more member; false (and the process left to the sweep's
+   next round) when there is none.  */
 static bool
 reserve (struct walk *w)
 {
@@ -37,12 +35,16 @@ reserve (struct walk *w)
       size_t cap = w->cap ? w->cap * 2 : 64;
       struct member *v = realloc (w->v, cap * sizeof *v);
       if (v == NULL)
-        return false; /* left to the sweep's next round */
+        return false;
       w->v = v, w->cap = cap;
     }
   return true;
 }
 
+/* Add PID, a child of PARENT: its pidfd is opened, then the pid is
+   checked to be still PARENT's child (or re-parented here), so a pid
+   PARENT reaped and the kernel handed to another process is never
+   signalled.  */
 static void
 add (struct walk *w, pid_t pid, pid_t parent)
 {
