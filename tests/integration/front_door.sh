@@ -243,6 +243,8 @@ case_outcome_dir_pinned ()
   sbx run --policy "$WORK/config.json" --cwd "$WORK/ws" \
     --outcome "$WORK/ws/reports/o.json" op-1 -- \
     sh -c "rmdir reports && ln -s '$WORK/elsewhere' reports" > /dev/null 2>&1
+  tap_ok "outcome: the command swapped the directory for a symlink" \
+    test -L "$WORK/ws/reports"
   tap_is "$(cat "$WORK/elsewhere/o.json")" precious \
     "outcome: a directory swapped for a symlink during the run does not move the write"
   tap_is "$(ls "$WORK/elsewhere")" o.json "outcome: nothing else was written there"

@@ -55,11 +55,13 @@ run_chain () {
 import json, sys
 c = json.load(open(sys.argv[1]))
 c["process"]["args"] = ["sh", "-c", "c() { if [ $1 -gt 0 ]; then c $(($1 - 1)) & wait; "
-                        "else exec sleep %s; fi; }; (c 150 &); sleep 1" % sys.argv[2]]
+                        "else echo leaf-up; exec sleep %s; fi; }; (c 150 &); sleep 1" % sys.argv[2]]
 json.dump(c, open(sys.argv[1], "w"))
 PY
-  (cd "$B" && sbx run "hp-chain-$MODE-$RUN" > /dev/null 2>&1)
+  (cd "$B" && sbx run "hp-chain-$MODE-$RUN" > "$B.chain" 2>&1)
   sleep 0.5
+  # The chain's leaf ran (so "none left" is not that nothing started).
+  check "run: the 150-deep chain reached its leaf" grep -q leaf-up "$B.chain"
   left=$(pgrep -f "^sleep $mark\$" | wc -l)
   check "run: a 150-deep chain whose top returned is gone with the run ($left left)" \
     test "$left" = 0
