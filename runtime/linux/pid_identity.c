@@ -61,6 +61,13 @@ sbx_pid_start_time (pid_t pid)
   return read_stat (pid, &f) ? f.start : 0;
 }
 
+char
+sbx_pid_state (pid_t pid)
+{
+  struct stat_fields f;
+  return read_stat (pid, &f) ? f.state : 0;
+}
+
 pid_t
 sbx_pid_parent (pid_t pid)
 {

@@ -10,6 +10,10 @@
 /* The start time of PID (field 22 of /proc/PID/stat), 0 when it is gone. */
 unsigned long long sbx_pid_start_time (pid_t pid);
 
+/* The state letter of PID (field 3: 'R', 'S', 'T', 'Z', ...), 0 when it
+   is gone.  */
+char sbx_pid_state (pid_t pid);
+
 /* The parent of PID as this process sees it, or -1 when it is gone.  */
 pid_t sbx_pid_parent (pid_t pid);
 

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -96,13 +97,31 @@ add_children (struct walk *w, pid_t pid)
   closedir (d);
 }
 
+/* SIGSTOP is delivered when PID next runs: a fork it is making ends
+   first.  Its children are read once it is stopped (or gone), so that
+   one forked meanwhile is not missed; bounded, as a process in an
+   uninterruptible sleep stops only when it wakes.  */
+static void
+stop (const struct member *m)
+{
+  sbx_pidfd_signal (m->pidfd, SIGSTOP);
+  for (int i = 0; i < 1000; i++)
+    {
+      char state = sbx_pid_state (m->pid);
+      if (state == 0 || state == 'T' || state == 't' || state == 'Z'
+          || state == 'X')
+        return;
+      sched_yield ();
+    }
+}
+
 static void
 kill_walk (struct walk *w)
 {
   while (w->n > 0)
     {
       struct member m = w->v[--w->n];
-      sbx_pidfd_signal (m.pidfd, SIGSTOP);
+      stop (&m);
       add_children (w, m.pid);
       sbx_pidfd_signal (m.pidfd, SIGKILL);
       close (m.pidfd);
