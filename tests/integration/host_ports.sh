@@ -162,6 +162,11 @@ def serve():
     while True:
         c, _ = srv.accept(); c.sendall(b"pong"); c.close()
 threading.Thread(target=serve, daemon=True).start()
+for knob in ("ipv4/tcp_fastopen", "mptcp/enabled"):
+    try:
+        print(knob, open("/proc/sys/net/" + knob).read().strip())
+    except OSError:
+        print(knob, "absent")
 try:
     s = socket.socket()
     s.sendto(b"x", socket.MSG_FASTOPEN, ("127.0.0.1", port))
@@ -177,8 +182,15 @@ except OSError as e:
 PY
   bundle "$b" "[$A]" "$PY" "$WS/doors.py"
   OUT=$(sbx --approve "$WORK/approve" run --bundle "$b" "hp-doors-$RUN" 2>&1)
+  # Switched off, not refused for some other reason.
+  tap_has "$OUT" "ipv4/tcp_fastopen 0" "TCP Fast Open is off in the sandbox's namespace"
   tap_has "$OUT" "tfo refused" "a TCP Fast Open connect to a port not listed is refused"
-  tap_has "$OUT" "mptcp refused" "an MPTCP connect to a port not listed is refused"
+  if [ -e /proc/sys/net/mptcp/enabled ]; then
+    tap_has "$OUT" "mptcp/enabled 0" "MPTCP is off in the sandbox's namespace"
+    tap_has "$OUT" "mptcp refused" "an MPTCP connect to a port not listed is refused"
+  else
+    tap_skip "MPTCP is off in the sandbox's namespace" "this kernel has no MPTCP"
+  fi
 }
 
 case_unapproved ()

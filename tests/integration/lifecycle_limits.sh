@@ -194,7 +194,7 @@ PY
       eval '[ -z "$(cat "$victim/cgroup.procs")" ] && [[ "$out" == *"does not hold"* ]]'
     rmdir "$victim"
     sbx delete --force "$quiet"
-    check "delete --force ends the exec'd process" eval '! pgrep -xf "sleep $mark_n" > /dev/null'
+    check "delete --force ends the exec'd process" eval '[ -n "$epid" ] && ! pgrep -xf "sleep $mark_n" > /dev/null'
     env -i "$SBX" --root "$ROOT" --systemd-cgroup create --bundle "$B/quiet" "$sd" >/dev/null 2>&1
     check "--systemd-cgroup with no cgroupsPath: system.slice/sbx-oci-$sd.scope" \
       [ -d "/sys/fs/cgroup/memory/system.slice/sbx-oci-$sd.scope" ]

@@ -71,6 +71,8 @@ suite () {
   fi
   sbx start "$b" > /dev/null 2>&1
   for _ in $(seq 50); do alive "$sb1" && alive "$sb2" && alive "$sb3" && break; sleep 0.1; done
+  # So that "ended" below is not "never started".
+  check "B's three sleeps run" eval 'alive "$sb1" && alive "$sb2" && alive "$sb3"'
   local pb; pb=$(state_of "$b" pid)
   check "B's first process ($pb) is in A's pid namespace" \
     eval '[ -n "$pb" ] && [ "$(readlink /proc/$pb/ns/pid)" = "$(readlink /proc/$pa/ns/pid)" ]'
@@ -82,8 +84,9 @@ suite () {
   check "ps B lists B's processes ($listed)" \
     eval '[ -n "$pb" ] && [[ "$listed" == *"$pb"* ]] && for p in $(pids_of "$sb1"); do [[ "$listed" == *"$p"* ]] || exit 1; done'
   check "ps B does not list A's ($pa)" eval '! [[ ",${listed//[\[\]]/}," == *",$pa,"* ]]'
-  check "kill --all B STOP leaves A's sleep running" \
-    eval 'sbx kill --all "$b" STOP && sleep 0.3 && [ "$(awk "{print \$3}" /proc/$pa/stat)" = S ]'
+  check "kill --all B STOP stops B's first process and leaves A's sleep running" \
+    eval 'sbx kill --all "$b" STOP && sleep 0.3 && [ "$(awk "{print \$3}" /proc/$pa/stat)" = S ] \
+      && [ "$(awk "{print \$3}" /proc/$pb/stat)" = T ]'
   sbx kill --all "$b" CONT
   if sbx delete --force "$b" > /dev/null 2> "$B.del"; then
     ok "delete --force B"

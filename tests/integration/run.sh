@@ -147,6 +147,7 @@ case_state_root_in_workspace ()
   write_agent "$b" workspace-write "$WORK/state/ws-in-root" "" true
   OUT=$(sbx run --bundle "$b" sr-2 2>&1)
   tap_is "$?" 121 "a workspace inside the state root is refused (121)${OUT:+ ($OUT)}"
+  tap_has "$OUT" "lies in the state root" "the refusal says it is the state root"
   rm -rf "$WORK/state/ws-in-root"
 }
 
