@@ -177,6 +177,9 @@ case_session ()
   sbx exec "$id" no-such-command-$$ 2>/dev/null; tap_is "$?" 127 "exec: a missing command: exit 127"
   sbx exec "$id" "$WORK/ws/plain" 2>/dev/null; tap_is "$?" 126 "exec: not executable: exit 126"
   sbx exec --no-such x 2>/dev/null; tap_is "$?" 122 "exec: usage: exit 122"
+  printf '{"args": ["true"], "cwd": "/", "bogus": // no\n}' > "$WORK/bad-process.json"
+  sbx exec --process "$WORK/bad-process.json" "$id" 2>/dev/null
+  tap_is "$?" 121 "exec: a process object that is not JSON is refused: exit 121"
   # sbx-oci itself in the background, not the sbx function: $! must be its
   # pid, not a subshell's.
   "$SBX_OCI" --root "$WORK/state" exec "$id" sleep "$marker" 2>/dev/null &

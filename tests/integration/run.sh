@@ -141,6 +141,11 @@ case_state_root_in_workspace ()
   tap_has "$OUT" "$WS/.sbx-state" "the refusal names the state root"
   tap_ok "the refused run ran nothing" test ! -e "$WS/sr-ran"
   rm -rf "$WS/.sbx-state"
+  # danger-full-access gives the whole host; the state root is no exception.
+  write_agent "$b" danger-full-access "$WS" "" true
+  OUT=$("$SBX_OCI" --root "$WS/.sbx-state" run --bundle "$b" sr-3 2>&1)
+  tap_is "$?" 0 "danger-full-access: a state root in the workspace is the operator's choice${OUT:+ ($OUT)}"
+  rm -rf "$WS/.sbx-state"
   # The other way round: a workspace inside the state root (the second
   # review rewrote a container's state.json from it).
   mkdir -p "$WORK/state/ws-in-root"
