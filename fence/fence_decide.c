@@ -37,8 +37,8 @@ fence_absolute (const struct sbx_fence *f, const char *path)
 
 /* A host directory seen through a bind: readable, and writable too when
    the bind is.  Anything else is the sandbox's own or empty.  */
-static bool
-shows_host (const struct fence_layer *l)
+bool
+fence_shows_host (const struct fence_layer *l)
 {
   return (l->op == SBX_PLAN_BIND_RO || l->op == SBX_PLAN_BIND_RW
           || l->op == SBX_PLAN_BIND_DEV)
@@ -74,12 +74,12 @@ rule_of_why (enum sbx_plan_why why)
 }
 
 /* The rule of layer L for ACCESS, before any file is opened.  */
-static enum sbx_fence_rule
-layer_rule (const struct fence_layer *l, enum sbx_fence_access access)
+enum sbx_fence_rule
+fence_layer_rule (const struct fence_layer *l, enum sbx_fence_access access)
 {
   if (l == NULL)
     return SBX_FENCE_READ_ONLY;
-  if (!shows_host (l))
+  if (!fence_shows_host (l))
     {
       bool hidden = l->op == SBX_PLAN_HIDE_DIR || l->op == SBX_PLAN_HIDE_FILE;
       enum sbx_fence_rule r = rule_of_why (l->why);
@@ -114,7 +114,7 @@ fence_decide (const struct sbx_fence *f, const char *path,
   if (v->path == NULL)
     return -ENOMEM;
   const struct fence_layer *l = fence_layer_of (f, path);
-  v->rule = layer_rule (l, access);
+  v->rule = fence_layer_rule (l, access);
   if (v->rule == SBX_FENCE_GRANTED && access == SBX_FENCE_ERASE)
     {
       const struct fence_layer *held = holds_layer (f, path);
@@ -127,7 +127,7 @@ fence_decide (const struct sbx_fence *f, const char *path,
   v->allowed = v->rule == SBX_FENCE_GRANTED;
   if (l && (v->layer = strdup (l->dest)) == NULL)
     return -ENOMEM;
-  if (l && shows_host (l) && v->rule != SBX_FENCE_MOUNT)
+  if (l && fence_shows_host (l) && v->rule != SBX_FENCE_MOUNT)
     {
       const char *rest = path + strlen (l->dest);
       rest += rest[0] == '/';
@@ -144,13 +144,24 @@ sbx_fence_check (const struct sbx_fence *fence, const char *path,
                  enum sbx_fence_access access, struct sbx_fence_verdict *v,
                  struct sbx_error *err)
 {
+  memset (v, 0, sizeof *v);
+  enum sbx_fence_rule dotdot;
+  int r = fence_dotdots (fence, path, &dotdot, err);
+  if (r < 0)
+    return r;
   char *abs = fence_absolute (fence, path);
-  int r = abs ? fence_decide (fence, abs, access, v) : -ENOMEM;
+  r = abs ? fence_decide (fence, abs, access, v) : -ENOMEM;
   free (abs);
   if (r < 0)
     {
       sbx_fence_verdict_free (v);
       return sbx_fail (err, r, "out of memory");
+    }
+  if (dotdot != SBX_FENCE_GRANTED)
+    {
+      v->rule = dotdot;
+      v->allowed = false;
+      fence_explain (v);
     }
   return 0;
 }

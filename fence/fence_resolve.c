@@ -25,10 +25,16 @@ fence_target (const struct sbx_fence *f, const char *path,
 {
   memset (t, 0, sizeof *t);
   t->denied = denied;
+  enum sbx_fence_rule dotdot;
+  int r = fence_dotdots (f, path, &dotdot, err);
+  if (r < 0)
+    return r;
   cleanup_free char *abs = fence_absolute (f, path);
   if (abs == NULL || fence_decide (f, abs, access, &t->v) < 0)
     return sbx_fail (err, -ENOMEM, "out of memory");
   t->layer = fence_layer_of (f, abs);
+  if (dotdot != SBX_FENCE_GRANTED)
+    return fence_target_refuse (t, dotdot, err);
   if (!t->v.allowed)
     return fence_target_refuse (t, t->v.rule, err);
   const char *rest = t->v.path + strlen (t->layer->dest);
@@ -83,6 +89,92 @@ openat2_beneath (int dirfd, const char *rel, int flags, mode_t mode)
   };
   int fd = (int) syscall (SYS_openat2, dirfd, rel, &how, sizeof how);
   return fd < 0 ? -errno : fd;
+}
+
+/* Whether the sandbox's kernel could step back over DIR (absolute,
+   normalized) as the fence reads it: DIR a directory the fence opens
+   beneath its layer as it opens anything.  */
+static int
+dotdot_over (const struct sbx_fence *f, const char *dir,
+             enum sbx_fence_rule *rule, struct sbx_error *err)
+{
+  const struct fence_layer *l = fence_layer_of (f, dir);
+  bool at_layer = l && strcmp (dir, l->dest) == 0;
+  if (l && !fence_shows_host (l))
+    {
+      /* A mount point is a directory of the sandbox's (unless a file is
+         bound there); below one the fence cannot see.  */
+      if (l->op == SBX_PLAN_HIDE_FILE && at_layer)
+        return sbx_fail_errno (err, -ENOTDIR, "fence: %s", dir);
+      if (!at_layer)
+        *rule = fence_layer_rule (l, SBX_FENCE_READ);
+      return 0;
+    }
+  if (l == NULL)
+    {
+      *rule = fence_layer_rule (NULL, SBX_FENCE_READ);
+      return 0;
+    }
+  const char *rest = dir + strlen (l->dest);
+  rest += rest[0] == '/';
+  int fd
+      = openat2_beneath (l->fd, rest[0] ? rest : ".", O_PATH | O_DIRECTORY, 0);
+  if (fd == -ELOOP)
+    *rule = SBX_FENCE_SYMLINK;
+  else if (fd == -EXDEV)
+    *rule = SBX_FENCE_ESCAPE;
+  else if (fd < 0)
+    return sbx_fail_errno (err, fd, "fence: %s", dir);
+  else
+    close (fd);
+  return 0;
+}
+
+/* The sandbox's kernel takes "X/.." as the parent of what X resolved to,
+   not as the text before X: "ws/up/.." is the parent of up's target, and
+   "ws/missing/.." fails.  So PATH is walked as given, and each directory
+   a ".." steps back over is checked before it is dropped.  */
+int
+fence_dotdots (const struct sbx_fence *f, const char *path,
+               enum sbx_fence_rule *rule, struct sbx_error *err)
+{
+  *rule = SBX_FENCE_GRANTED;
+  if (strstr (path, "..") == NULL)
+    return 0;
+  cleanup_free char *raw = NULL;
+  if (asprintf (&raw, "%s/%s", path[0] == '/' ? "" : (f->cwd ? f->cwd : ""),
+                path)
+      < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  cleanup_free char *dir = malloc (strlen (raw) + 2);
+  if (dir == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  strcpy (dir, "/");
+  char *save = NULL;
+  for (char *c = strtok_r (raw, "/", &save); c;
+       c = strtok_r (NULL, "/", &save))
+    {
+      if (strcmp (c, ".") == 0)
+        continue;
+      if (strcmp (c, "..") != 0)
+        {
+          if (dir[1] != '\0')
+            strcat (dir, "/");
+          strcat (dir, c);
+          continue;
+        }
+      if (dir[1] == '\0')
+        continue; /* "/.." is "/" */
+      int r = dotdot_over (f, dir, rule, err);
+      if (r < 0 || *rule != SBX_FENCE_GRANTED)
+        return r;
+      char *slash = strrchr (dir, '/');
+      if (slash == dir)
+        dir[1] = '\0';
+      else
+        *slash = '\0';
+    }
+  return 0;
 }
 
 /* A layer whose source is a file (a hard-link alias, a protected

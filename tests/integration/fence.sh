@@ -63,6 +63,8 @@ WRITE_ROWS=(
   "home/lnk_abs/new|same" "home/lnk_rel/new|same"
   "home/lnk_in/new3|stricter" "home/lastlnk|same" "home/../outside/new|same"
   "outside/ro/new|same" "outside/new|same" "home/file|same"
+  "home/lnk_abs/../new6|same" "home/lnk_in/../new5|stricter"
+  "home/nothere/../new7|same"
 )
 READ_ROWS=(
   "home/file|same" "home/.ssh/id|same" "home/secret/x|same"

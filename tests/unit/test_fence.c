@@ -132,6 +132,10 @@ test_check (struct sbx_fence *f)
     { "ws/new", SBX_FENCE_WRITE, "granted" },
     { "ws/sub/../new", SBX_FENCE_WRITE, "granted" },
     { "ws/../outside/x", SBX_FENCE_WRITE, "read-only" },
+    /* The sandbox takes "up/.." as the parent of up's target (outside),
+       not as ws: the fence, which follows no link, refuses it.  */
+    { "ws/up/../new", SBX_FENCE_WRITE, "symlink" },
+    { "ws/sub/../up/../new", SBX_FENCE_WRITE, "symlink" },
     { "outside/target", SBX_FENCE_READ, "granted" },
     { "ws/.git/config", SBX_FENCE_WRITE, "protected-metadata" },
     { "ws/.git/config", SBX_FENCE_READ, "granted" },
@@ -154,9 +158,17 @@ test_check (struct sbx_fence *f)
               table[i].rule, r == 0 ? sbx_fence_rule_name (v.rule) : err.msg);
       sbx_fence_verdict_free (&v);
     }
-  /* A relative path is the sandbox's: relative to process.cwd.  */
+  /* A ".." over a directory that is not there fails in the sandbox
+     (ENOENT), and so in the fence.  */
   struct sbx_fence_verdict v;
   struct sbx_error err = { 0 };
+  int r = sbx_fence_check (f, at ("ws/nothere/../new"), SBX_FENCE_WRITE, &v,
+                           &err);
+  tap_ok (r == -ENOENT && strstr (err.msg, "nothere"),
+          "check of missing/../new fails as in the sandbox (%s)", err.msg);
+  sbx_fence_verdict_free (&v);
+  sbx_error_clear (&err);
+  /* A relative path is the sandbox's: relative to process.cwd.  */
   sbx_fence_check (f, ".git/hooks/pre-commit", SBX_FENCE_WRITE, &v, &err);
   tap_ok (v.path && strcmp (v.path, at ("ws/.git/hooks/pre-commit")) == 0,
           "a relative path is taken from process.cwd");
@@ -196,6 +208,13 @@ test_write (struct sbx_fence *f)
   r = sbx_fence_write (f, at ("ws/up/target"), "evil", 4, &v, &err);
   refused (r, &v, &err, "symlink",
            "write through a link in a middle component");
+  sbx_fence_verdict_free (&v);
+  sbx_error_clear (&err);
+  r = sbx_fence_write (f, at ("ws/up/../dotdot"), "evil", 4, &v, &err);
+  refused (r, &v, &err, "symlink", "write to a \"..\" after a link");
+  tap_ok (access (at ("ws/dotdot"), F_OK) < 0
+              && access (at ("dotdot"), F_OK) < 0,
+          "nothing written for link/..");
   sbx_fence_verdict_free (&v);
   sbx_error_clear (&err);
   r = sbx_fence_write (f, at ("ws/rel"), "evil", 4, &v, &err);
