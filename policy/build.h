@@ -101,6 +101,10 @@ int policy_oci_mount (const struct sbx_spec *spec,
 int policy_identity (const struct sbx_spec *spec,
                      const struct sbx_host_facts *host, struct sbx_plan *plan,
                      struct sbx_error *err);
+/* linux.rootfsPropagation into PLAN->root_propagation, after
+   policy_identity (policy/propagation.c).  */
+int policy_root_propagation (const struct sbx_spec *spec,
+                             struct sbx_plan *plan, struct sbx_error *err);
 /* PLAN's groups: exactly U's additionalGids (policy/ids.c).  0 or
    -ENOMEM.  */
 int policy_copy_groups (const struct sbx_user *u, struct sbx_plan *plan);

@@ -106,6 +106,23 @@ struct sbx_filters
 /* The most additionalGids sbx-oci-init takes (its MAX_GROUPS).  */
 #define SBX_INIT_MAX_GROUPS 256
 
+/* A mount's propagation as sbx-oci-init sets it; SBX_PROPAGATION_KEEP:
+   as bwrap leaves it (a recursive slave of the host's mounts, or private
+   where those are).  */
+enum sbx_propagation_kind
+{
+  SBX_PROPAGATION_KEEP,
+  SBX_PROPAGATION_SHARED,
+  SBX_PROPAGATION_PRIVATE,
+  SBX_PROPAGATION_UNBINDABLE,
+};
+
+struct sbx_propagation
+{
+  enum sbx_propagation_kind kind;
+  bool recursive;
+};
+
 struct sbx_plan
 {
   bool agent;
@@ -146,6 +163,9 @@ struct sbx_plan
   bool init_ids; /* ... which also takes uid, gid and GROUPS and the five
                     capability sets itself, in the caller's user
                     namespace (a root caller's container without one) */
+  struct sbx_propagation root_propagation; /* linux.rootfsPropagation,
+                                              set on "/" by sbx-oci-init
+                                              (init_ids only) */
   bool new_session;
   bool die_with_parent;
   int64_t memory_limit;   /* bytes; -1 = none */

@@ -356,6 +356,8 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   if (r == 0)
     r = policy_identity (spec, host, plan, err);
   if (r == 0)
+    r = policy_root_propagation (spec, plan, err);
+  if (r == 0)
     r = resolve_pid_join (spec, host, plan, err);
   if (r == 0)
     r = plan->agent ? policy_agent_mounts (spec, host, plan, err)

@@ -38,29 +38,6 @@ sbx_refuse_process (struct sbx_jctx *c, yajl_val obj)
   return r < 0 ? r : 0;
 }
 
-/* bwrap makes every mount of the sandbox a recursive slave of the host's
-   and offers no other propagation.  */
-static int
-refuse_propagation (struct sbx_jctx *c, yajl_val obj)
-{
-  yajl_val v = NULL;
-  size_t mark;
-  int r = json_field (c, obj, "rootfsPropagation", 0, &v, &mark);
-  if (r <= 0)
-    return r;
-  const char *s = YAJL_IS_STRING (v) ? YAJL_GET_STRING (v) : NULL;
-  if (s
-      && (strcmp (s, "slave") == 0 || strcmp (s, "rslave") == 0
-          || s[0] == '\0'))
-    {
-      jpath_pop (c, mark);
-      return 0;
-    }
-  return jfail (c, "bubblewrap makes the root a recursive slave mount and "
-                   "offers no other propagation; use \"rslave\" or remove "
-                   "it");
-}
-
 int
 sbx_refuse_linux (struct sbx_jctx *c, yajl_val obj)
 {
@@ -68,7 +45,5 @@ sbx_refuse_linux (struct sbx_jctx *c, yajl_val obj)
                          "sbx-oci does not pass SELinux labels to bubblewrap "
                          "yet (its --file-label could apply this one); remove "
                          "it or use runc or crun");
-  if (r >= 0)
-    r = refuse_propagation (c, obj);
   return r < 0 ? r : 0;
 }

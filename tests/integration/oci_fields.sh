@@ -300,6 +300,62 @@ c['process']['user'] = {'uid': 0, 'gid': 0, 'additionalGids': [10, 20]}
     [ "$(echo $out)" = "Groups: 10 20" ]
 }
 
+# linux.rootfsPropagation, checked as runtime-tools' runtimetest does: a
+# recursive bind of / made first, a mount made after it, and whether that
+# mount shows through the bind (only when / is shared); an unbindable /
+# cannot be bound at all.  The root's own tag in mountinfo tells private
+# from slave.  Root's containers only (sbx-oci-init, which takes the
+# identity, holds the capabilities to set it); refused, naming the field,
+# for uid 65534.
+propagation_case () {
+  local p out rc
+  for p in shared slave private unbindable rprivate; do
+    bundle "$B/prop-$p" "
+c['process']['args'] = ['sh', '/prop.sh']
+c['process']['capabilities'] = {k: ['CAP_SYS_ADMIN'] for k in ('bounding', 'effective', 'permitted')}
+c['linux'].pop('seccomp', None)
+c['linux']['rootfsPropagation'] = '$p'
+"
+    for a in mount awk; do ln -sf busybox "$B/prop-$p/rootfs/bin/$a"; done
+    cat > "$B/prop-$p/rootfs/prop.sh" <<'EOF2'
+mkdir -p /target /mnt1 /test && touch /test/example
+if mount -o rbind / /target 2>/dev/null; then echo bound; else echo unbound; fi
+mount -o bind /test /mnt1
+[ -e /target/mnt1/example ] && echo exposed || echo hidden
+awk '$5 == "/" { t = "private"; if ($0 ~ / unbindable/) t = "unbindable";
+  else if ($0 ~ / shared:/) t = "shared"; else if ($0 ~ / master:/) t = "slave";
+  print "root:" t; exit }' /proc/self/mountinfo
+EOF2
+    # The rootfs on a shared mount of the host's (as on systemd's hosts,
+    # not this one's by default): bwrap's root is then a slave, and only
+    # what sbx-oci-init sets makes it anything else.
+    local shared=
+    if [ "$MODE" = root ] && mount --bind "$B/prop-$p/rootfs" "$B/prop-$p/rootfs" \
+        && mount --make-shared "$B/prop-$p/rootfs"; then
+      shared=$B/prop-$p/rootfs
+    fi
+    out=$(sbx run --bundle "$B/prop-$p" "prop-$p" 2>&1 < /dev/null); rc=$?
+    [ -z "$shared" ] || umount "$shared"
+    if [ "$MODE" != root ]; then
+      [ "$p" = slave ] && continue
+      check "rootfsPropagation $p: refused without the helper's capabilities, naming the field ($rc: $out)" \
+        eval '[ $rc -eq 121 ] && [[ "$out" == *"linux.rootfsPropagation"* ]]'
+      continue
+    fi
+    out=$(echo $out)
+    case $p in
+      shared) check "rootfsPropagation shared: a later mount shows through a bind of / ($out)" \
+                [ "$out" = "bound exposed root:shared" ] ;;
+      slave) check "rootfsPropagation slave: it does not, and / is a slave ($out)" \
+               [ "$out" = "bound hidden root:slave" ] ;;
+      private | rprivate) check "rootfsPropagation $p: it does not, and / is private ($out)" \
+                            [ "$out" = "bound hidden root:private" ] ;;
+      unbindable) check "rootfsPropagation unbindable: / cannot be bound ($out)" \
+                    eval '[[ "$out" == "unbound "*"root:unbindable" ]]' ;;
+    esac
+  done
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 777 "$B"
@@ -313,6 +369,7 @@ suite () {
   ipc_host_case
   fds_case
   groups_case
+  propagation_case
   agent_exec_case
   features_case
 }
