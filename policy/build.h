@@ -104,6 +104,7 @@ int policy_identity (const struct sbx_spec *spec,
 /* linux.rootfsPropagation into PLAN->root_propagation, after
    policy_identity (policy/propagation.c).  */
 int policy_root_propagation (const struct sbx_spec *spec,
+                             const struct sbx_host_facts *host,
                              struct sbx_plan *plan, struct sbx_error *err);
 /* PLAN's groups: exactly U's additionalGids (policy/ids.c).  0 or
    -ENOMEM.  */

@@ -106,7 +106,7 @@ struct sbx_filters
 /* The most additionalGids sbx-oci-init takes (its MAX_GROUPS).  */
 #define SBX_INIT_MAX_GROUPS 256
 
-/* A mount's propagation as sbx-oci-init sets it; SBX_PROPAGATION_KEEP:
+/* A mount's propagation as sbx-oci sets it; SBX_PROPAGATION_KEEP:
    as bwrap leaves it (a recursive slave of the host's mounts, or private
    where those are).  */
 enum sbx_propagation_kind
@@ -164,8 +164,8 @@ struct sbx_plan
                     capability sets itself, in the caller's user
                     namespace (a root caller's container without one) */
   struct sbx_propagation root_propagation; /* linux.rootfsPropagation,
-                                              set on "/" by sbx-oci-init
-                                              (init_ids only) */
+                                              set on "/" by sbx-oci from
+                                              outside (root's containers) */
   bool new_session;
   bool die_with_parent;
   int64_t memory_limit;   /* bytes; -1 = none */

@@ -1,13 +1,12 @@
 /* linux.rootfsPropagation.  bwrap first makes the whole mount tree of
    its namespace a recursive slave of the host's, and offers no option
-   for the root's propagation; sbx-oci-init, which holds root's
-   capabilities until it takes the config's identity, sets it on the
-   container's "/" before the command runs.  So it is honoured where
-   sbx-oci-init takes the identity (a root caller's container without a
-   user namespace of its own, or with mapping ranges) and refused
-   elsewhere.  "shared" makes the container's own mounts peers of each
-   other; none reaches the host, which bwrap's slave tree keeps out
-   either way (docs/lifecycle.md).  */
+   for the root's propagation, so sbx-oci sets it on the container's "/"
+   from outside while sbx-oci-init holds the command
+   (runtime/linux/container/root_propagation.h).  Doing so takes root in
+   the initial user namespace, and a container (sbx-oci-init, which holds
+   it); it is refused elsewhere.  "shared" makes the container's own
+   mounts peers of each other; none reaches the host, which bwrap's slave
+   tree keeps out either way (docs/lifecycle.md).  */
 #include <errno.h>
 #include <string.h>
 
@@ -32,8 +31,9 @@ static const struct
 };
 
 int
-policy_root_propagation (const struct sbx_spec *spec, struct sbx_plan *plan,
-                         struct sbx_error *err)
+policy_root_propagation (const struct sbx_spec *spec,
+                         const struct sbx_host_facts *host,
+                         struct sbx_plan *plan, struct sbx_error *err)
 {
   const char *v = spec->has_linux ? spec->linux_.rootfs_propagation : NULL;
   if (v == NULL)
@@ -46,13 +46,13 @@ policy_root_propagation (const struct sbx_spec *spec, struct sbx_plan *plan,
                        "\"%s\" is not a propagation; use shared, slave, "
                        "private or unbindable (or their r- forms)",
                        v);
-  if (names[i].p.kind != SBX_PROPAGATION_KEEP && !plan->init_ids)
+  if (names[i].p.kind != SBX_PROPAGATION_KEEP
+      && !(host->is_root && plan->init))
     return sbx_refuse (err, -ENOTSUP, FIELD,
-                       "\"%s\" is set by sbx-oci-init, which holds the "
-                       "capabilities for it only in a root caller's "
-                       "container without a user namespace of its own; "
-                       "bubblewrap makes the root a recursive slave "
-                       "otherwise: use \"rslave\" or remove it",
+                       "\"%s\" is set from outside the sandbox, which "
+                       "takes root and a container (with /proc); "
+                       "bubblewrap makes the root a recursive slave: use "
+                       "\"rslave\" or remove it",
                        v);
   plan->root_propagation = names[i].p;
   return 0;

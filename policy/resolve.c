@@ -356,7 +356,7 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   if (r == 0)
     r = policy_identity (spec, host, plan, err);
   if (r == 0)
-    r = policy_root_propagation (spec, plan, err);
+    r = policy_root_propagation (spec, host, plan, err);
   if (r == 0)
     r = resolve_pid_join (spec, host, plan, err);
   if (r == 0)

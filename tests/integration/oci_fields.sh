@@ -304,9 +304,8 @@ c['process']['user'] = {'uid': 0, 'gid': 0, 'additionalGids': [10, 20]}
 # recursive bind of / made first, a mount made after it, and whether that
 # mount shows through the bind (only when / is shared); an unbindable /
 # cannot be bound at all.  The root's own tag in mountinfo tells private
-# from slave.  Root's containers only (sbx-oci-init, which takes the
-# identity, holds the capabilities to set it); refused, naming the field,
-# for uid 65534.
+# from slave.  Root's containers only (sbx-oci sets it from outside);
+# refused, naming the field, for uid 65534.
 propagation_case () {
   local p out rc
   for p in shared slave private unbindable rprivate; do
@@ -338,7 +337,7 @@ EOF2
     [ -z "$shared" ] || umount "$shared"
     if [ "$MODE" != root ]; then
       [ "$p" = slave ] && continue
-      check "rootfsPropagation $p: refused without the helper's capabilities, naming the field ($rc: $out)" \
+      check "rootfsPropagation $p: refused for uid 65534, naming the field ($rc: $out)" \
         eval '[ $rc -eq 121 ] && [[ "$out" == *"linux.rootfsPropagation"* ]]'
       continue
     fi
@@ -354,6 +353,25 @@ EOF2
                     eval '[[ "$out" == "unbound "*"root:unbindable" ]]' ;;
     esac
   done
+  [ "$MODE" = root ] || return 0
+  # Through create and start, under a filter that refuses mount(2) to the
+  # container (runtime-tools' default one does): set before it applies.
+  bundle "$B/prop-cs" "
+c['process']['args'] = ['sh', '-c', 'awk \\'\$5 == \"/\" { print (\$0 ~ / master:/ ? \"slave\" : \$0 ~ / shared:/ ? \"shared\" : \"private\") }\\' /proc/self/mountinfo > /out; mount -t tmpfs t /tmp 2>/dev/null && echo mounted >> /out; true']
+c['process']['capabilities'] = {k: ['CAP_SYS_ADMIN'] for k in ('bounding', 'effective', 'permitted')}
+c['linux']['seccomp'] = {'defaultAction': 'SCMP_ACT_ALLOW', 'syscalls': [{'names': ['mount'], 'action': 'SCMP_ACT_ERRNO'}]}
+c['linux']['rootfsPropagation'] = 'private'
+"
+  for a in mount awk; do ln -sf busybox "$B/prop-cs/rootfs/bin/$a"; done
+  mount --bind "$B/prop-cs/rootfs" "$B/prop-cs/rootfs" && mount --make-shared "$B/prop-cs/rootfs"
+  sbx create --bundle "$B/prop-cs" prop-cs < /dev/null > /dev/null 2>&1 \
+    && sbx start prop-cs \
+    && for _ in $(seq 50); do sbx state prop-cs | grep -q '"stopped"' && break; sleep 0.1; done
+  sbx delete --force prop-cs 2> /dev/null
+  umount "$B/prop-cs/rootfs"
+  out=$(cat "$B/prop-cs/rootfs/out" 2> /dev/null)
+  check "rootfsPropagation private through create and start, the filter refusing mount to the command ($out)" \
+    [ "$out" = private ]
 }
 
 suite () {

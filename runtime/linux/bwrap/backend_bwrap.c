@@ -20,6 +20,7 @@
 #include "runtime/linux/supervise/run_guard.h"
 #include "runtime/linux/supervise/host_ports.h"
 #include "runtime/linux/supervise/supervise.h"
+#include "runtime/linux/container/root_propagation.h"
 #include "runtime/linux/bwrap/probe.h"
 #include "runtime/linux/bwrap/spawn.h"
 #include "runtime/linux/container/sandbox.h"
@@ -189,6 +190,28 @@ dry_run (struct sbx_sandbox *sb, const char *seccomp_dir,
   return r;
 }
 
+/* Whether sbx-oci-init reported on REPORT_FD that it is held (a NUL),
+   rather than a failure to find the command: that line goes to stderr,
+   where sbx-oci-init writes it without a report pipe, and the run goes on
+   to end with its status.  */
+static bool
+init_held (int report_fd)
+{
+  char msg[512];
+  ssize_t n;
+  do
+    n = read (report_fd, msg, sizeof msg);
+  while (n < 0 && errno == EINTR);
+  if (n > 0 && msg[0] == '\0')
+    return true;
+  if (n > 0)
+    {
+      (void) !write (2, "sbx-oci: ", 9);
+      (void) !write (2, msg, (size_t) n);
+    }
+  return false;
+}
+
 static int
 supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
            struct sbx_limits *lim, struct sbx_outcome *out,
@@ -234,8 +257,9 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
      (the rung: no network namespace, so no host ports either),
      RLIMIT_NPROC is set as soon as the command started.  */
   bool nproc = sbx_limits_wants_nproc (lim);
+  bool propagation = sbx_root_propagation_wanted (sb->plan);
   int hold[2] = { -1, -1 };
-  if (!direct && (nproc || sb->plan->n_host_ports)
+  if (!direct && (nproc || sb->plan->n_host_ports || propagation)
       && pipe2 (hold, O_CLOEXEC) < 0)
     {
       sbx_rung_release (&rung);
@@ -243,7 +267,9 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
                              "cannot make the runner's hold pipe");
     }
   req.hold_fd = hold[0];
-  struct sbx_spawned sp = { 0 };
+  /* sbx-oci-init says when it is held: the mounts are all in place.  */
+  req.init_report = propagation;
+  struct sbx_spawned sp = { .init_report_fd = -1 };
   struct sbx_run_guard guard;
   int r = sbx_run_guard_start (&guard, err);
   req.guard_fd = guard.fd;
@@ -259,6 +285,8 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
                                &sb->plan->enforcement.reasons);
       if (r == 0)
         r = sbx_host_ports_run (sb->plan, sp.runner_pid, sp.sandbox_pid, err);
+      if (r == 0 && propagation && init_held (sp.init_report_fd))
+        r = sbx_root_propagation_set (sp.sandbox_pid, sb->plan, err);
       if (r == 0)
         (void) !write (hold[1], "x", 1); /* a runner gone reads EOF anyway */
       close (hold[1]);
@@ -275,6 +303,8 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
       r = sbx_bwrap_supervise (&sp, sb->plan, lim, sfd, out, err);
       close (sp.status_fd);
     }
+  if (sp.init_report_fd >= 0)
+    close (sp.init_report_fd);
   sbx_run_guard_stop (&guard);
   sbx_rung_release (&rung);
   return r;

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <sys/mount.h>
 
 #include "runtime/linux/confine/landlock_rules.h"
 #include "runtime/linux/bwrap/test_breaks.h"
@@ -201,20 +200,6 @@ init_ids_args (const struct sbx_plan *plan, const struct sbx_cap_sets *c,
   return r;
 }
 
-/* PLAN's root propagation as the flags of mount(2); 0: none to set.  */
-static unsigned long
-propagation_flags (struct sbx_propagation p)
-{
-  static const unsigned long flags[] = {
-    [SBX_PROPAGATION_KEEP] = 0,
-    [SBX_PROPAGATION_SHARED] = MS_SHARED,
-    [SBX_PROPAGATION_PRIVATE] = MS_PRIVATE,
-    [SBX_PROPAGATION_UNBINDABLE] = MS_UNBINDABLE,
-  };
-  unsigned long f = flags[p.kind];
-  return f && p.recursive ? f | MS_REC : f;
-}
-
 /* The command through sbx-oci-init: its options, then "--".  */
 static int
 init_args (const struct sbx_plan *plan, const struct sbx_bwrap_fds *fds,
@@ -230,9 +215,6 @@ init_args (const struct sbx_plan *plan, const struct sbx_bwrap_fds *fds,
     r = push_opt (argv, "-s", fds->init_started);
   if (r == 0 && plan->init_ids)
     r = init_ids_args (plan, opts->init_caps, argv);
-  unsigned long propagation = propagation_flags (plan->root_propagation);
-  if (r == 0 && propagation)
-    r = push_opt (argv, "-p", (long long) propagation);
   return r ?: strv_push (argv, "--");
 }
 

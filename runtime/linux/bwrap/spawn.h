@@ -40,7 +40,8 @@ struct sbx_spawned
   int block_fd;       /* the --block-fd number the runner sees, or -1 */
   int init_report_fd; /* read end of sbx-oci-init's report pipe, or -1 */
   pid_t sandbox_pid;  /* bwrap's --info-fd report, when the plan has id
-                         maps to write or host ports to listen on; else 0 */
+                         maps to write or host ports to listen on, or
+                         init_report was asked for; else 0 */
   int guard_fd;       /* the request's guard_fd: told the sandbox's pid */
 };
 

@@ -22,6 +22,7 @@
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "hooks/hooks.h"
+#include "runtime/linux/container/root_propagation.h"
 #include "runtime/linux/container/cgroup_view.h"
 #include "runtime/context.h"
 #include "runtime/linux/container/create_held.h"
@@ -188,7 +189,8 @@ spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   r = sbx_record_pid (c->dir, "pid", c->pid, c->start_time, err);
   if (r < 0)
     return r;
-  return wait_until_held (sb, runner, c->pid, sp.block_fd, report_fd, err);
+  r = wait_until_held (sb, runner, c->pid, sp.block_fd, report_fd, err);
+  return r ?: sbx_root_propagation_set (c->pid, sb->plan, err);
 }
 
 static int

@@ -26,12 +26,10 @@
  *
  * Usage (written by bwrap_args.c, never by hand):
  *   sbx-oci-init [-r FD] [-h FD] [-s FD] [-u UID -g GID [-G G1,G2...]]
- *                [-c BND:EFF:PRM:INH:AMB] [-p FLAGS] -- COMMAND...
+ *                [-c BND:EFF:PRM:INH:AMB] -- COMMAND...
  * -r: where a lookup failure is reported (else stderr); -h: read one byte
  * before going on; -s: kept open until the exec; -c: the capability sets
- * as hexadecimal masks; -p: the mount(2) propagation flags given to the
- * container's root (linux.rootfsPropagation), while this step still holds
- * root's capabilities.  */
+ * as hexadecimal masks.  */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -42,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -60,7 +57,6 @@ struct init_request
   size_t n_groups;
   bool set_caps;
   uint64_t bnd, eff, prm, inh, amb;
-  unsigned long propagation; /* MS_* for "/", 0: as bwrap left it */
   char **argv;
 };
 
@@ -156,8 +152,6 @@ parse_args (int argc, char **argv, struct init_request *q)
         q->uid = (uid_t) v, q->set_ids = true;
       else if (strcmp (opt, "-g") == 0)
         q->gid = (gid_t) v;
-      else if (strcmp (opt, "-p") == 0)
-        q->propagation = v;
       else
         return false;
     }
@@ -297,10 +291,6 @@ main (int argc, char **argv)
     fcntl (q.report_fd, F_SETFD, FD_CLOEXEC);
   if (q.started_fd >= 0)
     fcntl (q.started_fd, F_SETFD, FD_CLOEXEC);
-  /* Before the hold, so that a failure fails create.  */
-  if (q.propagation && mount (NULL, "/", NULL, q.propagation, NULL) < 0)
-    fail (&q, 1, "linux.rootfsPropagation: cannot set it on /: %s",
-          strerror (errno));
   /* Bounding first: dropping needs CAP_SETPCAP, which setresuid to a
      non-zero uid takes out of the effective set.  */
   if (q.set_caps)
