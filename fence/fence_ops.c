@@ -56,7 +56,10 @@ sbx_fence_read (const struct sbx_fence *fence, const char *path, size_t max,
   cleanup_close int fd = -1;
   *data = NULL;
   *len = 0;
-  int r = fence_target (fence, path, SBX_FENCE_READ, denied, &t, err);
+  int r = fence_names_file ("read", path, err);
+  if (r < 0)
+    return r;
+  r = fence_target (fence, path, SBX_FENCE_READ, denied, &t, err);
   if (r == 0)
     r = fd = fence_open (&t, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0, err);
   struct stat st;

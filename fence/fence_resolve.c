@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,20 @@
 
 #define FENCE_RESOLVE                                                         \
   (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
+
+int
+fence_names_file (const char *op, const char *path, struct sbx_error *err)
+{
+  size_t n = strlen (path);
+  bool dir = n == 0 || path[n - 1] == '/' || strcmp (path, ".") == 0
+             || (n >= 2 && strcmp (path + n - 2, "/.") == 0);
+  if (!dir)
+    return 0;
+  return sbx_fail (err, -EISDIR,
+                   "fence: %s %s: a path ending in \"/\" or \"/.\" names a "
+                   "directory, not a file",
+                   op, path);
+}
 
 int
 fence_target (const struct sbx_fence *f, const char *path,
@@ -139,13 +154,14 @@ fence_dotdots (const struct sbx_fence *f, const char *path,
                enum sbx_fence_rule *rule, struct sbx_error *err)
 {
   *rule = SBX_FENCE_GRANTED;
-  if (strstr (path, "..") == NULL)
-    return 0;
   cleanup_free char *raw = NULL;
   if (asprintf (&raw, "%s/%s", path[0] == '/' ? "" : (f->cwd ? f->cwd : ""),
                 path)
       < 0)
     return sbx_fail (err, -ENOMEM, "out of memory");
+  /* The cwd's own ".." too: it is as much the sandbox's.  */
+  if (strstr (raw, "..") == NULL)
+    return 0;
   cleanup_free char *dir = malloc (strlen (raw) + 2);
   if (dir == NULL)
     return sbx_fail (err, -ENOMEM, "out of memory");

@@ -13,6 +13,10 @@ struct fence_target
   struct sbx_fence_verdict *denied; /* the caller's, or NULL */
 };
 
+/* 0 when PATH, the operand of OP, can name a file; -EISDIR (ERR set)
+   when it ends in "/" or "/.", as the kernel takes it.  */
+int fence_names_file (const char *op, const char *path, struct sbx_error *err);
+
 /* Decide PATH for ACCESS into T (release it with fence_target_free);
    a refusal is -EACCES.  */
 int fence_target (const struct sbx_fence *f, const char *path,

@@ -101,7 +101,10 @@ sbx_fence_write (const struct sbx_fence *fence, const char *path,
   cleanup_close int dirfd = -1;
   const char *name = NULL;
   mode_t mode = 0666;
-  int r = fence_target (fence, path, SBX_FENCE_WRITE, denied, &t, err);
+  int r = fence_names_file ("write", path, err);
+  if (r < 0)
+    return r;
+  r = fence_target (fence, path, SBX_FENCE_WRITE, denied, &t, err);
   if (r == 0)
     r = fence_open_parent (&t, &dirfd, &name, err);
   if (r == 0)
@@ -123,7 +126,10 @@ sbx_fence_append (const struct sbx_fence *fence, const char *path,
 {
   struct fence_target t;
   cleanup_close int fd = -1;
-  int r = fence_target (fence, path, SBX_FENCE_WRITE, denied, &t, err);
+  int r = fence_names_file ("append", path, err);
+  if (r < 0)
+    return r;
+  r = fence_target (fence, path, SBX_FENCE_WRITE, denied, &t, err);
   /* O_NONBLOCK: a fifo does not hang the caller; it is refused below.  */
   if (r == 0)
     r = fd = fence_open (&t, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK, 0666,

@@ -61,7 +61,7 @@ make_tree (void)
 
 /* The plan a sandbox of the config would get on this tree.  */
 static struct sbx_fence *
-fence_for_tree (void)
+fence_for_tree (const char *cwd)
 {
   char json[4096];
   snprintf (
@@ -74,7 +74,7 @@ fence_for_tree (void)
       "{\"destination\": \"%s\", \"type\": \"bind\", \"source\": \"%s\", "
       "\"options\": [\"rbind\", \"rw\"]}],"
       "\"sbx\": {\"mode\": \"workspace-write\", \"workspace\": \"%s\"}}",
-      at ("ws"), at ("ws/secret"), at ("ws/secret/pub"), at ("ws/secret/pub"),
+      cwd, at ("ws/secret"), at ("ws/secret/pub"), at ("ws/secret/pub"),
       at ("ws"));
   struct sbx_host_facts host = fake_host (NULL);
   host.home = at ("home");
@@ -210,6 +210,15 @@ test_write (struct sbx_fence *f)
            "write through a link in a middle component");
   sbx_fence_verdict_free (&v);
   sbx_error_clear (&err);
+  /* A name ending in "/" or "/." is a directory's, as to the kernel.  */
+  r = sbx_fence_write (f, at ("ws/file/"), "x", 1, &v, &err);
+  tap_ok (r == -EISDIR && strcmp (slurp ("ws/file"), "new") == 0,
+          "write to file/ fails, the file unchanged (%s)", err.msg);
+  sbx_error_clear (&err);
+  r = sbx_fence_write (f, at ("ws/newdir/."), "x", 1, &v, &err);
+  tap_ok (r == -EISDIR && access (at ("ws/newdir"), F_OK) < 0,
+          "write to newdir/. fails, nothing made (%s)", err.msg);
+  sbx_error_clear (&err);
   r = sbx_fence_write (f, at ("ws/up/../dotdot"), "evil", 4, &v, &err);
   refused (r, &v, &err, "symlink", "write to a \"..\" after a link");
   tap_ok (access (at ("ws/dotdot"), F_OK) < 0
@@ -315,15 +324,35 @@ test_other_ops (struct sbx_fence *f)
           "a missing file is the system's error, not a refusal");
 }
 
+/* A ".." in process.cwd is the kernel's too: with cwd ws/up/.. the
+   sandbox's "x" is outside/../x, not ws/x.  */
+static void
+test_cwd_dotdot (void)
+{
+  char cwd[256];
+  snprintf (cwd, sizeof cwd, "%s", at ("ws/up/.."));
+  struct sbx_fence *f = fence_for_tree (cwd);
+  struct sbx_fence_verdict v = { 0 };
+  struct sbx_error err = { 0 };
+  int r = f ? sbx_fence_write (f, "cwdx", "x", 1, &v, &err) : -1;
+  refused (r, &v, &err, "symlink", "write relative to a cwd with link/..");
+  tap_ok (access (at ("ws/cwdx"), F_OK) < 0, "nothing written for it");
+  sbx_fence_verdict_free (&v);
+  sbx_fence_free (f);
+}
+
 int
 main (void)
 {
   make_tree ();
-  struct sbx_fence *f = fence_for_tree ();
+  char ws[256];
+  snprintf (ws, sizeof ws, "%s", at ("ws"));
+  struct sbx_fence *f = fence_for_tree (ws);
   if (f)
     {
       test_check (f);
       test_write (f);
+      test_cwd_dotdot ();
       test_other_ops (f);
     }
   sbx_fence_free (f);
