@@ -92,6 +92,11 @@ int policy_container_mounts (const struct sbx_spec *spec,
                              struct sbx_plan *plan, struct sbx_error *err);
 /* linux.devices' nodes, bound after the config's mounts (policy/devices.c);
    refused for an agent.  */
+/* The config's tmpfs M (mounts[INDEX]) made by root's runner at
+   NODES_DIR/tmpfs-INDEX with M's source name and every option, and bound
+   at its destination (policy/devices.c).  0 or -ENOMEM.  */
+int policy_runner_tmpfs (const struct sbx_mount *m, size_t index,
+                         const char *nodes_dir, struct sbx_plan *plan);
 int policy_devices (const struct sbx_spec *spec,
                     const struct sbx_host_facts *host, struct sbx_plan *plan,
                     struct sbx_error *err);

@@ -41,6 +41,69 @@ host_id (const struct sbx_id_mapping *mappings, size_t n, uint32_t id,
   return -1;
 }
 
+/* N (its source made) to PLAN's nodes, bound at DEST; N is the plan's
+   after, whatever the result.  */
+static int
+add_node (struct sbx_plan *plan, struct sbx_plan_node *n,
+          const char *nodes_dir, const char *dest)
+{
+  struct sbx_plan_node *v
+      = realloc (plan->nodes, (plan->n_nodes + 1) * sizeof *v);
+  if (v == NULL)
+    {
+      sbx_plan_node_free (n);
+      return -ENOMEM;
+    }
+  plan->nodes = v;
+  v[plan->n_nodes++] = *n;
+  if (plan->nodes_dir == NULL
+      && (plan->nodes_dir = strdup (nodes_dir)) == NULL)
+    return -ENOMEM;
+  return plan_add (plan, SBX_PLAN_BIND_DEV, SBX_WHY_OCI_MOUNT, n->source, dest)
+             ? 0
+             : -ENOMEM;
+}
+
+/* OPTIONS as one comma-separated string, as mount(8) writes them.  */
+static char *
+join_options (const struct strv *options)
+{
+  size_t len = 1;
+  for (size_t i = 0; i < options->n; i++)
+    len += strlen (options->v[i]) + 1;
+  char *s = malloc (len), *p = s;
+  if (s == NULL)
+    return NULL;
+  *p = '\0';
+  for (size_t i = 0; i < options->n; i++)
+    p += sprintf (p, "%s%s", i ? "," : "", options->v[i]);
+  return s;
+}
+
+int
+policy_runner_tmpfs (const struct sbx_mount *m, size_t index,
+                     const char *nodes_dir, struct sbx_plan *plan)
+{
+  struct sbx_plan_node n = { .type = 't' };
+  if (asprintf (&n.source, "%s/tmpfs-%zu", nodes_dir, index) < 0
+      || (n.fs_name = strdup (m->source ? m->source : "tmpfs")) == NULL
+      || (n.fs_options = join_options (&m->options)) == NULL)
+    {
+      sbx_plan_node_free (&n);
+      return -ENOMEM;
+    }
+  return add_node (plan, &n, nodes_dir, m->destination);
+}
+
+void
+sbx_plan_node_free (struct sbx_plan_node *n)
+{
+  free (n->source);
+  free (n->fs_name);
+  free (n->fs_options);
+  memset (n, 0, sizeof *n);
+}
+
 /* The node of D the runner makes, the I-th, at NODES_DIR/I.  */
 static int
 plan_node (const struct sbx_linux *lx, const struct sbx_device *d, size_t i,
@@ -59,21 +122,9 @@ plan_node (const struct sbx_linux *lx, const struct sbx_device *d, size_t i,
                             "linux.devices[%zu].gid: %u is not mapped by "
                             "linux.gidMappings",
                             i, d->gid);
-  struct sbx_plan_node *v
-      = realloc (plan->nodes, (plan->n_nodes + 1) * sizeof *v);
-  if (v == NULL)
-    return -ENOMEM;
-  plan->nodes = v;
   if (asprintf (&n.source, "%s/%zu", nodes_dir, i) < 0)
     return -ENOMEM;
-  v[plan->n_nodes++] = n;
-  if (plan->nodes_dir == NULL
-      && (plan->nodes_dir = strdup (nodes_dir)) == NULL)
-    return -ENOMEM;
-  return plan_add (plan, SBX_PLAN_BIND_DEV, SBX_WHY_OCI_MOUNT, n.source,
-                   d->path)
-             ? 0
-             : -ENOMEM;
+  return add_node (plan, &n, nodes_dir, d->path);
 }
 
 /* D's own node on the host, at the same path.  */

@@ -111,6 +111,15 @@ bind_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   int r = check_agent_dest (host, plan, m->destination, index, err);
   if (r < 0)
     return r;
+  /* bwrap's binds are nosuid always, nodev unless --dev-bind, and keep
+     the source mount's noexec; they cannot be made noexec.  */
+  if (has_option (m, "noexec")
+      && (r = plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                        "mounts[%zu].options: noexec on %s: bubblewrap "
+                        "cannot make a bind noexec; not applied",
+                        index, m->destination))
+             < 0)
+    return r;
   enum sbx_plan_op op
       = has_option (m, "ro") ? SBX_PLAN_BIND_RO : SBX_PLAN_BIND_RW;
   if (op == SBX_PLAN_BIND_RW && !plan->agent && has_option (m, "dev"))
@@ -146,9 +155,29 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   int r = check_agent_dest (host, plan, dest, index, err);
   if (r < 0)
     return r;
-  struct sbx_plan_mount *pm
+  struct sbx_plan_mount pm = { .perms = -1 };
+  r = tmpfs_options (m, index, &pm, err);
+  if (r < 0)
+    return r;
+  /* bwrap names its tmpfs "tmpfs" and takes only a size and a mode: as
+     root the runner mounts the config's own (runner_nodes.c).  */
+  if (!plan->agent && host->nodes_dir)
+    return policy_runner_tmpfs (m, index, host->nodes_dir, plan);
+  if (has_option (m, "noexec")
+      && (r = plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                        "mounts[%zu].options: noexec on %s: bubblewrap's "
+                        "tmpfs cannot be made noexec; only root's runner "
+                        "mounts the config's own",
+                        index, dest))
+             < 0)
+    return r;
+  struct sbx_plan_mount *added
       = plan_add (plan, SBX_PLAN_TMPFS, SBX_WHY_OCI_MOUNT, NULL, dest);
-  return pm ? tmpfs_options (m, index, pm, err) : -ENOMEM;
+  if (added == NULL)
+    return -ENOMEM;
+  added->size = pm.size;
+  added->perms = pm.perms;
+  return 0;
 }
 
 /* An IPC namespace of the sandbox's own, or a joined one, gets a fresh

@@ -26,17 +26,22 @@ enum sbx_plan_op
 };
 
 /* A node of linux.devices that the runner makes, as root, at SOURCE in
-   the plan's nodes_dir before bwrap starts; a BIND_DEV of the same SOURCE
-   puts it in the sandbox.  */
+   the plan's nodes_dir before bwrap starts, or a tmpfs of the config's
+   mounts it mounts there (type 't'); a BIND_DEV of the same SOURCE puts
+   it in the sandbox.  */
 struct sbx_plan_node
 {
   char *source;
-  char type; /* 'c', 'b' or 'p' */
+  char type;        /* 'c', 'b', 'p', or 't': a tmpfs */
+  char *fs_name;    /* 't': the tmpfs's source, as mountinfo shows it */
+  char *fs_options; /* 't': the config's options, comma-joined */
   uint32_t major, minor;
   uint32_t mode; /* permission bits */
   uid_t uid;     /* the owner, as the host's ids */
   gid_t gid;
 };
+
+void sbx_plan_node_free (struct sbx_plan_node *n);
 
 /* Why a mount is in the plan: the Seatbelt backend and `check` read it.  */
 enum sbx_plan_why
@@ -187,9 +192,10 @@ struct sbx_plan
      network namespace.  Distinct, in the config's order; empty: none.  */
   uint16_t *host_ports;
   size_t n_host_ports;
-  /* linux.devices' nodes the runner makes (policy/devices.c): it mounts a
-     tmpfs on NODES_DIR in a mount namespace of its own and makes NODES
-     in it.  NULL and none when there is nothing to make.  */
+  /* linux.devices' nodes and the config's tmpfs mounts the runner makes
+     as root (policy/devices.c): it mounts a tmpfs on NODES_DIR in a mount
+     namespace of its own and makes NODES in it.  NULL and none when there
+     is nothing to make.  */
   char *nodes_dir;
   struct sbx_plan_node *nodes;
   size_t n_nodes;

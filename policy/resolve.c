@@ -413,7 +413,7 @@ sbx_plan_free (struct sbx_plan *plan)
   free (plan->groups);
   free (plan->host_ports);
   for (size_t i = 0; i < plan->n_nodes; i++)
-    free (plan->nodes[i].source);
+    sbx_plan_node_free (&plan->nodes[i]);
   free (plan->nodes);
   free (plan->nodes_dir);
   free (plan->cwd);

@@ -54,7 +54,14 @@ our_pids () {
 }
 our_fds () { local p c=0; for p in $(our_pids); do c=$((c + $(ls "/proc/$p/fd" 2>/dev/null | wc -l))); done; echo $c; }
 our_mounts () { awk -v w="$WORK/" 'index($5, w) == 1 { print $5 }' /proc/self/mountinfo; }
-state_dirs () { find "$ROOT" -mindepth 1 -maxdepth 1 -type d 2>/dev/null; }
+# A container's directory or a temporary one; not the root's own fixed
+# directories where root's runner mounts its tmpfs for the nodes and the
+# config's tmpfs mounts, in a mount namespace of its own: on the host they
+# stay empty, and any entry in one is listed too.
+state_dirs () {
+  find "$ROOT" -mindepth 1 -maxdepth 1 -type d ! -name +devices ! -name +mqueue 2>/dev/null
+  find "$ROOT/+devices" "$ROOT/+mqueue" -mindepth 1 2>/dev/null
+}
 gone () { ! grep -qs '^[^ ]* ([^)]*) [^Z]' "/proc/$1/stat"; }
 
 make_bundle "$WORK/true" '["true"]'

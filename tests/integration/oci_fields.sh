@@ -354,6 +354,20 @@ EOF2
     esac
   done
   [ "$MODE" = root ] || return 0
+  # A command that is not there: the run ends 127 with runc's message,
+  # every time (the hold was written to a runner gone: SIGPIPE, 141).
+  bundle "$B/prop-missing" "
+c['process']['args'] = ['/nonexistent']
+c['linux']['rootfsPropagation'] = 'private'
+"
+  # The race is narrow (about 1 run in 10 here): 20 runs.
+  local codes= i
+  for i in $(seq 20); do
+    sbx run --bundle "$B/prop-missing" prop-missing > /dev/null 2>&1 < /dev/null
+    codes+="$? "
+  done
+  check "rootfsPropagation with a missing command: 127 each time ($codes)" \
+    [ "$codes" = "$(printf '127 %.0s' $(seq 20))" ]
   # Through create and start, under a filter that refuses mount(2) to the
   # container (runtime-tools' default one does): set before it applies.
   bundle "$B/prop-cs" "
@@ -374,6 +388,37 @@ c['linux']['rootfsPropagation'] = 'private'
     [ "$out" = private ]
 }
 
+# A tmpfs's source as the config names it ("shm" for /dev/shm, as podman
+# and runtime-tools write it), with its options: root's runner mounts it
+# and bwrap binds it in; bwrap's own tmpfs (uid 65534's) is "tmpfs".
+named_tmpfs_case () {
+  bundle "$B/shm" "
+c['process']['args'] = ['sh', '-c', 'grep \" /dev/shm \" /proc/self/mountinfo']
+c['mounts'] = [m for m in c['mounts'] if m['destination'] != '/dev/shm'] + [{'destination': '/dev/shm', 'type': 'tmpfs', 'source': 'shm', 'options': ['nosuid', 'noexec', 'nodev', 'mode=1777', 'size=65536k']}]
+"
+  local out
+  out=$(sbx run --outcome "$B/shm.outcome" --bundle "$B/shm" shm 2>&1 < /dev/null)
+  if [ "$MODE" = root ]; then
+    # (mode=1777 is tmpfs's default: mountinfo leaves it out)
+    check "a tmpfs named shm is mounted as shm, with its flags and size ($out)" \
+      eval '[[ "$out" == *" /dev/shm "*"nosuid,nodev,noexec"*" - tmpfs shm "*"size=65536k"* ]]'
+  else
+    check "uid 65534: the tmpfs is bwrap's, named tmpfs, and not noexec ($out)" \
+      eval '[[ "$out" == *" /dev/shm "*" - tmpfs tmpfs "* && "$out" != *noexec* ]]'
+    check "uid 65534: the noexec not applied is a reason in the outcome" \
+      grep -q 'noexec on /dev/shm' "$B/shm.outcome"
+  fi
+  # A bind cannot be made noexec by bwrap: said, for everyone.
+  mkdir -p "$B/shm-src"
+  bundle "$B/shm-bind" "
+c['process']['args'] = ['true']
+c['mounts'].append({'destination': '/mnt', 'type': 'bind', 'source': '$B/shm-src', 'options': ['rbind', 'noexec']})
+"
+  sbx run --outcome "$B/shm-bind.outcome" --bundle "$B/shm-bind" shmb > /dev/null 2>&1 < /dev/null
+  check "a bind's noexec not applied is a reason in the outcome" \
+    grep -q 'noexec on /mnt: bubblewrap cannot make a bind noexec' "$B/shm-bind.outcome"
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 777 "$B"
@@ -388,6 +433,7 @@ suite () {
   fds_case
   groups_case
   propagation_case
+  named_tmpfs_case
   agent_exec_case
   features_case
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -190,6 +191,22 @@ dry_run (struct sbx_sandbox *sb, const char *seccomp_dir,
   return r;
 }
 
+/* Let the held runner go on.  One that has ended already (bwrap failed
+   its set-up, sbx-oci-init did not find the command) has no reader left:
+   the write's SIGPIPE is taken here, not left to end sbx-oci, which goes
+   on to report how the runner ended.  */
+static void
+release_hold (int fd)
+{
+  sigset_t pipe_signal, old;
+  sigemptyset (&pipe_signal);
+  sigaddset (&pipe_signal, SIGPIPE);
+  sigprocmask (SIG_BLOCK, &pipe_signal, &old);
+  if (write (fd, "x", 1) < 0 && errno == EPIPE)
+    sigtimedwait (&pipe_signal, NULL, &(struct timespec){ 0, 0 });
+  sigprocmask (SIG_SETMASK, &old, NULL);
+}
+
 /* Whether sbx-oci-init reported on REPORT_FD that it is held (a NUL),
    rather than a failure to find the command: that line goes to stderr,
    where sbx-oci-init writes it without a report pipe, and the run goes on
@@ -285,10 +302,11 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
                                &sb->plan->enforcement.reasons);
       if (r == 0)
         r = sbx_host_ports_run (sb->plan, sp.runner_pid, sp.sandbox_pid, err);
-      if (r == 0 && propagation && init_held (sp.init_report_fd))
+      bool held = r == 0 && (!propagation || init_held (sp.init_report_fd));
+      if (held && propagation)
         r = sbx_root_propagation_set (sp.sandbox_pid, sb->plan, err);
-      if (r == 0)
-        (void) !write (hold[1], "x", 1); /* a runner gone reads EOF anyway */
+      if (r == 0 && held)
+        release_hold (hold[1]);
       close (hold[1]);
     }
   if (r < 0 && sp.runner_pid > 0)

@@ -15,6 +15,74 @@ node_format (char type)
   return type == 'b' ? S_IFBLK : type == 'p' ? S_IFIFO : S_IFCHR;
 }
 
+/* mount(8)'s flag words; every other option is the file system's own.  */
+static const struct
+{
+  const char *name;
+  unsigned long set, clear;
+} flag_words[] = {
+  { "ro", MS_RDONLY, 0 },
+  { "rw", 0, MS_RDONLY },
+  { "nosuid", MS_NOSUID, 0 },
+  { "suid", 0, MS_NOSUID },
+  { "nodev", MS_NODEV, 0 },
+  { "dev", 0, MS_NODEV },
+  { "noexec", MS_NOEXEC, 0 },
+  { "exec", 0, MS_NOEXEC },
+  { "sync", MS_SYNCHRONOUS, 0 },
+  { "async", 0, MS_SYNCHRONOUS },
+  { "dirsync", MS_DIRSYNC, 0 },
+  { "noatime", MS_NOATIME, 0 },
+  { "atime", 0, MS_NOATIME },
+  { "nodiratime", MS_NODIRATIME, 0 },
+  { "diratime", 0, MS_NODIRATIME },
+  { "relatime", MS_RELATIME, 0 },
+  { "norelatime", 0, MS_RELATIME },
+  { "strictatime", MS_STRICTATIME, 0 },
+  { "defaults", 0, 0 },
+  /* Propagation is the sandbox's, a slave tree (rootfsPropagation).  */
+  { "private", 0, 0 },
+  { "rprivate", 0, 0 },
+  { "shared", 0, 0 },
+  { "rshared", 0, 0 },
+  { "slave", 0, 0 },
+  { "rslave", 0, 0 },
+  { "unbindable", 0, 0 },
+  { "runbindable", 0, 0 },
+};
+
+/* The config's tmpfs N at its source, as mount(8) would mount it.  */
+static int
+mount_tmpfs (const struct sbx_plan_node *n, char *msg, size_t size)
+{
+  unsigned long flags = 0;
+  char data[1024] = "", options[1024];
+  snprintf (options, sizeof options, "%s", n->fs_options);
+  char *save = NULL;
+  for (char *o = strtok_r (options, ",", &save); o;
+       o = strtok_r (NULL, ",", &save))
+    {
+      size_t i = 0;
+      while (i < sizeof flag_words / sizeof *flag_words
+             && strcmp (flag_words[i].name, o) != 0)
+        i++;
+      if (i < sizeof flag_words / sizeof *flag_words)
+        flags = (flags | flag_words[i].set) & ~flag_words[i].clear;
+      else
+        snprintf (data + strlen (data), sizeof data - strlen (data), "%s%s",
+                  data[0] ? "," : "", o);
+    }
+  if (mkdir (n->source, 0700) < 0
+      || mount (n->fs_name, n->source, "tmpfs", flags, data) < 0)
+    {
+      int e = errno;
+      snprintf (msg, size, "cannot mount the tmpfs for %s (%s): %s", n->source,
+                n->fs_options, strerror (e));
+      return -e;
+    }
+  return 0;
+}
+
 int
 sbx_runner_make_nodes (const struct sbx_plan *plan, char *msg, size_t size)
 {
@@ -34,6 +102,13 @@ sbx_runner_make_nodes (const struct sbx_plan *plan, char *msg, size_t size)
   for (size_t i = 0; i < plan->n_nodes; i++)
     {
       const struct sbx_plan_node *n = &plan->nodes[i];
+      if (n->type == 't')
+        {
+          int r = mount_tmpfs (n, msg, size);
+          if (r < 0)
+            return r;
+          continue;
+        }
       /* mknod's mode is cut by the umask; the config's is set after.  */
       if (mknod (n->source, node_format (n->type) | 0600,
                  makedev (n->major, n->minor))

@@ -212,13 +212,15 @@ join_namespaces (const struct sbx_plan *plan, int report_w)
 }
 
 /* A mount namespace of the runner's own, for what it mounts for bwrap
-   to bind (the shared mqueue, the devices' tmpfs): the host's mount table
-   never sees those, and they end with the sandbox.  */
+   to bind (the shared mqueue, the devices' and the config's tmpfs): the
+   host's mount table never sees those, and they end with the sandbox.  A
+   slave, not private: what the host mounts later still reaches the
+   sandbox, as under runc (rootfsPropagation "rslave").  */
 static void
 own_mount_namespace (int report_w)
 {
   if (unshare (CLONE_NEWNS) < 0
-      || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+      || mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
     {
       int e = errno;
       char msg[400];
