@@ -82,9 +82,18 @@ join_options (const struct strv *options)
 
 int
 policy_runner_tmpfs (const struct sbx_mount *m, size_t index,
-                     const char *nodes_dir, struct sbx_plan *plan)
+                     const char *nodes_dir, struct sbx_plan *plan,
+                     struct sbx_error *err)
 {
   struct sbx_plan_node n = { .type = 't' };
+  size_t len = 0;
+  for (size_t i = 0; i < m->options.n; i++)
+    len += strlen (m->options.v[i]) + 1;
+  if (len > SBX_RUNNER_TMPFS_OPTIONS_MAX)
+    return sbx_refuse_path (err, -E2BIG,
+                            "mounts[%zu].options: %zu bytes; at most %d "
+                            "for a tmpfs",
+                            index, len, SBX_RUNNER_TMPFS_OPTIONS_MAX);
   if (asprintf (&n.source, "%s/tmpfs-%zu", nodes_dir, index) < 0
       || (n.fs_name = strdup (m->source ? m->source : "tmpfs")) == NULL
       || (n.fs_options = join_options (&m->options)) == NULL)

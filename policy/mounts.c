@@ -162,7 +162,7 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   /* bwrap names its tmpfs "tmpfs" and takes only a size and a mode: as
      root the runner mounts the config's own (runner_nodes.c).  */
   if (!plan->agent && host->nodes_dir)
-    return policy_runner_tmpfs (m, index, host->nodes_dir, plan);
+    return policy_runner_tmpfs (m, index, host->nodes_dir, plan, err);
   if (has_option (m, "noexec")
       && (r = plan_gap (plan, false, SBX_LEVEL_PARTIAL,
                         "mounts[%zu].options: noexec on %s: bubblewrap's "

@@ -29,6 +29,10 @@ enum sbx_plan_op
    the plan's nodes_dir before bwrap starts, or a tmpfs of the config's
    mounts it mounts there (type 't'); a BIND_DEV of the same SOURCE puts
    it in the sandbox.  */
+/* The most a type 't' node's options may hold (runner_nodes.c's
+   buffers).  */
+#define SBX_RUNNER_TMPFS_OPTIONS_MAX 1000
+
 struct sbx_plan_node
 {
   char *source;

@@ -408,6 +408,16 @@ c['mounts'] = [m for m in c['mounts'] if m['destination'] != '/dev/shm'] + [{'de
     check "uid 65534: the noexec not applied is a reason in the outcome" \
       grep -q 'noexec on /dev/shm' "$B/shm.outcome"
   fi
+  if [ "$MODE" = root ]; then
+    bundle "$B/shm-long" "
+c['process']['args'] = ['true']
+c['mounts'].append({'destination': '/long', 'type': 'tmpfs', 'source': 'long', 'options': ['nosuid'] * 200})
+"
+    local rc
+    out=$(sbx run --bundle "$B/shm-long" shml 2>&1 < /dev/null); rc=$?
+    check "a tmpfs's options longer than the runner takes: refused, naming them ($rc: $out)" \
+      eval '[ $rc -eq 121 ] && [[ "$out" == *"mounts["*"].options: "*"bytes; at most 1000"* ]]'
+  fi
   # A bind cannot be made noexec by bwrap: said, for everyone.
   mkdir -p "$B/shm-src"
   bundle "$B/shm-bind" "

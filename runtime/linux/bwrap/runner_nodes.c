@@ -56,7 +56,9 @@ static int
 mount_tmpfs (const struct sbx_plan_node *n, char *msg, size_t size)
 {
   unsigned long flags = 0;
-  char data[1024] = "", options[1024];
+  char data[SBX_RUNNER_TMPFS_OPTIONS_MAX + 1]
+      = "",
+      options[SBX_RUNNER_TMPFS_OPTIONS_MAX + 1];
   snprintf (options, sizeof options, "%s", n->fs_options);
   char *save = NULL;
   for (char *o = strtok_r (options, ",", &save); o;
