@@ -160,14 +160,16 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   if (r < 0)
     return r;
   /* bwrap names its tmpfs "tmpfs" and takes only a size and a mode: as
-     root the runner mounts the config's own (runner_nodes.c).  */
-  if (!plan->agent && host->nodes_dir)
+     root the runner mounts the config's own (runner_nodes.c).  Not for
+     uid ranges: bwrap runs in sbx's user namespace then, where host root
+     is nobody, and cannot reach the state root's directory.  */
+  if (!plan->agent && host->nodes_dir && !plan->enter_userns)
     return policy_runner_tmpfs (m, index, host->nodes_dir, plan, err);
   if (has_option (m, "noexec")
       && (r = plan_gap (plan, false, SBX_LEVEL_PARTIAL,
                         "mounts[%zu].options: noexec on %s: bubblewrap's "
                         "tmpfs cannot be made noexec; only root's runner "
-                        "mounts the config's own",
+                        "mounts the config's own (not with uid ranges)",
                         index, dest))
              < 0)
     return r;

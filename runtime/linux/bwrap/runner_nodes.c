@@ -89,9 +89,11 @@ int
 sbx_runner_make_nodes (const struct sbx_plan *plan, char *msg, size_t size)
 {
   /* Not nodev, or the nodes would not open; noexec and nosuid, as
-     nothing here is a program.  */
+     nothing here is a program.  Searchable by all: bwrap in a user
+     namespace of sbx's making (uid ranges), where host root is nobody,
+     binds from here too; and only the runner's mount namespace has it.  */
   if (mount ("tmpfs", plan->nodes_dir, "tmpfs", MS_NOSUID | MS_NOEXEC,
-             "mode=0700,uid=0,gid=0")
+             "mode=0711,uid=0,gid=0")
       < 0)
     {
       int e = errno;
