@@ -55,5 +55,12 @@ policy_root_propagation (const struct sbx_spec *spec,
                        "\"rslave\" or remove it",
                        v);
   plan->root_propagation = names[i].p;
+  /* Less than asked, and no weaker a boundary for it: said, not counted. */
+  if (names[i].p.kind == SBX_PROPAGATION_SHARED)
+    return plan_gap (plan, false, SBX_LEVEL_FULL,
+                     FIELD " \"%s\": shared among the container's own "
+                           "mounts only; bubblewrap makes the tree a slave "
+                           "of the host's first, so none reaches the host",
+                     v);
   return 0;
 }

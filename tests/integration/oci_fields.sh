@@ -333,7 +333,7 @@ EOF2
         && mount --make-shared "$B/prop-$p/rootfs"; then
       shared=$B/prop-$p/rootfs
     fi
-    out=$(sbx run --bundle "$B/prop-$p" "prop-$p" 2>&1 < /dev/null); rc=$?
+    out=$(sbx run --outcome "$B/prop-$p.outcome" --bundle "$B/prop-$p" "prop-$p" 2>&1 < /dev/null); rc=$?
     [ -z "$shared" ] || umount "$shared"
     if [ "$MODE" != root ]; then
       [ "$p" = slave ] && continue
@@ -344,7 +344,9 @@ EOF2
     out=$(echo $out)
     case $p in
       shared) check "rootfsPropagation shared: a later mount shows through a bind of / ($out)" \
-                [ "$out" = "bound exposed root:shared" ] ;;
+                [ "$out" = "bound exposed root:shared" ]
+              check "rootfsPropagation shared: the outcome says it is the container's own" \
+                grep -q 'shared among the container' "$B/prop-$p.outcome" ;;
       slave) check "rootfsPropagation slave: it does not, and / is a slave ($out)" \
                [ "$out" = "bound hidden root:slave" ] ;;
       private | rprivate) check "rootfsPropagation $p: it does not, and / is private ($out)" \
