@@ -45,7 +45,7 @@ host_id (const struct sbx_id_mapping *mappings, size_t n, uint32_t id,
    after, whatever the result.  */
 static int
 add_node (struct sbx_plan *plan, struct sbx_plan_node *n,
-          const char *nodes_dir, const char *dest)
+          const char *nodes_dir, enum sbx_plan_op op, const char *dest)
 {
   struct sbx_plan_node *v
       = realloc (plan->nodes, (plan->n_nodes + 1) * sizeof *v);
@@ -59,9 +59,7 @@ add_node (struct sbx_plan *plan, struct sbx_plan_node *n,
   if (plan->nodes_dir == NULL
       && (plan->nodes_dir = strdup (nodes_dir)) == NULL)
     return -ENOMEM;
-  return plan_add (plan, SBX_PLAN_BIND_DEV, SBX_WHY_OCI_MOUNT, n->source, dest)
-             ? 0
-             : -ENOMEM;
+  return plan_add (plan, op, SBX_WHY_OCI_MOUNT, n->source, dest) ? 0 : -ENOMEM;
 }
 
 /* OPTIONS as one comma-separated string, as mount(8) writes them.  */
@@ -88,7 +86,16 @@ policy_runner_tmpfs (const struct sbx_mount *m, size_t index,
   struct sbx_plan_node n = { .type = 't' };
   size_t len = 0;
   for (size_t i = 0; i < m->options.n; i++)
-    len += strlen (m->options.v[i]) + 1;
+    {
+      /* The runner splits at commas: one option must be one word, or
+         what the policy read of it ("ro") is not what is mounted.  */
+      if (strchr (m->options.v[i], ','))
+        return sbx_refuse_path (err, -EINVAL,
+                                "mounts[%zu].options[%zu]: a comma inside "
+                                "one option; list each on its own",
+                                index, i);
+      len += strlen (m->options.v[i]) + 1;
+    }
   if (len > SBX_RUNNER_TMPFS_OPTIONS_MAX)
     return sbx_refuse_path (err, -E2BIG,
                             "mounts[%zu].options: %zu bytes; at most %d "
@@ -101,7 +108,8 @@ policy_runner_tmpfs (const struct sbx_mount *m, size_t index,
       sbx_plan_node_free (&n);
       return -ENOMEM;
     }
-  return add_node (plan, &n, nodes_dir, m->destination);
+  /* A plain bind: bwrap adds nodev too.  */
+  return add_node (plan, &n, nodes_dir, SBX_PLAN_BIND_RW, m->destination);
 }
 
 void
@@ -133,7 +141,7 @@ plan_node (const struct sbx_linux *lx, const struct sbx_device *d, size_t i,
                             i, d->gid);
   if (asprintf (&n.source, "%s/%zu", nodes_dir, i) < 0)
     return -ENOMEM;
-  return add_node (plan, &n, nodes_dir, d->path);
+  return add_node (plan, &n, nodes_dir, SBX_PLAN_BIND_DEV, d->path);
 }
 
 /* D's own node on the host, at the same path.  */

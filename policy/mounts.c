@@ -129,6 +129,16 @@ bind_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
              : -ENOMEM;
 }
 
+/* DEST is /dev, written with or without trailing slashes.  */
+static bool
+is_dev (const char *dest)
+{
+  size_t n = strlen (dest);
+  while (n > 1 && dest[n - 1] == '/')
+    n--;
+  return n == 4 && strncmp (dest, "/dev", 4) == 0;
+}
+
 /* A read-only tmpfs is how OCI says "hidden": an empty, unwritable layer. */
 static int
 tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
@@ -137,7 +147,7 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   const char *dest = m->destination;
   /* The container's minimal /dev stands where the config lists its /dev
      tmpfs, so /proc, /dev and the rest appear in the config's order.  */
-  if (!plan->agent && strcmp (dest, "/dev") == 0)
+  if (!plan->agent && is_dev (dest))
     return plan_add (plan, SBX_PLAN_DEV, SBX_WHY_SYSTEM, NULL, "/dev")
                ? 0
                : -ENOMEM;
@@ -334,7 +344,7 @@ has_dev_tmpfs (const struct sbx_spec *spec)
     {
       const struct sbx_mount *m = &spec->mounts[i];
       if (!sbx_mount_is_bind (m) && m->type && strcmp (m->type, "tmpfs") == 0
-          && strcmp (m->destination, "/dev") == 0)
+          && is_dev (m->destination))
         return true;
     }
   return false;

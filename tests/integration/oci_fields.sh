@@ -411,6 +411,33 @@ c['mounts'] = [m for m in c['mounts'] if m['destination'] != '/dev/shm'] + [{'de
       grep -q 'noexec on /dev/shm' "$B/shm.outcome"
   fi
   if [ "$MODE" = root ]; then
+    # Never a device-capable tmpfs (as bwrap's are not): a root container
+    # with CAP_MKNOD made /dev/shm/kmsg and wrote the host's kernel log.
+    bundle "$B/shm-mknod" "
+c['process']['args'] = ['sh', '-c', 'for d in /dev/shm /t; do mknod \$d/n c 1 3 && echo x > \$d/n && echo opened-\$d; done; true']
+c['process']['capabilities'] = {k: ['CAP_MKNOD'] for k in ('bounding', 'effective', 'permitted')}
+c['mounts'] = [m for m in c['mounts'] if m['destination'] != '/dev/shm'] + [{'destination': '/dev/shm', 'type': 'tmpfs', 'source': 'shm', 'options': ['nosuid']}, {'destination': '/t', 'type': 'tmpfs', 'source': 't', 'options': ['dev', 'suid']}]
+"
+    for a in mknod; do ln -sf busybox "$B/shm-mknod/rootfs/bin/$a"; done
+    out=$(sbx run --bundle "$B/shm-mknod" shmk 2>&1 < /dev/null)
+    check "a root container with CAP_MKNOD opens no node it makes on a tmpfs, dev asked or not ($(echo $out))" \
+      eval '[[ "$out" != *opened* && "$out" == *"Permission denied"* ]]'
+    # One option, one word: "nosuid,ro" is not read as ro by the policy
+    # and mounted ro by the runner.
+    bundle "$B/shm-comma" "
+c['process']['args'] = ['true']
+c['mounts'].append({'destination': '/c', 'type': 'tmpfs', 'source': 'c', 'options': ['nosuid,ro']})
+"
+    out=$(sbx run --bundle "$B/shm-comma" shmc 2>&1 < /dev/null); rc=$?
+    check "a comma inside one tmpfs option: refused, naming it ($rc: $out)" \
+      eval '[ $rc -eq 121 ] && [[ "$out" == *"options[0]: a comma inside one option"* ]]'
+    # "/dev/" is /dev: the minimal /dev, not an empty tmpfs over it.
+    bundle "$B/shm-dev" "
+c['process']['args'] = ['sh', '-c', 'echo x > /dev/null && echo null-ok']
+c['mounts'] = [dict(m, destination='/dev/') if m['destination'] == '/dev' else m for m in c['mounts']]
+"
+    out=$(sbx run --bundle "$B/shm-dev" shmd 2>&1 < /dev/null)
+    check "a tmpfs at /dev/ is the minimal /dev ($out)" [ "$out" = null-ok ]
     bundle "$B/shm-long" "
 c['process']['args'] = ['true']
 c['mounts'].append({'destination': '/long', 'type': 'tmpfs', 'source': 'long', 'options': ['nosuid'] * 200})

@@ -51,11 +51,15 @@ static const struct
   { "runbindable", 0, 0 },
 };
 
-/* The config's tmpfs N at its source, as mount(8) would mount it.  */
+/* The config's tmpfs N at its source, as mount(8) would mount it, but
+   always nosuid and nodev, as bwrap's own tmpfs: a device node made in a
+   container's tmpfs would open the host's device (no cgroup v2 device
+   filter stands behind it here).  */
 static int
 mount_tmpfs (const struct sbx_plan_node *n, char *msg, size_t size)
 {
   unsigned long flags = 0;
+  const unsigned long forced = MS_NOSUID | MS_NODEV;
   char data[SBX_RUNNER_TMPFS_OPTIONS_MAX + 1]
       = "",
       options[SBX_RUNNER_TMPFS_OPTIONS_MAX + 1];
@@ -75,7 +79,7 @@ mount_tmpfs (const struct sbx_plan_node *n, char *msg, size_t size)
                   data[0] ? "," : "", o);
     }
   if (mkdir (n->source, 0700) < 0
-      || mount (n->fs_name, n->source, "tmpfs", flags, data) < 0)
+      || mount (n->fs_name, n->source, "tmpfs", flags | forced, data) < 0)
     {
       int e = errno;
       snprintf (msg, size, "cannot mount the tmpfs for %s (%s): %s", n->source,
