@@ -459,6 +459,55 @@ test_init_takes_identity (void)
   sbx_plan_free (plan);
 }
 
+/* linux.rootfsPropagation: one of OCI's names, decided for root's
+   container; an unknown name and anyone else's non-slave value refused,
+   naming the field.  */
+static void
+test_root_propagation (void)
+{
+  static const char fmt[]
+      = "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"%s\"}, "
+        "\"mounts\": [{\"destination\": \"/proc\", \"type\": \"proc\"}], "
+        "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, "
+        "\"linux\": {\"rootfsPropagation\": \"%s\"}}";
+  static const struct
+  {
+    const char *root, *value;
+    bool is_root;
+    int status; /* 0, or the refusal */
+    enum sbx_propagation_kind kind;
+    bool recursive;
+  } cases[] = {
+    { "rootfs", "rprivate", true, 0, SBX_PROPAGATION_PRIVATE, true },
+    { "rootfs", "shared", true, 0, SBX_PROPAGATION_SHARED, false },
+    { "rootfs", "unbindable", true, 0, SBX_PROPAGATION_UNBINDABLE, false },
+    { "rootfs", "rslave", false, 0, SBX_PROPAGATION_KEEP, false },
+    { "rootfs", "private", false, -ENOTSUP, 0, false },
+    { "/", "private", true, -ENOTSUP, 0, false },
+    { "rootfs", "bogus", true, -EINVAL, 0, false },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    {
+      char json[512];
+      snprintf (json, sizeof json, fmt, cases[i].root, cases[i].value);
+      struct sbx_host_facts host = fake_host (NULL);
+      host.is_root = cases[i].is_root;
+      struct sbx_error err = { 0 };
+      struct sbx_plan *plan = NULL;
+      int r = fake_resolve_json (json, &host, &plan, &err);
+      bool ok = cases[i].status
+                    ? r == cases[i].status
+                          && strcmp (err.field, "linux.rootfsPropagation") == 0
+                    : r == 0 && plan->root_propagation.kind == cases[i].kind
+                          && plan->root_propagation.recursive
+                                 == cases[i].recursive;
+      tap_ok (ok, "rootfsPropagation %s, root %s, %s: %s (%s)", cases[i].value,
+              cases[i].root, cases[i].is_root ? "as root" : "unprivileged",
+              cases[i].status ? "refused" : "decided", err.msg);
+      sbx_plan_free (plan);
+    }
+}
+
 /* One decision for the sandbox and for exec into it: which seccomp
    programs run (sbx_policy_filters, recorded in the plan).  */
 static void
@@ -528,6 +577,7 @@ main (void)
   test_bind_fd_gap ();
   test_supplementary_groups ();
   test_init_takes_identity ();
+  test_root_propagation ();
   test_sysctl ();
   test_mount_values_quoted ();
   test_namespace_paths ();

@@ -255,12 +255,6 @@ static const struct error_case error_cases[] = {
     "linux.mountLabel: sbx-oci does not pass SELinux labels to bubblewrap "
     "yet (its --file-label could apply this one); remove it or use runc or "
     "crun" },
-  { LINUX ("'rootfsPropagation':'rprivate'"),
-    "linux.rootfsPropagation: bubblewrap makes the root a recursive slave "
-    "mount and offers no other propagation; use \"rslave\" or remove it" },
-  { LINUX ("'rootfsPropagation':'shared'"),
-    "linux.rootfsPropagation: bubblewrap makes the root a recursive slave "
-    "mount and offers no other propagation; use \"rslave\" or remove it" },
   { LINUX ("'seccomp':[]"), "linux.seccomp: expected an object" },
   { LINUX ("'seccomp':{}"), "linux.seccomp.defaultAction: required" },
   { SECCOMP ("'defaultErrnoRet':-1"),
