@@ -83,7 +83,7 @@ policy_runner_tmpfs (const struct sbx_mount *m, size_t index,
                      const char *nodes_dir, struct sbx_plan *plan,
                      struct sbx_error *err)
 {
-  struct sbx_plan_node n = { .type = 't' };
+  struct sbx_plan_node n = { .type = 't', .index = index };
   size_t len = 0;
   for (size_t i = 0; i < m->options.n; i++)
     {
@@ -126,9 +126,11 @@ static int
 plan_node (const struct sbx_linux *lx, const struct sbx_device *d, size_t i,
            const char *nodes_dir, struct sbx_plan *plan, struct sbx_error *err)
 {
-  struct sbx_plan_node n = {
-    .type = d->type, .major = d->major, .minor = d->minor, .mode = d->file_mode
-  };
+  struct sbx_plan_node n = { .type = d->type,
+                             .index = i,
+                             .major = d->major,
+                             .minor = d->minor,
+                             .mode = d->file_mode };
   if (host_id (lx->uid_mappings, lx->n_uid_mappings, d->uid, &n.uid) < 0)
     return sbx_refuse_path (err, -EINVAL,
                             "linux.devices[%zu].uid: %u is not mapped by "

@@ -165,6 +165,8 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   int r = check_agent_dest (host, plan, dest, index, err);
   if (r < 0)
     return r;
+  /* Size and mode are checked for either maker; bwrap takes them from
+     the plan, the runner as the config writes them.  */
   struct sbx_plan_mount pm = { .perms = -1 };
   r = tmpfs_options (m, index, &pm, err);
   if (r < 0)

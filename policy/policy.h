@@ -37,6 +37,7 @@ struct sbx_plan_node
 {
   char *source;
   char type;        /* 'c', 'b', 'p', or 't': a tmpfs */
+  size_t index;     /* its entry: linux.devices[INDEX], or mounts[INDEX] */
   char *fs_name;    /* 't': the tmpfs's source, as mountinfo shows it */
   char *fs_options; /* 't': the config's options, comma-joined */
   uint32_t major, minor;

@@ -321,6 +321,7 @@ mkdir -p /target /mnt1 /test && touch /test/example
 if mount -o rbind / /target 2>/dev/null; then echo bound; else echo unbound; fi
 mount -o bind /test /mnt1
 [ -e /target/mnt1/example ] && echo exposed || echo hidden
+mkdir -p /inner && mount -t tmpfs inner /inner && touch /inner/leak
 awk '$5 == "/" { t = "private"; if ($0 ~ / unbindable/) t = "unbindable";
   else if ($0 ~ / shared:/) t = "shared"; else if ($0 ~ / master:/) t = "slave";
   print "root:" t; exit }' /proc/self/mountinfo
@@ -334,6 +335,10 @@ EOF2
       shared=$B/prop-$p/rootfs
     fi
     out=$(sbx run --outcome "$B/prop-$p.outcome" --bundle "$B/prop-$p" "prop-$p" 2>&1 < /dev/null); rc=$?
+    # A mount of the container's on the host would outlive it there.
+    local leaked=no
+    grep -qF "$B/prop-$p/rootfs/inner" /proc/self/mountinfo && leaked=yes
+    [ -e "$B/prop-$p/rootfs/inner/leak" ] && leaked=yes
     [ -z "$shared" ] || umount "$shared"
     if [ "$MODE" != root ]; then
       [ "$p" = slave ] && continue
@@ -343,8 +348,12 @@ EOF2
     fi
     out=$(echo $out)
     case $p in
+      # The container's own tmpfs, mounted inside a rootfs that is a
+      # shared mount of the host's: a peer of nothing on the host side.
       shared) check "rootfsPropagation shared: a later mount shows through a bind of / ($out)" \
                 [ "$out" = "bound exposed root:shared" ]
+              check "rootfsPropagation shared: the container's mount (made: $out) never reaches the host ($leaked)" \
+                eval '[[ "$out" != *"inner"* ]] && [ -d "$B/prop-$p/rootfs/inner" ] && [ "$leaked" = no ]'
               check "rootfsPropagation shared: the outcome says it is the container's own" \
                 grep -q 'shared among the container' "$B/prop-$p.outcome" ;;
       slave) check "rootfsPropagation slave: it does not, and / is a slave ($out)" \

@@ -274,7 +274,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
      (the rung: no network namespace, so no host ports either),
      RLIMIT_NPROC is set as soon as the command started.  */
   bool nproc = sbx_limits_wants_nproc (lim);
-  bool propagation = sbx_root_propagation_wanted (sb->plan);
+  bool propagation = sb->plan->root_propagation.kind != SBX_PROPAGATION_KEEP;
   int hold[2] = { -1, -1 };
   if (!direct && (nproc || sb->plan->n_host_ports || propagation)
       && pipe2 (hold, O_CLOEXEC) < 0)
@@ -284,8 +284,10 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
                              "cannot make the runner's hold pipe");
     }
   req.hold_fd = hold[0];
-  /* sbx-oci-init says when it is held: the mounts are all in place.  */
+  /* sbx-oci-init says when it is held (the mounts are all in place), and
+     bwrap which process that is.  */
   req.init_report = propagation;
+  req.report_sandbox_pid = propagation;
   struct sbx_spawned sp = { .init_report_fd = -1 };
   struct sbx_run_guard guard;
   int r = sbx_run_guard_start (&guard, err);
@@ -304,7 +306,8 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
         r = sbx_host_ports_run (sb->plan, sp.runner_pid, sp.sandbox_pid, err);
       bool held = r == 0 && (!propagation || init_held (sp.init_report_fd));
       if (held && propagation)
-        r = sbx_root_propagation_set (sp.sandbox_pid, sb->plan, err);
+        r = sbx_root_propagation_set (sp.sandbox_pid, sp.runner_pid, sb->plan,
+                                      err);
       if (r == 0 && held)
         release_hold (hold[1]);
       close (hold[1]);

@@ -82,8 +82,8 @@ mount_tmpfs (const struct sbx_plan_node *n, char *msg, size_t size)
       || mount (n->fs_name, n->source, "tmpfs", flags | forced, data) < 0)
     {
       int e = errno;
-      snprintf (msg, size, "cannot mount the tmpfs for %s (%s): %s", n->source,
-                n->fs_options, strerror (e));
+      snprintf (msg, size, "mounts[%zu]: cannot mount its tmpfs (%s): %s",
+                n->index, n->fs_options, strerror (e));
       return -e;
     }
   return 0;
@@ -128,7 +128,7 @@ sbx_runner_make_nodes (const struct sbx_plan *plan, char *msg, size_t size)
         {
           int e = errno;
           snprintf (msg, size, "linux.devices[%zu]: cannot make the node: %s",
-                    i, strerror (e));
+                    n->index, strerror (e));
           return -e;
         }
     }

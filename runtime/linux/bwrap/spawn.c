@@ -451,7 +451,8 @@ open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
   /* Maps bwrap's namespace waits for (--userns-block-fd), unless sbx
      made the namespace itself.  */
   bool maps_after = req->plan->uid_map && !req->plan->enter_userns;
-  if (r == 0 && (maps_after || req->plan->n_host_ports || req->init_report))
+  if (r == 0
+      && (maps_after || req->plan->n_host_ports || req->report_sandbox_pid))
     r = open_pipe (&p->info_r, &l->src[FD_INFO], true);
   if (r == 0 && maps_after)
     r = open_pipe (&p->userns_w, &l->src[FD_USERNS], false);

@@ -27,10 +27,11 @@ struct sbx_spawn_request
                    runner's process group before its exec; else none */
   struct sbx_cgroup *cgroup; /* the runner enters it before exec; NULL */
   /* plan->init only (sbx-oci-init, runtime/linux/container/init_main.c): */
-  int started_fd;        /* > 2: the exec FIFO it keeps open until its exec */
-  bool init_report;      /* a pipe for its lookup failure (init_report_fd) */
-  struct sbx_rung *rung; /* no namespaces: no bwrap, the helper is
-                            exec'd directly (rung_exec.h); NULL */
+  int started_fd;   /* > 2: the exec FIFO it keeps open until its exec */
+  bool init_report; /* a pipe for its lookup failure (init_report_fd) */
+  bool report_sandbox_pid; /* sandbox_pid wanted, whatever the plan */
+  struct sbx_rung *rung;   /* no namespaces: no bwrap, the helper is
+                              exec'd directly (rung_exec.h); NULL */
 };
 
 struct sbx_spawned
@@ -41,7 +42,7 @@ struct sbx_spawned
   int init_report_fd; /* read end of sbx-oci-init's report pipe, or -1 */
   pid_t sandbox_pid;  /* bwrap's --info-fd report, when the plan has id
                          maps to write or host ports to listen on, or
-                         init_report was asked for; else 0 */
+                         report_sandbox_pid was asked for; else 0 */
   int guard_fd;       /* the request's guard_fd: told the sandbox's pid */
 };
 

@@ -190,7 +190,7 @@ spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   if (r < 0)
     return r;
   r = wait_until_held (sb, runner, c->pid, sp.block_fd, report_fd, err);
-  return r ?: sbx_root_propagation_set (c->pid, sb->plan, err);
+  return r ?: sbx_root_propagation_set (c->pid, *runner, sb->plan, err);
 }
 
 static int

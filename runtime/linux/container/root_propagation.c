@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "runtime/linux/pid_identity.h"
 
 static unsigned long
 propagation_flags (struct sbx_propagation p)
@@ -23,26 +24,22 @@ propagation_flags (struct sbx_propagation p)
   return f && p.recursive ? f | MS_REC : f;
 }
 
-bool
-sbx_root_propagation_wanted (const struct sbx_plan *plan)
-{
-  return propagation_flags (plan->root_propagation) != 0;
-}
-
 int
-sbx_root_propagation_set (pid_t pid, const struct sbx_plan *plan,
+sbx_root_propagation_set (pid_t pid, pid_t runner, const struct sbx_plan *plan,
                           struct sbx_error *err)
 {
   unsigned long flags = propagation_flags (plan->root_propagation);
   if (flags == 0)
     return 0;
-  /* A pidfd: the namespace of that process, not of a later one with its
+  /* A pidfd, then the pid checked to be still bwrap's child: from here
+     the namespace joined is that process's, whatever becomes of the
      pid.  */
   cleanup_close int pidfd = (int) syscall (SYS_pidfd_open, pid, 0);
-  if (pidfd < 0)
-    return sbx_fail_errno (err, -errno,
-                           "linux.rootfsPropagation: cannot open the "
-                           "sandbox's process %d",
+  int e = pidfd < 0 ? errno : sbx_pid_parent (pid) != runner ? ESRCH : 0;
+  if (e != 0)
+    return sbx_fail_errno (err, -e,
+                           "linux.rootfsPropagation: the sandbox's process "
+                           "%d is gone",
                            (int) pid);
   /* In a child: joining a mount namespace changes the joiner's root.  */
   pid_t child = fork ();
@@ -50,7 +47,7 @@ sbx_root_propagation_set (pid_t pid, const struct sbx_plan *plan,
     return sbx_fail_errno (err, -errno, "linux.rootfsPropagation: fork");
   if (child == 0)
     {
-      int e = 0;
+      e = 0;
       if (setns (pidfd, CLONE_NEWNS) < 0
           || mount (NULL, "/", NULL, flags, NULL) < 0)
         e = errno;
@@ -60,7 +57,7 @@ sbx_root_propagation_set (pid_t pid, const struct sbx_plan *plan,
   while (waitpid (child, &status, 0) < 0)
     if (errno != EINTR)
       return sbx_fail_errno (err, -errno, "linux.rootfsPropagation: wait");
-  int e = WIFEXITED (status) ? WEXITSTATUS (status) : EINTR;
+  e = WIFEXITED (status) ? WEXITSTATUS (status) : ECHILD;
   if (e != 0)
     return sbx_fail_errno (err, -e,
                            "linux.rootfsPropagation: cannot set it on the "

@@ -14,12 +14,12 @@
 #include "common/error.h"
 #include "policy/policy.h"
 
-/* Whether PLAN asks for a propagation bwrap does not leave.  */
-bool sbx_root_propagation_wanted (const struct sbx_plan *plan);
-
-/* Set it on "/" of the mount namespace of PID, a process of the finished
-   sandbox (its init, held).  0, or -errno with ERR set.  */
-int sbx_root_propagation_set (pid_t pid, const struct sbx_plan *plan,
+/* Set PLAN's root propagation (none: nothing to do) on "/" of the mount
+   namespace of PID, the sandbox's first process (held), a child of
+   RUNNER, bwrap: checked once its pidfd is open, so a pid reused after
+   the sandbox ended is never joined.  0, or -errno with ERR set.  */
+int sbx_root_propagation_set (pid_t pid, pid_t runner,
+                              const struct sbx_plan *plan,
                               struct sbx_error *err);
 
 #endif
