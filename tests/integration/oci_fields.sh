@@ -440,6 +440,15 @@ c['mounts'].append({'destination': '/c', 'type': 'tmpfs', 'source': 'c', 'option
     out=$(sbx run --bundle "$B/shm-comma" shmc 2>&1 < /dev/null); rc=$?
     check "a comma inside one tmpfs option: refused, naming it ($rc: $out)" \
       eval '[ $rc -eq 121 ] && [[ "$out" == *"options[0]: a comma inside one option"* ]]'
+    # An option the kernel's tmpfs refuses: one line naming the entry,
+    # nothing left (the runner's namespace ends with it).
+    bundle "$B/shm-bad" "
+c['process']['args'] = ['true']
+c['mounts'].append({'destination': '/bad', 'type': 'tmpfs', 'source': 'bad', 'options': ['nosuid', 'frobnicate=1']})
+"
+    out=$(sbx run --bundle "$B/shm-bad" shmx 2>&1 < /dev/null); rc=$?
+    check "a tmpfs option the kernel refuses: 125, naming mounts[N] ($rc: $out)" \
+      eval '[ $rc -eq 125 ] && [[ "$out" == *"mounts[5]: cannot mount its tmpfs (nosuid,frobnicate=1): Invalid argument"* ]]'
     # "/dev/" is /dev: the minimal /dev, not an empty tmpfs over it.
     bundle "$B/shm-dev" "
 c['process']['args'] = ['sh', '-c', 'echo x > /dev/null && echo null-ok']
