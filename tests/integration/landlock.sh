@@ -182,6 +182,34 @@ case_exec ()
   rm -rf "$OUTSIDE"
 }
 
+# exec builds its domain from the kept rule paths, after the sandbox has
+# run: a link it planted on the way to a nested writable root must not
+# carry that root's rule elsewhere.  The sandbox moves WS/lk (which holds
+# the nested root WS/lk/b) aside and links WS/lk to OUTSIDE, then an
+# exec'd process writes OUTSIDE/b, which only the wrong bind makes
+# writable: Landlock alone must refuse it.
+case_exec_planted_link ()
+{
+  local ws="$WORK/wsl" id="llk-$N"
+  break_mount_layer "exec through a planted link" || return
+  rm -rf "$ws" && mkdir -p "$ws/lk/b" "$OUTSIDE/b" && chmod 777 "$OUTSIDE/b"
+  write_agent "$WORK/bk" workspace-write "$ws" "$(bind_rw "$ws/lk/b")" sleep 60
+  sbx create --bundle "$WORK/bk" "$id" > /dev/null 2>&1 && sbx start "$id"
+  OUT=$(sbx exec "$id" sh -c 'mv "$1/lk" "$1/lk2" && ln -s "$2" "$1/lk" && echo planted' \
+    sh "$ws" "$OUTSIDE" 2>&1)
+  tap_has "$OUT" planted "exec: the sandbox plants a link on the way to a nested root"
+  OUT=$(sbx exec "$id" sh -c 'echo escaped > "$1/b/escape" && echo write-went-through' \
+    sh "$OUTSIDE" 2>&1)
+  sbx delete --force "$id" > /dev/null 2>&1
+  tap_has "$OUT" "Permission denied" \
+    "exec after a planted link: landlock alone still refuses the write"
+  tap_ok "exec after a planted link: nothing reached the host" \
+    test ! -e "$OUTSIDE/b/escape"
+  unset SBX_TEST_WRONG_BIND
+  BIN=$SBX_OCI
+  rm -rf "$OUTSIDE" "$ws"
+}
+
 # A container opts in with "sbx": {"landlock": true}: its read-only
 # rootfs refuses a write by both layers, its /dev/shm takes one.
 case_container ()
@@ -218,6 +246,7 @@ run_cases ()
   case_nested
   case_each_layer_alone
   case_exec
+  case_exec_planted_link
   case_container
 }
 

@@ -11,6 +11,7 @@
    -r PATH  read and execute beneath PATH
    -w PATH  read, execute and write beneath PATH (make, remove, rename,
             refer, truncate; no device nodes)
+   A PATH below a -w PATH is walked from it without following links.
    -d PATH  a device node, or a directory of them: read, write, ioctl
    -c PORT  TCP connect to PORT (ABI 4): with any -c, connecting to
             every other port is refused (the host ports' belt)
@@ -86,6 +87,15 @@ str_eq (const char *a, const char *b)
   while (*a && *a == *b)
     a++, b++;
   return *a == *b;
+}
+
+static int
+memcmp_ (const char *a, const char *b, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return a[i] < b[i] ? -1 : 1;
+  return 0;
 }
 
 static void
@@ -166,16 +176,87 @@ parse_num (const char *s)
   (SBX_LL_FS_EXECUTE | SBX_LL_FS_WRITE_FILE | SBX_LL_FS_READ_FILE             \
    | SBX_LL_FS_TRUNCATE | SBX_LL_FS_IOCTL_DEV)
 
-/* Allow RIGHTS beneath PATH.  A path that is not there is skipped: the
-   plan's optional places (/dev/tty, a -try bind) may be absent.  A
-   symbolic link is not followed: the rule lands on the link itself, so
-   a link beside a hidden path never grants its target.  */
-static void
-add_rule (long ruleset, const char *path, uint64_t rights, uint64_t handled)
+/* The outermost -w path of ARGV[1..END) that PATH lies strictly below, or
+   NULL.  Every process of the sandbox runs under a domain that lets it
+   rename, remove or make a link only beneath a -w path, so the components
+   of this one are as the plan left them, and the rest of PATH is the
+   sandbox's to change.  */
+static const char *
+writable_ancestor (char **argv, int end, const char *path)
 {
-  long fd = sbx_sys6 (SBX_NR_OPENAT, AT_FDCWD_, (long) path,
-                      O_PATH_ | O_CLOEXEC_ | SBX_O_NOFOLLOW, 0, 0, 0);
-  if (fd == -2)
+  const char *best = NULL;
+  for (int i = 1; i < end; i += 2)
+    {
+      const char *w = argv[i + 1];
+      size_t n = str_len (w);
+      if (argv[i][1] != 'w' || (best && n >= str_len (best)))
+        continue;
+      if (n == 1 && w[0] == '/' && path[1] != '\0')
+        best = w;
+      else if (n > 1 && str_len (path) > n && memcmp_ (path, w, n) == 0
+               && path[n] == '/')
+        best = w;
+    }
+  return best;
+}
+
+/* PATH held as an O_PATH descriptor, or -errno.  Below a writable
+   ancestor it is walked a component at a time from the ancestor, with no
+   link followed (-ENOTDIR where one stands): exec builds its domain from
+   the same paths after the sandbox has run, and a link the sandbox
+   planted there must not carry a rule elsewhere (its own places stay
+   writable through the ancestor's rule).  Not openat2's
+   RESOLVE_NO_SYMLINKS: the agent filter refuses openat2 (its mode sits
+   where a filter cannot read it), and the helper runs under it.  A last
+   component that is a link is not followed: the rule lands on the link
+   itself, so a link beside a hidden path never grants its target.  */
+static long
+open_rule_path (const char *path, const char *ancestor)
+{
+  const long flags = O_PATH_ | O_CLOEXEC_ | SBX_O_NOFOLLOW;
+  if (ancestor == NULL)
+    return sbx_sys6 (SBX_NR_OPENAT, AT_FDCWD_, (long) path, flags, 0, 0, 0);
+  long fd = sbx_sys6 (SBX_NR_OPENAT, AT_FDCWD_, (long) ancestor,
+                      flags | SBX_O_DIRECTORY, 0, 0, 0);
+  const char *rest = path + str_len (ancestor);
+  while (fd >= 0 && *rest)
+    {
+      char name[256];
+      size_t n = 0;
+      while (*rest == '/')
+        rest++;
+      while (rest[n] && rest[n] != '/' && n < sizeof name)
+        name[n] = rest[n], n++;
+      long next = -36; /* ENAMETOOLONG */
+      if (n < sizeof name)
+        {
+          name[n] = '\0';
+          rest += n;
+          while (*rest == '/')
+            rest++;
+          /* The plan's paths are normal; a dot here is not from it.  */
+          next = str_eq (name, ".") || str_eq (name, "..")
+                     ? -22
+                     : sbx_sys6 (SBX_NR_OPENAT, fd, (long) name,
+                                 flags | (*rest ? SBX_O_DIRECTORY : 0), 0, 0,
+                                 0);
+        }
+      sbx_sys6 (SBX_NR_CLOSE, fd, 0, 0, 0, 0, 0);
+      fd = next;
+    }
+  return fd;
+}
+
+/* Allow RIGHTS beneath PATH.  A path that is not there is skipped: the
+   plan's optional places (/dev/tty, a -try bind) may be absent.  So is
+   one that a link now interrupts below a writable ancestor: only the
+   sandbox can have put it there.  */
+static void
+add_rule (long ruleset, const char *path, const char *ancestor,
+          uint64_t rights, uint64_t handled)
+{
+  long fd = open_rule_path (path, ancestor);
+  if (fd == -2 || (fd == -20 && ancestor))
     return;
   if (fd < 0)
     die (EXIT_HELPER, "cannot open", path, fd);
@@ -333,7 +414,9 @@ helper_main (int argc, char **argv, char **envp)
                         : k == 'd' ? SBX_LL_DEVICE
                                    : 0;
       if (rights)
-        add_rule (rs, argv[i + 1], rights, attr.handled_access_fs);
+        add_rule (rs, argv[i + 1],
+                  writable_ancestor (argv, o.command - 1, argv[i + 1]), rights,
+                  attr.handled_access_fs);
       else if (k == 'c' && attr.handled_access_net)
         add_port_rule (rs, argv[i + 1]);
     }

@@ -18,6 +18,7 @@
 #define SBX_NR_EXIT_GROUP 231
 #define SBX_NR_PRCTL 157
 #define SBX_O_NOFOLLOW 0400000
+#define SBX_O_DIRECTORY 0200000
 #define sbx_sys6 sbx_raw_syscall6
 #elif defined(SBX_HELPER_NOLIBC) && defined(__aarch64__)
 #define SBX_NR_OPENAT 56
@@ -27,6 +28,7 @@
 #define SBX_NR_EXIT_GROUP 94
 #define SBX_NR_PRCTL 167
 #define SBX_O_NOFOLLOW 0100000
+#define SBX_O_DIRECTORY 040000
 #define sbx_sys6 sbx_raw_syscall6
 #elif defined(SBX_HELPER_NOLIBC)
 #error "SBX_HELPER_NOLIBC: only x86_64 and aarch64 are known"
@@ -42,6 +44,7 @@
 #define SBX_NR_EXIT_GROUP SYS_exit_group
 #define SBX_NR_PRCTL SYS_prctl
 #define SBX_O_NOFOLLOW O_NOFOLLOW
+#define SBX_O_DIRECTORY O_DIRECTORY
 /* The kernel's convention (-errno), as the raw calls above return.  */
 static inline long
 sbx_sys6 (long n, long a, long b, long c, long d, long e, long f)
