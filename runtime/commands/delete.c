@@ -5,8 +5,9 @@
    (the cgroups module removes only the directories it made).  With
    state.json missing or corrupt, --force finds the container through its
    second record and its release FIFO
-   (runtime/linux/container/container_end.h).  It succeeds only when nothing of
-   the container runs or is left.  */
+   (runtime/linux/container/container_end.h).  A recorded cgroup that
+   does not hold the living first process is not used.  It succeeds only
+   when nothing of the container runs or is left.  */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -19,27 +20,53 @@
 #include "runtime/cli.h"
 #include "runtime/linux/container/container_end.h"
 #include "runtime/linux/container/logged_hooks.h"
+#include "runtime/linux/pid_identity.h"
 #include "runtime/linux/supervise/limits_report.h"
 #include "runtime/linux/state/state_store.h"
 
 #define KILL_WAIT_MS 10000
 
-/* The cgroup: state.json's when it records one, else the second
-   record's.  A record that does not name a cgroup of this host is
-   logged and skipped: the first process still ends the sandbox.  */
+/* CG, unless the sandbox's first process lives and CG does not hold it:
+   a record is data, and a cgroup named there alone could be anyone's
+   (exec makes the same check).  With the first process gone there is
+   nothing to check it by, and the record is the way to what it left.  */
+static struct sbx_cgroup *
+holding_first (const struct sbx_context *g, struct sbx_cgroup *cg,
+               const struct sbx_container_procs *p, const char *record)
+{
+  for (int i = 0; cg && i < 2; i++)
+    if (sbx_pid_alive_since (p->pid[i], p->start[i])
+        && !sbx_cgroup_holds (cg, p->pid[i]))
+      {
+        sbx_log_warning (g,
+                         "the cgroup %s names does not hold the container's "
+                         "first process (%d); not using it",
+                         record, (int) p->pid[i]);
+        sbx_cgroup_free (cg);
+        cg = NULL;
+      }
+  return cg;
+}
+
+/* The cgroup: state.json's when it records one that passes
+   holding_first, else the second record's.  A record that does not name
+   a cgroup of this host is logged and skipped: the first process still
+   ends the sandbox.  */
 static struct sbx_cgroup *
 open_cgroup (const struct sbx_context *g, const struct sbx_container *c,
-             const struct sbx_record *rec)
+             const struct sbx_record *rec, const struct sbx_container_procs *p)
 {
   struct sbx_cgroup *cg = NULL;
   struct sbx_error err = { 0 };
   if (c->doc && sbx_container_cgroup (c, &cg, &err) < 0)
     sbx_log_warning (g, "%s", err.msg);
+  cg = holding_first (g, cg, p, "state.json");
   if (cg == NULL && rec->cgroup.n > 0)
     {
       sbx_error_clear (&err);
       if (sbx_cgroup_open (rec->cgroup.v, &cg, &err) < 0)
         sbx_log_warning (g, "%s", err.msg);
+      cg = holding_first (g, cg, p, SBX_SANDBOX_RECORD);
     }
   return cg;
 }
@@ -66,7 +93,7 @@ end_and_remove (const struct sbx_context *g, struct sbx_container *c,
     sbx_log_warning (g, "%s/%s: unreadable", c->dir, SBX_SANDBOX_RECORD);
   struct sbx_container_procs procs;
   sbx_container_procs_of (c, &rec, &procs);
-  struct sbx_cgroup *cg = open_cgroup (g, c, &rec);
+  struct sbx_cgroup *cg = open_cgroup (g, c, &rec, &procs);
   int r = sbx_container_end (c, &procs, cg, KILL_WAIT_MS, err);
   if (r == 0 && c->doc)
     sbx_run_logged_hooks (g, c, SBX_HOOK_POSTSTOP, false);

@@ -192,8 +192,36 @@ PY
     out=$(sbx exec "$quiet" true 2>&1)
     check "exec refuses a recorded cgroup that does not hold the container ($out)" \
       eval '[ -z "$(cat "$victim/cgroup.procs")" ] && [[ "$out" == *"does not hold"* ]]'
-    rmdir "$victim"
+    # delete --force with that record: it ends the container through the
+    # cgroup that holds it (the second record's), and never signals the
+    # one state.json names (a process of another's lives there).
+    # Every hierarchy's entry names the victim's (v1 ends through the
+    # freezer, or pids without one).
+    local vmark=$((800000 + RANDOM)) vpid real ctl
+    real=$(cgroup_dir "$quiet" memory)
+    sleep "$vmark" &
+    vpid=$!
+    for ctl in pids freezer; do
+      mkdir -p "/sys/fs/cgroup/$ctl/sbx-victim-$RUN"
+      echo "$vpid" > "/sys/fs/cgroup/$ctl/sbx-victim-$RUN/cgroup.procs"
+    done
+    python3 - "$ROOT/$quiet/state.json" "$RUN" <<'PY'
+import json, re, sys
+path, run = sys.argv[1], sys.argv[2]
+d = json.load(open(path))
+lim = d["org.sbx-oci"]["limits"]
+lim["cgroup"] = [re.sub(r"^(\w+)=/sys/fs/cgroup/(\w+)/.*$",
+                        r"\1=/sys/fs/cgroup/\2/sbx-victim-" + run, s)
+                 if not s.startswith("made=") else s for s in lim["cgroup"]]
+json.dump(d, open(path, "w"))
+PY
     sbx delete --force "$quiet"
+    check "delete --force leaves alone the process in the cgroup a tampered record names" \
+      kill -0 "$vpid"
+    check "and removes the container's own cgroup" [ ! -e "$real" ]
+    kill -9 "$vpid"
+    wait "$vpid" 2> /dev/null
+    rmdir "$victim" "/sys/fs/cgroup/freezer/sbx-victim-$RUN" 2> /dev/null
     check "delete --force ends the exec'd process" eval '[ -n "$epid" ] && ! pgrep -xf "sleep $mark_n" > /dev/null'
     env -i "$SBX" --root "$ROOT" --systemd-cgroup create --bundle "$B/quiet" "$sd" >/dev/null 2>&1
     check "--systemd-cgroup with no cgroupsPath: system.slice/sbx-oci-$sd.scope" \
