@@ -55,7 +55,7 @@ enum sbx_cgroup_controller
   SBX_CG_FREEZER, /* v1 only; v2 has cgroup.freeze in every cgroup */
   SBX_CG_CPU,     /* optional: used when linux.resources.cpu asks */
   SBX_CG_CPUSET,
-  SBX_CG_DEVICES, /* v1 only; v2 would need a BPF device program */
+  SBX_CG_DEVICES, /* v1 only; v2 attaches a BPF device program */
   SBX_CG_N
 };
 #define SBX_CG_BIT(c) (1u << (c))
@@ -145,7 +145,7 @@ struct sbx_cgroup_limits
   uint64_t cpu_period;     /* microseconds; 0 = not asked */
   int64_t cpu_quota;       /* microseconds; 0 = not asked, -1 = none */
   const char *cpus, *mems; /* cpuset lists; NULL = not asked */
-  const struct sbx_cgroup_device *devices; /* v1 only */
+  const struct sbx_cgroup_device *devices; /* v1 files, v2 a BPF program */
   size_t n_devices;
 };
 /* Whether LIMITS asks for the cpu controller, the cpuset one.  */
@@ -164,9 +164,10 @@ struct sbx_cgroup; /* opaque handle */
    cpu.cfs_period_us/quota_us, cpuset.cpus/mems and devices.allow/deny.  v1's
    cpu, cpuset and devices hierarchies are optional: a cgroup is made in each
    one mounted, and a setting whose hierarchy is missing is an error.  v2 has
-   no device controller: device rules are not written there (bwrap's /dev holds
-   only the nodes the plan binds).  A limit that cannot be written is an error,
-   not a silent downgrade.  On failure nothing is left behind.  */
+   no device files: for a privileged caller the rules become a BPF device
+   program attached to the cgroup (cgroup_v2_devices.c).  A limit that cannot
+   be written is an error, not a silent downgrade.  On failure nothing is left
+   behind.  */
 int sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
                        const char *cgroups_path, const char *id,
                        const struct sbx_cgroup_limits *limits,

@@ -73,6 +73,14 @@ int cg1_write_resources (struct sbx_cgroup *cg,
                          const struct sbx_cgroup_limits *limits,
                          struct sbx_error *err);
 int cg1_cpuset_inherit (const char *mount, const char *rel);
+/* cgroup_devices.c: the device rules a cgroup gets, LIMITS' own, then
+   the default nodes it does not name.  *OUT is malloc'd.  */
+int cgfs_device_rules (const struct sbx_cgroup_limits *limits,
+                       struct sbx_cgroup_device **out, size_t *n);
+/* cgroup_v2_devices.c: those rules as a BPF device program attached to
+   the cgroup DIR.  */
+int cg2_write_devices (const char *dir, const struct sbx_cgroup_limits *limits,
+                       struct sbx_error *err);
 /* cgroup_v2_res.c: every setting but pids.max and memory.max.  */
 int cg2_write_resources (const char *dir,
                          const struct sbx_cgroup_limits *limits,

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int
@@ -94,39 +95,18 @@ write_device (const char *dir, const struct sbx_cgroup_device *d,
   return put (dir, d->allow ? "devices.allow" : "devices.deny", rule, err);
 }
 
-/* The nodes bubblewrap's --dev always makes, allowed after the config's
-   rules as runc and crun allow their default devices: podman asks for
-   "deny all" and leaves these to the runtime (without them a uid-1000
-   workload could not write /dev/null).  A node the config names itself
-   keeps the config's rule.  */
-static const struct sbx_cgroup_device dev_nodes[] = {
-  { true, 'c', 1, 3, "rwm" }, { true, 'c', 1, 5, "rwm" },
-  { true, 'c', 1, 7, "rwm" }, { true, 'c', 1, 8, "rwm" },
-  { true, 'c', 1, 9, "rwm" }, { true, 'c', 5, 0, "rwm" },
-  { true, 'c', 5, 2, "rwm" }, { true, 'c', 136, -1, "rwm" },
-};
-
-static bool
-named_by_config (const struct sbx_cgroup_limits *l,
-                 const struct sbx_cgroup_device *n)
-{
-  for (size_t i = 0; i < l->n_devices; i++)
-    if (l->devices[i].type == n->type && l->devices[i].major == n->major
-        && l->devices[i].minor == n->minor)
-      return true;
-  return false;
-}
-
 static int
 write_devices (const char *dir, const struct sbx_cgroup_limits *l,
                struct sbx_error *err)
 {
+  struct sbx_cgroup_device *rules;
+  size_t n;
+  if (cgfs_device_rules (l, &rules, &n) < 0)
+    return sbx_fail (err, -ENOMEM, "out of memory");
   int r = 0;
-  for (size_t i = 0; r == 0 && i < l->n_devices; i++)
-    r = write_device (dir, &l->devices[i], err);
-  for (size_t i = 0; r == 0 && i < sizeof dev_nodes / sizeof *dev_nodes; i++)
-    if (!named_by_config (l, &dev_nodes[i]))
-      r = write_device (dir, &dev_nodes[i], err);
+  for (size_t i = 0; r == 0 && i < n; i++)
+    r = write_device (dir, &rules[i], err);
+  free (rules);
   return r;
 }
 

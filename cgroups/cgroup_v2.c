@@ -151,6 +151,12 @@ cg2_create (const struct sbx_cgroup_layout *layout, const char *path,
     r = enable_controllers (mount, path, wanted (layout, limits), err);
   if (r == 0)
     r = write_limits (cg->unified, limits, err);
+  /* Not for an unprivileged caller: it cannot load the program, and it
+     can make no device node a rule would stop (mknod of a device needs
+     CAP_MKNOD in the host's user namespace), as rootless runc and crun
+     skip it.  */
+  if (r == 0 && limits->n_devices && layout->privileged)
+    r = cg2_write_devices (cg->unified, limits, err);
   if (r < 0)
     {
       cgfs_rmdir_tree (cg->unified);

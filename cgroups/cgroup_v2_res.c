@@ -1,6 +1,7 @@
 /* cgroup v2: the memory, cpu and cpuset settings of linux.resources, in
-   the one directory.  v2 has no swappiness, no OOM-killer switch and no
-   device files: those are v1's alone (cgroup.h says what happens).  */
+   the one directory.  v2 has no swappiness and no OOM-killer switch:
+   those are v1's alone (cgroup.h says what happens); its device rules
+   are a BPF program (cgroup_v2_devices.c).  */
 #include "cgroups/cgroup_backend.h"
 
 #include <errno.h>

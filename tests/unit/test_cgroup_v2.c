@@ -8,6 +8,10 @@
 #include "tests/unit/tap.h"
 
 #include <errno.h>
+#include <sys/sysmacros.h>
+#include <string.h>
+#include <stdio.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <mntent.h>
 #include <signal.h>
@@ -105,6 +109,73 @@ run (const char *what, int sig)
   strv_free (&paths);
   sbx_cgroup_free (current);
   current = NULL;
+}
+
+/* What a member may do with device nodes: bit 0 /dev/null opened rw,
+   1 /dev/kmsg opened for reading, 2 for writing, 3 mknod of kmsg's
+   numbers (c 1:11) in a fresh directory.  */
+static int
+device_access (void)
+{
+  char dir[] = "/tmp/sbx-devtest.XXXXXX", node[64];
+  int bits = 0, fd;
+  if ((fd = open ("/dev/null", O_RDWR)) >= 0 && close (fd) == 0)
+    bits |= 1;
+  if ((fd = open ("/dev/kmsg", O_RDONLY | O_NONBLOCK)) >= 0 && close (fd) == 0)
+    bits |= 2;
+  if ((fd = open ("/dev/kmsg", O_WRONLY)) >= 0 && close (fd) == 0)
+    bits |= 4;
+  if (mkdtemp (dir) == NULL)
+    return 64;
+  snprintf (node, sizeof node, "%s/kmsg", dir);
+  if (mknod (node, S_IFCHR | 0600, makedev (1, 11)) == 0)
+    bits |= 8;
+  unlink (node);
+  rmdir (dir);
+  return bits;
+}
+
+/* linux.resources.devices as a BPF device program: RULES applied to a
+   member gives WANT (device_access's bits).  */
+static void
+run_devices (const char *what, const struct sbx_cgroup_device *rules, size_t n,
+             int want)
+{
+  char path[128];
+  snprintf (path, sizeof path, "/sbx-oci-test-%d/dev", (int) getpid ());
+  struct sbx_cgroup_limits limits = { -1, -1 };
+  limits.devices = rules;
+  limits.n_devices = n;
+  struct sbx_error err = { 0 };
+  int r = sbx_cgroup_create (&layout, path, "unused", &limits, &current, &err);
+  if (!tap_ok (r == 0, "devices, %s: create (%s)", what, err.msg))
+    return;
+  int status = 0;
+  waitpid (spawn_inside (current, device_access), &status, 0);
+  tap_ok (WIFEXITED (status) && WEXITSTATUS (status) == want,
+          "devices, %s: a member may do %#x, wanted %#x", what,
+          WIFEXITED (status) ? WEXITSTATUS (status) : -1, want);
+  cleanup ();
+}
+
+static void
+devices_cases (void)
+{
+  const struct sbx_cgroup_device deny_all[]
+      = { { false, 'a', -1, -1, "rwm" } };
+  /* podman's shape: deny all, the defaults allowed by the runtime.  */
+  run_devices ("deny all", deny_all, 1, 1);
+  const struct sbx_cgroup_device read_kmsg[] = { { false, 'a', -1, -1, "rwm" },
+                                                 { true, 'c', 1, 11, "rw" },
+                                                 { false, 'c', 1, 11, "w" } };
+  /* v1's reduction: the later deny takes w from the earlier allow.  */
+  run_devices ("allow rw then deny w", read_kmsg, 3, 1 | 2);
+  const struct sbx_cgroup_device no_write[] = { { false, 'c', 1, -1, "wm" } };
+  /* Default allow, one deny: any access it names is refused.  */
+  run_devices ("deny c 1:* wm", no_write, 1, 2);
+  const struct sbx_cgroup_device all_again[]
+      = { { false, 'a', -1, -1, "rwm" }, { true, 'a', -1, -1, "rwm" } };
+  run_devices ("deny all, then allow all", all_again, 2, 1 | 2 | 4 | 8);
 }
 
 static int
@@ -205,6 +276,7 @@ main (void)
   tap_ok (sbx_cgroup_create (&layout, NULL, "x", &pids, &current, &err)
               == -EOPNOTSUPP,
           "a limit without its controller is refused");
+  devices_cases ();
   run ("sigkill", SIGKILL);
   run ("sigterm", SIGTERM);
   run_delegated (mount);

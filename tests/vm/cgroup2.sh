@@ -7,6 +7,7 @@
 # SBX_VM_CACHE.  Needs qemu-system-x86 and cpio (scripts/setup-debian.sh).
 set -u
 SBX_OCI=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+SBX_OCI_INIT=${SBX_OCI_INIT:?set SBX_OCI_INIT to the built sbx-oci-init}
 TOUCH=${LIMITS_TOUCH:?set LIMITS_TOUCH to a static limits_touch}
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${SBX_VM_CACHE:-/var/cache/sbx-oci-vm}
@@ -49,6 +50,7 @@ image () {
   put "$(command -v bwrap)" /usr/bin/bwrap
   put "$(command -v setpriv)" /opt/util-linux/setpriv # busybox has its own
   put "$SBX_OCI" /usr/bin/sbx-oci
+  put "$SBX_OCI_INIT" /usr/bin/sbx-oci-init # containers' step (init_main.c)
   put "$TOUCH" /usr/bin/limits_touch
   install -m 755 "$here/guest.sh" "$W/root/init"
   printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' \

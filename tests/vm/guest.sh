@@ -149,10 +149,44 @@ resources_v2 () {
   sbx-oci --root "$d/state" delete --force res-root 2>> "$d/stderr"
 }
 
-tap "1..23"
+# linux.resources.devices on v2 is a BPF program: with "deny all", a
+# root container holding CAP_MKNOD cannot make kmsg's node (c 1:11), and
+# without the rule it can (the control).  A container, not an agent:
+# an agent's Landlock layer refuses device nodes on its own.  /proc is
+# mounted: without it sbx-oci-init cannot run, and the capabilities stay
+# in a user namespace of bwrap's, where mknod is refused anyway.
+devices_v2 () {
+  local d=/work/dev-root caps='"CAP_MKNOD"' rule
+  for rule in '{"allow":false,"access":"rwm"}' ''; do
+    mkdir -p "$d/rootfs/bin" "$d/rootfs/tmp" "$d/rootfs/proc" "$d/rootfs/dev" "$d/state"
+    chmod 700 "$d/state"
+    cp /bin/busybox "$d/rootfs/bin/" && ln -sf busybox "$d/rootfs/bin/sh"
+    cat > "$d/config.json" <<EOF
+{"ociVersion":"1.2.0",
+ "process":{"args":["/bin/sh","-c","/bin/busybox mknod /tmp/k c 1 11 && echo made || echo refused"],
+            "cwd":"/","user":{"uid":0,"gid":0},"env":["PATH=/bin"],
+            "capabilities":{"bounding":[$caps],"effective":[$caps],"permitted":[$caps]}},
+ "root":{"path":"rootfs"},
+ "mounts":[{"destination":"/proc","type":"proc","source":"proc"}],
+ "linux":{"namespaces":[{"type":"pid"},{"type":"mount"}],
+          "resources":{"devices":[$rule]}}}
+EOF
+    sbx-oci --root "$d/state" run --bundle "$d" "dev-root" > "$d/stdout" 2>> "$d/stderr"
+    if [ -n "$rule" ]; then
+      check "v2 devices: deny all refuses mknod of c 1:11 (BPF)" grep -qx refused "$d/stdout"
+    else
+      check "v2 devices: without the rule mknod of c 1:11 is made (control)" grep -qx made "$d/stdout"
+    fi
+    cat "$d/stderr" >> /work/dev-stderr
+    rm -rf "$d"
+  done
+}
+
+tap "1..25"
 check "the kernel offers memory and pids on cgroup v2 only" \
   sh -c "grep -qw memory $CG/cgroup.controllers && grep -qw pids $CG/cgroup.controllers"
 resources_v2
+devices_v2
 delegate
 for who in root nobody; do
   [ $who = root ] && base=$CG || base=$CG/deleg
@@ -164,7 +198,7 @@ for who in root nobody; do
 done
 check "nothing sbx-oci made escaped the delegated subtree" \
   test "$(ls -d $CG/*/ | grep -v -e /deleg/ -e /sbx-oci/ | wc -l)" = 0
-for f in /work/*/stderr; do
+for f in /work/*/stderr /work/dev-stderr; do
   [ -s "$f" ] && head -5 "$f" | sed "s|^|@@tap # $f: |"
 done
 poweroff -f
