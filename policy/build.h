@@ -105,6 +105,11 @@ int policy_devices (const struct sbx_spec *spec,
 int policy_oci_mount (const struct sbx_spec *spec,
                       const struct sbx_host_facts *host, size_t index,
                       struct sbx_plan *plan, struct sbx_error *err);
+/* Whether a container's command starts through sbx-oci-init: a process
+   of a container (not an agent) that mounts /proc, from which the step
+   is run (/proc/self/fd) and where it sets the labels (policy/ids.c).  */
+bool policy_init_step (const struct sbx_spec *spec,
+                       const struct sbx_plan *plan);
 int policy_identity (const struct sbx_spec *spec,
                      const struct sbx_host_facts *host, struct sbx_plan *plan,
                      struct sbx_error *err);
@@ -113,6 +118,11 @@ int policy_identity (const struct sbx_spec *spec,
 int policy_root_propagation (const struct sbx_spec *spec,
                              const struct sbx_host_facts *host,
                              struct sbx_plan *plan, struct sbx_error *err);
+/* The SELinux and AppArmor labels into PLAN, after policy_identity
+   (policy/labels.c).  */
+int policy_labels (const struct sbx_spec *spec,
+                   const struct sbx_host_facts *host, struct sbx_plan *plan,
+                   struct sbx_error *err);
 /* PLAN's groups: exactly U's additionalGids (policy/ids.c).  0 or
    -ENOMEM.  */
 int policy_copy_groups (const struct sbx_user *u, struct sbx_plan *plan);

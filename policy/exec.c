@@ -2,7 +2,8 @@
    sbx_policy_exec).  Nothing is re-derived here: the same checks of the
    ceiling and the same environment rules run on the process object exec
    was given, so a field create would refuse is refused, and a name create
-   would drop is dropped, whichever of the two carried it.  */
+   would drop is dropped, whichever of the two carried it; its labels are
+   checked as create's.  */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -28,10 +29,14 @@ sbx_policy_exec (const struct sbx_spec *spec,
   r = policy_env (spec, &facts, plan, err);
   if (r == 0)
     r = policy_keep_approvals (host, plan);
+  /* exec's child takes the labels where sbx-oci-init would.  */
+  plan->init = policy_init_step (spec, plan);
+  if (r == 0)
+    r = policy_labels (spec, host, plan, err);
   if (r < 0)
     {
       sbx_plan_free (plan);
-      return sbx_fail (err, r, "out of memory");
+      return err->msg[0] ? r : sbx_fail (err, r, "out of memory");
     }
   *out = plan;
   return 0;

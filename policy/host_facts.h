@@ -53,6 +53,9 @@ struct sbx_host_facts
   /* The Landlock ABI the kernel offers (landlock_create_ruleset's
      version), 0 when it has none or it is disabled.  */
   int landlock_abi;
+  /* The security modules that take labels: SELinux (selinuxfs mounted)
+     and AppArmor (its module enabled).  */
+  bool selinux, apparmor;
   char *const *environ; /* the caller's environment */
   /* Path sockets listening on the host at launch (/proc/net/unix), or
      NULL when not looked for: hardened defaults hide those outside the

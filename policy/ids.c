@@ -70,11 +70,11 @@ exactly_these_groups (const struct sbx_user *u, struct sbx_plan *plan)
   return policy_copy_groups (u, plan);
 }
 
-/* /proc is mounted in the container: sbx-oci-init can be run from
-   /proc/self/fd.  */
-static bool
-proc_mounted (const struct sbx_spec *spec)
+bool
+policy_init_step (const struct sbx_spec *spec, const struct sbx_plan *plan)
 {
+  if (!spec->has_process || plan->agent)
+    return false;
   for (size_t i = 0; i < spec->n_mounts; i++)
     if (spec->mounts[i].type && strcmp (spec->mounts[i].type, "proc") == 0
         && strcmp (spec->mounts[i].destination, "/proc") == 0)
@@ -106,7 +106,7 @@ policy_identity (const struct sbx_spec *spec,
   const struct sbx_linux *lx = &spec->linux_;
   const char *range_field;
   size_t range_index;
-  plan->init = spec->has_process && !plan->agent && proc_mounted (spec);
+  plan->init = policy_init_step (spec, plan);
   if (policy_id_range (spec, host, &range_field, &range_index))
     return policy_id_maps (spec, host, range_field, range_index, plan, err);
   if (!spec->has_process)

@@ -32,6 +32,9 @@ enum sbx_plan_op
 /* The most a type 't' node's options may hold (runner_nodes.c's
    buffers).  */
 #define SBX_RUNNER_TMPFS_OPTIONS_MAX 1000
+/* The longest SELinux context or AppArmor profile taken (policy/labels.c):
+   the modules' attributes are written in one page.  */
+#define SBX_LABEL_MAX 4000
 
 struct sbx_plan_node
 {
@@ -173,6 +176,12 @@ struct sbx_plan
   bool init_ids; /* ... which also takes uid, gid and GROUPS and the five
                     capability sets itself, in the caller's user
                     namespace (a root caller's container without one) */
+  /* The labels sbx-oci-init gives the command before its exec
+     (process.selinuxLabel, process.apparmorProfile) and the mounts'
+     SELinux context (linux.mountLabel); NULL: none (policy/labels.c).  */
+  char *selinux_label;
+  char *apparmor_profile;
+  char *mount_label;
   struct sbx_propagation root_propagation; /* linux.rootfsPropagation,
                                               set on "/" by sbx-oci from
                                               outside (root's containers) */

@@ -358,6 +358,8 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   if (r == 0)
     r = policy_root_propagation (spec, host, plan, err);
   if (r == 0)
+    r = policy_labels (spec, host, plan, err);
+  if (r == 0)
     r = resolve_pid_join (spec, host, plan, err);
   if (r == 0)
     r = plan->agent ? policy_agent_mounts (spec, host, plan, err)
@@ -417,6 +419,9 @@ sbx_plan_free (struct sbx_plan *plan)
   free (plan->nodes);
   free (plan->nodes_dir);
   free (plan->cwd);
+  free (plan->selinux_label);
+  free (plan->apparmor_profile);
+  free (plan->mount_label);
   strv_free (&plan->argv);
   strv_free (&plan->env);
   strv_free (&plan->env_dropped);

@@ -229,6 +229,18 @@ jcheck_abs_path (const char *s)
 }
 
 int
+json_label (struct sbx_jctx *c, yajl_val obj, const char *key, char **out)
+{
+  int r = json_string (c, obj, key, 0, out);
+  if (r > 0 && (*out)[0] == '\0')
+    {
+      free (*out);
+      *out = NULL;
+    }
+  return r;
+}
+
+int
 json_abs_path (struct sbx_jctx *c, yajl_val obj, const char *key,
                unsigned flags, char **out)
 {

@@ -77,6 +77,9 @@ int json_object (struct sbx_jctx *c, yajl_val obj, const char *key,
 
 int json_string (struct sbx_jctx *c, yajl_val obj, const char *key,
                  unsigned flags, char **out);
+/* A security label or profile: a string, where "" (how podman and CRI
+   write "no label") is none, as absent is.  */
+int json_label (struct sbx_jctx *c, yajl_val obj, const char *key, char **out);
 int json_abs_path (struct sbx_jctx *c, yajl_val obj, const char *key,
                    unsigned flags, char **out);
 /* A path that resolves against the bundle when relative; normalized.  */

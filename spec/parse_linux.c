@@ -295,6 +295,6 @@ sbx_parse_linux (struct sbx_jctx *c, yajl_val obj, struct sbx_linux *lx)
   if (r >= 0)
     r = sbx_parse_devices (c, obj, lx);
   if (r >= 0)
-    r = sbx_refuse_linux (c, obj);
+    r = json_label (c, obj, "mountLabel", &lx->mount_label);
   return r < 0 ? r : 0;
 }

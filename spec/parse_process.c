@@ -190,7 +190,9 @@ sbx_parse_process (struct sbx_jctx *c, yajl_val obj, struct sbx_process *p)
   if (r >= 0)
     r = json_bool (c, obj, "noNewPrivileges", 0, &p->no_new_privileges);
   if (r >= 0)
-    r = sbx_refuse_process (c, obj);
+    r = json_label (c, obj, "apparmorProfile", &p->apparmor_profile);
+  if (r >= 0)
+    r = json_label (c, obj, "selinuxLabel", &p->selinux_label);
   if (r >= 0)
     r = json_i64 (c, obj, "oomScoreAdj", 0, -1000, 1000, &oom);
   if (r < 0)

@@ -14,10 +14,6 @@ int sbx_parse_resources_tuning (struct sbx_jctx *c, yajl_val resources,
                                 struct sbx_resources_tuning *t);
 /* linux.devices (parse_devices.c).  */
 int sbx_parse_devices (struct sbx_jctx *c, yajl_val obj, struct sbx_linux *lx);
-/* Refuse the fields of the process and linux sections that bubblewrap
-   cannot honour (parse_refuse.c).  */
-int sbx_refuse_process (struct sbx_jctx *c, yajl_val obj);
-int sbx_refuse_linux (struct sbx_jctx *c, yajl_val obj);
 /* EXT must hold the defaults (sbx_ext_init) before parsing.  */
 int sbx_parse_ext (struct sbx_jctx *c, yajl_val obj, struct sbx_ext *ext);
 void sbx_ext_init (struct sbx_ext *ext);

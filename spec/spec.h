@@ -138,6 +138,9 @@ struct sbx_process
   bool no_new_privileges;
   bool has_oom_score_adj;
   int oom_score_adj;
+  char *apparmor_profile; /* NULL: none ("" reads as none, as podman and
+                             CRI write "no label") */
+  char *selinux_label;    /* NULL: none, as above */
 };
 
 enum sbx_ns_type
@@ -252,6 +255,7 @@ struct sbx_linux
   struct sbx_kv *sysctl;
   size_t n_sysctl;
   char *rootfs_propagation;
+  char *mount_label; /* SELinux context of the mounts made; NULL: none */
   struct sbx_device *devices;
   size_t n_devices;
 };

@@ -22,6 +22,8 @@ free_process (struct sbx_process *p)
   strv_free (&p->args);
   strv_free (&p->env);
   free (p->cwd);
+  free (p->apparmor_profile);
+  free (p->selinux_label);
   strv_free (&p->capabilities.bounding);
   strv_free (&p->capabilities.effective);
   strv_free (&p->capabilities.inheritable);
@@ -70,6 +72,7 @@ free_linux (struct sbx_linux *lx)
   free (lx->resources.tuning.devices);
   free_kv (lx->sysctl, lx->n_sysctl);
   free (lx->rootfs_propagation);
+  free (lx->mount_label);
   for (size_t i = 0; i < lx->n_devices; i++)
     free (lx->devices[i].path);
   free (lx->devices);

@@ -57,11 +57,11 @@ parse_exec_options (int argc, char **argv, struct sbx_exec_request *o,
                          "exec --cap: not supported; put the capability in "
                          "the --process file's capabilities");
       case 'L':
+        o->process_label = optarg;
+        break;
       case 'A':
-        return sbx_fail (err, -ENOTSUP,
-                         "exec --%s: SELinux and AppArmor labels are not "
-                         "supported (bubblewrap cannot apply them)",
-                         c == 'L' ? "process-label" : "apparmor");
+        o->apparmor = optarg;
+        break;
       case 't':
         o->tty = true;
         break;

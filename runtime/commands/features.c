@@ -47,11 +47,13 @@ linux_features (yajl_gen g)
   /* bwrap installs the program itself and cannot pass flags.  */
   r = r ?: key_list (g, "supportedFlags", none);
   r = r ?: sbx_json_close (g, false);
+  /* Supported by this build (sbx-oci-init takes both labels); whether
+     this host's module is on is create's to find out.  */
   r = r ?: sbx_json_key (g, "apparmor") ?: sbx_json_open (g, false);
-  r = r ?: sbx_json_key_bool (g, "enabled", false);
+  r = r ?: sbx_json_key_bool (g, "enabled", true);
   r = r ?: sbx_json_close (g, false);
   r = r ?: sbx_json_key (g, "selinux") ?: sbx_json_open (g, false);
-  r = r ?: sbx_json_key_bool (g, "enabled", false);
+  r = r ?: sbx_json_key_bool (g, "enabled", true);
   r = r ?: sbx_json_close (g, false);
   r = r ?: sbx_json_close (g, false);
   strv_free (&caps);

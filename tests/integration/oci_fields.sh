@@ -158,6 +158,29 @@ EOF2
   sbx delete --force ag > /dev/null 2>&1
 }
 
+# process.selinuxLabel, process.apparmorProfile, linux.mountLabel: this
+# host has neither module, so create refuses each (121), naming the field
+# and why, and leaves nothing; sbx-oci-init, which applies them at the
+# command's exec, fails loudly where the module cannot take the label.
+labels_case () {
+  local field edit out rc
+  for field in process.selinuxLabel process.apparmorProfile linux.mountLabel; do
+    edit="c['${field%%.*}']['${field#*.}'] = 'system_u:system_r:container_t:s0:c1,c2'"
+    bundle "$B/label-$field" "$edit"
+    out=$(sbx create --bundle "$B/label-$field" lbl 2>&1 < /dev/null); rc=$?
+    check "$field without its module: create refuses it (121: $out)" \
+      eval '[ $rc -eq 121 ] && [[ "$out" == *"$field: "*" is not enabled on this host"* ]] \
+        && [ "$(wc -l <<<"$out")" -eq 1 ]'
+    check "$field refused: nothing is left" [ -z "$(sbx list -q 2> /dev/null)" ]
+  done
+  bundle "$B/label-empty" "c['process']['selinuxLabel'] = ''"
+  sbx run --bundle "$B/label-empty" lbl0 > /dev/null 2>&1 < /dev/null
+  check "an empty selinuxLabel is no label, as podman writes it" [ $? -eq 0 ]
+  out=$("$(dirname "$SBX")/sbx-oci-init" -Z u:r:t:s0 -- /bin/true 2>&1); rc=$?
+  check "sbx-oci-init takes the label at the exec, and fails without SELinux ($out)" \
+    eval '[ $rc -eq 1 ] && [[ "$out" == *"process.selinuxLabel: cannot apply it"* ]]'
+}
+
 features_case () {
   check "features: the document says what this build does" python3 -c '
 import json, sys
@@ -167,7 +190,7 @@ sc = d["linux"]["seccomp"]
 assert sc["enabled"] and "SCMP_ACT_ERRNO" in sc["actions"]
 assert "SCMP_ACT_NOTIFY" not in sc["actions"] and sc["supportedFlags"] == []
 assert "CAP_CHOWN" in d["linux"]["capabilities"]
-assert not d["linux"]["apparmor"]["enabled"] and not d["linux"]["selinux"]["enabled"]
+assert d["linux"]["apparmor"]["enabled"] and d["linux"]["selinux"]["enabled"]
 assert "org.sbx-oci" in d' "$(sbx features)"
 }
 
@@ -492,6 +515,7 @@ suite () {
   propagation_case
   named_tmpfs_case
   agent_exec_case
+  labels_case
   features_case
 }
 

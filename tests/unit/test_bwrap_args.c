@@ -333,6 +333,52 @@ test_pid_join (void)
   sbx_plan_free (plan);
 }
 
+/* A container's labels: the mount label to bwrap's --file-label, the
+   process labels to sbx-oci-init, which takes them at the command's exec
+   (after "--", before the command).  */
+static void
+test_labels (void)
+{
+  struct sbx_host_facts host = fake_host (NULL);
+  host.is_root = true;
+  host.uid = host.gid = 0;
+  host.selinux = host.apparmor = true;
+  struct sbx_plan *plan = NULL;
+  struct sbx_error err = { 0 };
+  int r = fake_resolve_json (
+      "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+      "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\", "
+      "\"selinuxLabel\": \"u:r:container_t:s0:c1,c2\", "
+      "\"apparmorProfile\": \"containers-default\"}, \"mounts\": "
+      "[{\"destination\": \"/proc\", \"type\": \"proc\", \"source\": "
+      "\"proc\"}], \"linux\": {\"mountLabel\": "
+      "\"u:object_r:container_file_t:s0:c1,c2\"}}",
+      &host, &plan, &err);
+  tap_ok (r == 0, "labels: resolved (%s)", err.msg);
+  if (r < 0)
+    return;
+  struct strv argv = { 0 };
+  struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
+  struct sbx_bwrap_opts opts = { 0 };
+  r = sbx_bwrap_args (plan, &host, &fds, &opts, &argv, &err);
+  long dashdash = -1, init = -1;
+  for (size_t i = 0; i < argv.n; i++)
+    if (dashdash < 0 && strcmp (argv.v[i], "--") == 0)
+      dashdash = (long) i;
+    else if (dashdash >= 0 && strcmp (argv.v[i], "sbx-oci-init") == 0)
+      init = (long) i;
+  long file = find_pair (&argv, "--file-label",
+                         "u:object_r:container_file_t:s0:c1,c2");
+  long se = find_pair (&argv, "-Z", "u:r:container_t:s0:c1,c2");
+  long aa = find_pair (&argv, "-P", "containers-default");
+  tap_ok (r == 0 && file >= 0 && file < dashdash,
+          "labels: linux.mountLabel is bwrap's --file-label");
+  tap_ok (r == 0 && init > dashdash && se > init && aa > init,
+          "labels: the process labels go to sbx-oci-init");
+  strv_free (&argv);
+  sbx_plan_free (plan);
+}
+
 static void
 test_order (void)
 {
@@ -514,6 +560,7 @@ main (void)
     test_golden (root);
   test_order ();
   test_pid_join ();
+  test_labels ();
   test_landlock ();
   test_refusals ();
   test_container_paths ();

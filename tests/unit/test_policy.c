@@ -508,6 +508,73 @@ test_root_propagation (void)
     }
 }
 
+/* Labels: kept for a container with /proc where the module is on;
+   refused, naming the field and why, where it is off, for an agent, and
+   without /proc (sbx-oci-init, which applies them, needs it).  */
+static void
+test_labels (void)
+{
+  static const char fmt[]
+      = "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"%s\"}, "
+        "\"mounts\": [%s], "
+        "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\", %s}, "
+        "\"linux\": {\"mountLabel\": \"%s\"}}";
+  static const char proc[]
+      = "{\"destination\": \"/proc\", \"type\": \"proc\"}";
+  static const struct
+  {
+    const char *root, *mounts, *process, *mount_label;
+    bool selinux, apparmor;
+    const char *refused; /* the field, or NULL: kept */
+    const char *why;     /* in the refusal */
+  } cases[] = {
+    { "rootfs", proc, "\"selinuxLabel\": \"s\"", "m", true, false, NULL, "" },
+    { "rootfs", proc, "\"apparmorProfile\": \"p\"", "", false, true, NULL,
+      "" },
+    { "rootfs", proc, "\"selinuxLabel\": \"s\"", "", false, true,
+      "process.selinuxLabel", "SELinux is not enabled on this host" },
+    { "rootfs", proc, "\"apparmorProfile\": \"p\"", "", true, false,
+      "process.apparmorProfile", "AppArmor is not enabled on this host" },
+    { "rootfs", proc, "\"selinuxLabel\": \"\"", "m", false, false,
+      "linux.mountLabel", "SELinux is not enabled" },
+    { "rootfs", "", "\"selinuxLabel\": \"s\"", "", true, false,
+      "process.selinuxLabel", "mount /proc or remove it" },
+    { "/", proc, "\"apparmorProfile\": \"p\"", "", true, true,
+      "process.apparmorProfile", "an agent sandbox takes no label" },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    {
+      char json[1024];
+      snprintf (json, sizeof json, fmt, cases[i].root, cases[i].mounts,
+                cases[i].process, cases[i].mount_label);
+      struct sbx_host_facts host = fake_host (NULL);
+      host.is_root = true;
+      host.selinux = cases[i].selinux;
+      host.apparmor = cases[i].apparmor;
+      struct sbx_error err = { 0 };
+      struct sbx_plan *plan = NULL;
+      int r = fake_resolve_json (json, &host, &plan, &err);
+      bool ok
+          = cases[i].refused
+                ? r == -ENOTSUP && strcmp (err.field, cases[i].refused) == 0
+                      && strstr (err.msg, cases[i].why)
+                : r == 0
+                      && (strstr (cases[i].process, "selinux")
+                              ? plan->selinux_label
+                                    && strcmp (plan->selinux_label, "s") == 0
+                              : plan->apparmor_profile
+                                    && strcmp (plan->apparmor_profile, "p")
+                                           == 0)
+                      && (cases[i].mount_label[0]
+                              ? plan->mount_label
+                                    && strcmp (plan->mount_label, "m") == 0
+                              : plan->mount_label == NULL);
+      tap_ok (ok, "labels %zu: %s (%s)", i,
+              cases[i].refused ? "refused" : "kept", err.msg);
+      sbx_plan_free (plan);
+    }
+}
+
 /* One decision for the sandbox and for exec into it: which seccomp
    programs run (sbx_policy_filters, recorded in the plan).  */
 static void
@@ -578,6 +645,7 @@ main (void)
   test_supplementary_groups ();
   test_init_takes_identity ();
   test_root_propagation ();
+  test_labels ();
   test_sysctl ();
   test_mount_values_quoted ();
   test_namespace_paths ();

@@ -168,13 +168,7 @@ static const struct error_case error_cases[] = {
   { PROC ("'oomScoreAdj':-1001"),
     "process.oomScoreAdj: out of range (expected -1000 to 1000)" },
   { PROC ("'oomScoreAdj':0.5"), "process.oomScoreAdj: expected an integer" },
-  { PROC ("'apparmorProfile':'docker-default'"),
-    "process.apparmorProfile: bubblewrap cannot apply an AppArmor profile; "
-    "remove it or use runc or crun" },
-  { PROC ("'selinuxLabel':'system_u:system_r:container_t:s0'"),
-    "process.selinuxLabel: sbx-oci does not pass SELinux labels to "
-    "bubblewrap yet (its --exec-label could apply this one); remove it or "
-    "use runc or crun" },
+  { PROC ("'selinuxLabel':7"), "process.selinuxLabel: expected a string" },
   /* linux */
   { DOC ("'linux':1"), "linux: expected an object" },
   { LINUX ("'namespaces':{}"), "linux.namespaces: expected an array" },
@@ -251,10 +245,7 @@ static const struct error_case error_cases[] = {
   { LINUX ("'devices':[{'path':'/dev/z','type':'p'},"
            "{'path':'/dev//z/','type':'p'}]"),
     "linux.devices[1].path: duplicate \"/dev/z\"" },
-  { LINUX ("'mountLabel':'system_u:object_r:container_file_t:s0'"),
-    "linux.mountLabel: sbx-oci does not pass SELinux labels to bubblewrap "
-    "yet (its --file-label could apply this one); remove it or use runc or "
-    "crun" },
+  { LINUX ("'mountLabel':[]"), "linux.mountLabel: expected a string" },
   { LINUX ("'seccomp':[]"), "linux.seccomp: expected an object" },
   { LINUX ("'seccomp':{}"), "linux.seccomp.defaultAction: required" },
   { SECCOMP ("'defaultErrnoRet':-1"),
@@ -581,7 +572,8 @@ static const char container_json[]
       " 'resources':{'memory':{'limit':-1,'swap':5},'pids':{'limit':"
       "9223372036854775807},'cpu':{'shares':1}},"
       " 'cgroupsPath':'/sbx/"
-      "c1','sysctl':{'net.ipv4.ip_forward':'0'},'rootfsPropagation':'rslave'},"
+      "c1','sysctl':{'net.ipv4.ip_forward':'0'},'rootfsPropagation':'rslave',"
+      " 'mountLabel':'system_u:object_r:container_file_t:s0:c1,c2'},"
       "'hooks':{'prestart':[{'path':'/bin/"
       "a','args':['a','1'],'env':['X=1'],'timeout':5}],"
       " 'poststop':[{'path':'/bin/b'},{'path':'/bin/c'}]}"
@@ -644,6 +636,8 @@ check_container_process (const struct sbx_spec *s)
   tap_ok (p->no_new_privileges && p->has_oom_score_adj
               && p->oom_score_adj == -1000,
           "noNewPrivileges, oomScoreAdj");
+  tap_ok (p->selinux_label == NULL && p->apparmor_profile == NULL,
+          "selinuxLabel null, apparmorProfile absent: none");
 }
 
 static void
@@ -676,6 +670,11 @@ check_container_linux (const struct sbx_spec *s)
   tap_ok (lx->n_sysctl == 1 && strcmp (lx->cgroups_path, "/sbx/c1") == 0
               && strcmp (lx->rootfs_propagation, "rslave") == 0,
           "sysctl, cgroupsPath, rootfsPropagation");
+  tap_ok (lx->mount_label
+              && strcmp (lx->mount_label,
+                         "system_u:object_r:container_file_t:s0:c1,c2")
+                     == 0,
+          "mountLabel, as given");
 }
 
 /* linux.devices: each entry as given, paths normalized, OCI's defaults

@@ -18,6 +18,13 @@
   while (0)
 
 static int
+push2 (struct strv *argv, const char *flag, const char *value)
+{
+  PUSH (flag, value);
+  return 0;
+}
+
+static int
 push_fd (struct strv *argv, const char *flag, int fd)
 {
   if (fd < 0)
@@ -215,6 +222,10 @@ init_args (const struct sbx_plan *plan, const struct sbx_bwrap_fds *fds,
     r = push_opt (argv, "-s", fds->init_started);
   if (r == 0 && plan->init_ids)
     r = init_ids_args (plan, opts->init_caps, argv);
+  if (r == 0 && plan->selinux_label)
+    r = push2 (argv, "-Z", plan->selinux_label);
+  if (r == 0 && plan->apparmor_profile)
+    r = push2 (argv, "-P", plan->apparmor_profile);
   return r ?: strv_push (argv, "--");
 }
 
@@ -238,6 +249,9 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
     r = strv_push (argv, "--new-session");
   if (r == 0 && opts->as_pid_1)
     r = strv_push (argv, "--as-pid-1");
+  /* The context of the tmpfs, mqueue and devpts bwrap mounts.  */
+  if (r == 0 && plan->mount_label)
+    r = push2 (argv, "--file-label", plan->mount_label);
   if (r == 0)
     r = push_fd (argv, "--json-status-fd", fds->json_status);
   if (r == 0)

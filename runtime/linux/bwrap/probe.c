@@ -256,6 +256,20 @@ landlock_abi (void)
   return abi > 0 ? (int) abi : 0;
 }
 
+/* SELinux when its file system is mounted where libselinux looks,
+   AppArmor when its module says it is enabled (what runc reads).  */
+void
+sbx_probe_label_modules (struct sbx_host_facts *f)
+{
+  char c = 0;
+  f->selinux = access ("/sys/fs/selinux/enforce", F_OK) == 0;
+  int fd
+      = open ("/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
+  f->apparmor = fd >= 0 && read (fd, &c, 1) == 1 && c == 'Y';
+  if (fd >= 0)
+    close (fd);
+}
+
 static void
 probe_identity (struct sbx_probe *p)
 {
@@ -282,6 +296,7 @@ probe_identity (struct sbx_probe *p)
   f->path_node = sbx_host_path_node;
   f->rlimit_hard = sbx_host_rlimits ();
   f->landlock_abi = landlock_abi ();
+  sbx_probe_label_modules (f);
 }
 
 /* Root: its launches' namespaces cannot be made (no CAP_SYS_ADMIN).

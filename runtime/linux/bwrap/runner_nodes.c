@@ -56,11 +56,12 @@ static const struct
    container's tmpfs would open the host's device (no cgroup v2 device
    filter stands behind it here).  */
 static int
-mount_tmpfs (const struct sbx_plan_node *n, char *msg, size_t size)
+mount_tmpfs (const struct sbx_plan_node *n, const char *label, char *msg,
+             size_t size)
 {
   unsigned long flags = 0;
   const unsigned long forced = MS_NOSUID | MS_NODEV;
-  char data[SBX_RUNNER_TMPFS_OPTIONS_MAX + 1]
+  char data[SBX_RUNNER_TMPFS_OPTIONS_MAX + SBX_LABEL_MAX + 16]
       = "",
       options[SBX_RUNNER_TMPFS_OPTIONS_MAX + 1];
   snprintf (options, sizeof options, "%s", n->fs_options);
@@ -78,6 +79,10 @@ mount_tmpfs (const struct sbx_plan_node *n, char *msg, size_t size)
         snprintf (data + strlen (data), sizeof data - strlen (data), "%s%s",
                   data[0] ? "," : "", o);
     }
+  /* linux.mountLabel, quoted: an MCS context has commas in it.  */
+  if (label)
+    snprintf (data + strlen (data), sizeof data - strlen (data),
+              "%scontext=\"%s\"", data[0] ? "," : "", label);
   if (mkdir (n->source, 0700) < 0
       || mount (n->fs_name, n->source, "tmpfs", flags | forced, data) < 0)
     {
@@ -112,7 +117,7 @@ sbx_runner_make_nodes (const struct sbx_plan *plan, char *msg, size_t size)
       const struct sbx_plan_node *n = &plan->nodes[i];
       if (n->type == 't')
         {
-          int r = mount_tmpfs (n, msg, size);
+          int r = mount_tmpfs (n, plan->mount_label, msg, size);
           if (r < 0)
             return r;
           continue;

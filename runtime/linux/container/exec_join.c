@@ -23,6 +23,7 @@
 #include "common/file_io.h"
 #include "runtime/context.h"
 #include "runtime/linux/container/exec_join.h"
+#include "runtime/linux/container/exec_labels.h"
 #include "runtime/linux/child_step.h"
 #include "runtime/linux/container/exec_lookup.h"
 #include "runtime/linux/confine/fd_scrub.h"
@@ -54,6 +55,7 @@ struct exec_plan
      policy) and the command after "--" in HELPER_ARGV.  -1: none.  */
   int landlock_fd;
   struct strv helper_argv;
+  const char *selinux, *apparmor; /* the plan's labels; NULL: none */
 };
 
 /* The process object, read as the "process" of a config the parser knows. */
@@ -94,6 +96,13 @@ load_process (const struct sbx_exec_request *o, const struct sbx_container *c,
   struct sbx_process tmp = p->spec->process;
   p->spec->process = ps->process;
   ps->process = tmp;
+  /* A process given without labels runs with the container's, as runc
+     exec's does.  */
+  struct sbx_process *now = &p->spec->process, *was = &ps->process;
+  if (now->selinux_label == NULL)
+    now->selinux_label = steal_pointer (&was->selinux_label);
+  if (now->apparmor_profile == NULL)
+    now->apparmor_profile = steal_pointer (&was->apparmor_profile);
   struct strv fields = p->spec->fields;
   p->spec->fields = ps->fields;
   ps->fields = fields;
@@ -193,6 +202,7 @@ enum
   STEP_CAPS,
   STEP_SECCOMP,
   STEP_FDS,
+  STEP_LABEL,
   STEP_EXEC,
 };
 
@@ -273,6 +283,9 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
      searched for the command.  */
   if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
     fail_step (report_w, STEP_CAPS);
+  const char *which;
+  if (sbx_exec_labels (p->selinux, p->apparmor, &which) < 0)
+    fail_step (report_w, STEP_LABEL);
   environ = envp; /* execvp searches the process's own PATH */
   if (p->landlock_fd >= 0)
     syscall (SYS_execveat, helper_fd_number (p->preserve_fds), "",
@@ -329,6 +342,7 @@ static const char *const step_names[] = {
   [STEP_CAPS] = "set the capabilities",
   [STEP_SECCOMP] = "load the seccomp program",
   [STEP_FDS] = "close the caller's descriptors",
+  [STEP_LABEL] = "take the SELinux or AppArmor label",
   [STEP_EXEC] = "execute",
 };
 
@@ -527,6 +541,23 @@ enter_cgroup (const struct sbx_container *c, struct sbx_error *err)
   return r < 0 ? r : 0;
 }
 
+/* --process-label and --apparmor over the process's own labels: the
+   policy then checks them as it checks a config's.  */
+static int
+label_options (const struct sbx_exec_request *o, struct sbx_process *pr)
+{
+  const char *given[2] = { o->process_label, o->apparmor };
+  char **into[2] = { &pr->selinux_label, &pr->apparmor_profile };
+  for (int i = 0; i < 2; i++)
+    if (given[i])
+      {
+        free (*into[i]);
+        if ((*into[i] = strdup (given[i])) == NULL)
+          return -ENOMEM;
+      }
+  return 0;
+}
+
 int
 sbx_container_exec (const struct sbx_context *g,
                     const struct sbx_exec_request *o, struct sbx_error *err)
@@ -541,10 +572,16 @@ sbx_container_exec (const struct sbx_context *g,
   r = r ?: check_running (&c, err);
   r = r ?: load_process (o, &c, &p, err);
   r = r ?: add_env_options (&p.spec->process, &o->env, err);
+  r = r ?: label_options (o, &p.spec->process);
   /* The gates create's config met, for the process object exec was given;
      then the environment, as create made it.  */
   r = r ?: sbx_kept_policy_exec (g, &c, p.spec, &policy, &landlock, err);
   r = r ?: landlock_layer (&landlock, &p, err);
+  if (r == 0)
+    {
+      p.selinux = policy->selinux_label;
+      p.apparmor = policy->apparmor_profile;
+    }
   /* As create planned them: an unprivileged caller's sandbox holds none.  */
   r = r
           ?: sbx_caps_plan (&p.spec->process.capabilities,

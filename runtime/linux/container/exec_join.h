@@ -23,6 +23,8 @@ struct sbx_exec_request
   bool tty;
   const char *console_socket;
   int preserve_fds;
+  const char *process_label; /* --process-label: SELinux; NULL: none */
+  const char *apparmor;      /* --apparmor: a profile; NULL: none */
 };
 
 /* Run REQ's process in container REQ->id.  Returns the process's exit

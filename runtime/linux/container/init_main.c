@@ -26,10 +26,12 @@
  *
  * Usage (written by bwrap_args.c, never by hand):
  *   sbx-oci-init [-r FD] [-h FD] [-s FD] [-u UID -g GID [-G G1,G2...]]
- *                [-c BND:EFF:PRM:INH:AMB] -- COMMAND...
+ *                [-c BND:EFF:PRM:INH:AMB] [-Z CONTEXT] [-P PROFILE]
+ *                -- COMMAND...
  * -r: where a lookup failure is reported (else stderr); -h: read one byte
  * before going on; -s: kept open until the exec; -c: the capability sets
- * as hexadecimal masks.  */
+ * as hexadecimal masks; -Z, -P: the SELinux context and the AppArmor
+ * profile the command is executed into (exec_labels.h).  */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -45,6 +47,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/linux/container/exec_labels.h"
+
 #define MAX_GROUPS 256 /* SBX_INIT_MAX_GROUPS (policy/policy.h) */
 
 struct init_request
@@ -57,6 +61,7 @@ struct init_request
   size_t n_groups;
   bool set_caps;
   uint64_t bnd, eff, prm, inh, amb;
+  const char *selinux, *apparmor; /* -Z, -P: NULL for none */
   char **argv;
 };
 
@@ -131,6 +136,11 @@ parse_args (int argc, char **argv, struct init_request *q)
         {
           if (!parse_groups (val, q))
             return false;
+          continue;
+        }
+      if (strcmp (opt, "-Z") == 0 || strcmp (opt, "-P") == 0)
+        {
+          *(opt[1] == 'Z' ? &q->selinux : &q->apparmor) = val;
           continue;
         }
       if (strcmp (opt, "-c") == 0)
@@ -317,6 +327,10 @@ main (int argc, char **argv)
     switch_ids (&q);
   if (q.set_caps)
     set_caps (&q);
+  const char *which = NULL;
+  int r = sbx_exec_labels (q.selinux, q.apparmor, &which);
+  if (r < 0)
+    fail (&q, 1, "%s: cannot apply it: %s", which, strerror (-r));
   execv (file, q.argv);
   fail (&q, errno == ENOENT ? 127 : 126, "exec: \"%s\": %s", q.argv[0],
         strerror (errno));

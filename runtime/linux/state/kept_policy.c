@@ -137,6 +137,7 @@ sbx_kept_policy_exec (const struct sbx_context *g,
         .rlimit_hard = sbx_host_rlimits (),
         .approved = &ceiling.approvals,
       };
+      sbx_probe_label_modules (&host);
       r = sbx_policy_exec (spec, &host, under ? &ceiling : NULL, out, err);
     }
   if (r == 0)
