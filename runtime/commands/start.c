@@ -42,12 +42,16 @@ release (struct sbx_container *c, struct sbx_error *err)
   return 0;
 }
 
-/* Returns once the command has been executed, as crun's start does, so
+/* Returns once the command has been executed, as runc's start does (it
+   reads its exec FIFO to the end; crun 1.8's returns before the exec), so
    that a signal sent next reaches the command and not sbx-oci-init: the
    exec FIFO reads to its end when its last writer, sbx-oci-init, closes
-   it by its exec (create's own copy went with create).  What the helper
-   wrote there instead is its failure.  A container made without one (an
-   older sbx-oci, or one without /proc) has nothing to wait for.  */
+   it by its exec (create's own copy went with create).  Nothing tells
+   when the command has set its signal handlers: a pid namespace's init
+   drops a signal that comes before (docs/conformance.md, killsig).  What
+   the helper wrote there instead is its failure.  A container made
+   without one (an older sbx-oci, or one without /proc) has nothing to
+   wait for.  */
 static int
 wait_exec (struct sbx_container *c, struct sbx_error *err)
 {

@@ -137,7 +137,7 @@ c['mounts'].append({'destination': '/entry.sh', 'type': 'bind', 'source': '$B/en
 }
 
 # kill right after start: start returns once the workload runs (its exec
-# done, as crun's does), so a signal sent then reaches the workload, never
+# done, as runc's does), so a signal sent then reaches the workload, never
 # the runner still setting it up (runtime-tools' killsig).
 kill_case () {
   local b=$B/kill got=0 ran=0 i id pid exe

@@ -21,7 +21,7 @@
  *   - holds before the command on the release FIFO, in place of bwrap's
  *     --block-fd, so that the lookup's failure fails `create`;
  *   - keeps the exec FIFO open until its exec succeeds (close-on-exec), so
- *     that `start` returns only once the command runs, as crun's does, and
+ *     that `start` returns only once the command runs, as runc's does, and
  *     a signal sent right after `start` reaches the command.
  *
  * Usage (written by bwrap_args.c, never by hand):
