@@ -115,6 +115,15 @@ c['process']['capabilities'] = {k: $keep for k in ('bounding', 'effective', 'per
 "
   sbx run --bundle "$B/chown" ch > /dev/null 2>&1 < /dev/null
   check "capabilities: with CAP_CHOWN, it works" [ $? -eq 0 ]
+  # runc spec's own default: ambient without inheritable, which the kernel
+  # cannot raise; runc and crun skip those, and the container runs.
+  bundle "$B/ambient" "
+c['process']['args'] = ['chown', '1:1', '/tmp']
+c['process']['capabilities'] = {k: $keep for k in ('bounding', 'effective', 'permitted', 'ambient')}
+"
+  out=$(sbx run --bundle "$B/ambient" amb 2>&1 < /dev/null); rc=$?
+  check "capabilities: ambient without inheritable runs, as under runc ($rc: $out)" \
+    [ $rc -eq 0 ]
 }
 
 rlimit_case () {

@@ -260,8 +260,12 @@ set_caps (const struct init_request *q)
     fail (q, 1, "process.capabilities: cannot set them: %s", strerror (errno));
   if (prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
     fail (q, 1, "process.capabilities.ambient: %s", strerror (errno));
+  /* The kernel raises an ambient capability only when it is permitted
+     and inheritable; runc and crun skip the others (runc spec's own
+     default asks for some without an inheritable set).  */
+  uint64_t raisable = q->amb & q->prm & q->inh;
   for (int cap = 0; cap < 64; cap++)
-    if ((q->amb & (UINT64_C (1) << cap))
+    if ((raisable & (UINT64_C (1) << cap))
         && prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
       fail (q, 1, "process.capabilities.ambient: cannot raise %d: %s", cap,
             strerror (errno));
