@@ -14,19 +14,33 @@
 /* FIELD's VALUE (NULL: not asked) may be applied here, or the one line
    that says why not.  */
 static int
-check (const struct sbx_plan *plan, const char *field, const char *value,
-       bool module_on, const char *module, struct sbx_error *err)
+check (const struct sbx_plan *plan, bool landlock, const char *field,
+       const char *value, bool module_on, const char *module,
+       struct sbx_error *err)
 {
   if (value == NULL)
     return 0;
   if (strlen (value) > SBX_LABEL_MAX)
     return sbx_refuse (err, -E2BIG, field, "longer than %d bytes",
                        SBX_LABEL_MAX);
+  /* A quote would end the runner's context="..." and let the rest be
+     taken as tmpfs options; no module's label has one, or a control
+     character.  */
+  for (const char *c = value; *c; c++)
+    if (*c == '"' || (unsigned char) *c < 0x20 || *c == 0x7f)
+      return sbx_refuse (err, -EINVAL, field,
+                         "a quote or a control character is in no label");
   if (!module_on)
     return sbx_refuse (err, -ENOTSUP, field,
                        "%s is not enabled on this host, so \"%s\" cannot "
                        "be applied; remove it",
                        module, value);
+  if (landlock)
+    return sbx_refuse (err, -ENOTSUP, field,
+                       "not with \"sbx\": {\"landlock\": true}: the "
+                       "Landlock helper would take \"%s\" in place of the "
+                       "command",
+                       value);
   if (!plan->init)
     return sbx_refuse (err, -ENOTSUP, field,
                        "\"%s\" is applied by sbx-oci-init, which runs in "
@@ -52,14 +66,15 @@ policy_labels (const struct sbx_spec *spec, const struct sbx_host_facts *host,
 {
   const struct sbx_process *p = &spec->process;
   const char *mount_label = spec->has_linux ? spec->linux_.mount_label : NULL;
-  int r = check (plan, "process.selinuxLabel", p->selinux_label, host->selinux,
-                 "SELinux", err);
+  bool ll = spec->ext.landlock;
+  int r = check (plan, ll, "process.selinuxLabel", p->selinux_label,
+                 host->selinux, "SELinux", err);
   if (r == 0)
-    r = check (plan, "process.apparmorProfile", p->apparmor_profile,
+    r = check (plan, ll, "process.apparmorProfile", p->apparmor_profile,
                host->apparmor, "AppArmor", err);
   if (r == 0)
-    r = check (plan, "linux.mountLabel", mount_label, host->selinux, "SELinux",
-               err);
+    r = check (plan, ll, "linux.mountLabel", mount_label, host->selinux,
+               "SELinux", err);
   if (r == 0)
     r = keep (&plan->selinux_label, p->selinux_label);
   if (r == 0)

@@ -33,8 +33,8 @@ enum sbx_plan_op
    buffers).  */
 #define SBX_RUNNER_TMPFS_OPTIONS_MAX 1000
 /* The longest SELinux context or AppArmor profile taken (policy/labels.c):
-   the modules' attributes are written in one page.  */
-#define SBX_LABEL_MAX 4000
+   with a tmpfs's options it fits the page mount(2) reads its data from.  */
+#define SBX_LABEL_MAX 3000
 
 struct sbx_plan_node
 {

@@ -56,11 +56,12 @@ parse_exec_options (int argc, char **argv, struct sbx_exec_request *o,
         return sbx_fail (err, -ENOTSUP,
                          "exec --cap: not supported; put the capability in "
                          "the --process file's capabilities");
+      /* "" is no label, as in a config.  */
       case 'L':
-        o->process_label = optarg;
+        o->process_label = optarg[0] ? optarg : NULL;
         break;
       case 'A':
-        o->apparmor = optarg;
+        o->apparmor = optarg[0] ? optarg : NULL;
         break;
       case 't':
         o->tty = true;

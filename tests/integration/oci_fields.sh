@@ -190,6 +190,38 @@ labels_case () {
     eval '[ $rc -eq 1 ] && [[ "$out" == *"process.selinuxLabel: cannot apply it"* ]]'
 }
 
+# exec writes a label through the host's /proc, never the container's,
+# which a container that can mount may have covered (the review put a
+# tmpfs with an attr/exec file there, and exec ran the process unlabelled
+# while the label went into that file).  AppArmor is faked on for
+# sbx-oci alone (a tmpfs over /sys/module in a mount namespace of its
+# own): the host's procfs then refuses the label, as it must.  Root only.
+label_proc_case () {
+  [ -z "$AS" ] || return 0
+  local caps='["CAP_SYS_ADMIN"]' out rc
+  bundle "$B/lproc" "
+c['process']['args'] = ['sleep', '60']
+c['process']['capabilities'] = {k: $caps for k in ('bounding', 'effective', 'permitted')}
+c['linux']['uidMappings'] = [{'containerID': 0, 'hostID': 100000, 'size': 65536}]
+c['linux']['gidMappings'] = [{'containerID': 0, 'hostID': 100000, 'size': 65536}]
+c['linux']['namespaces'].append({'type': 'user'})
+"
+  ln -sf busybox "$B/lproc/rootfs/bin/mount"
+  chown -R 100000:100000 "$B/lproc/rootfs"
+  sbx create --bundle "$B/lproc" lproc > /dev/null 2>&1 && sbx start lproc
+  sbx exec lproc sh -c 'mount -t tmpfs none /proc &&
+    mkdir -p /proc/thread-self/attr/apparmor &&
+    : > /proc/thread-self/attr/apparmor/exec && : > /proc/thread-self/attr/exec'
+  check "a container covers its /proc with a tmpfs of attr files" [ $? -eq 0 ]
+  out=$(unshare -m --propagation private sh -c 'mount -t tmpfs t /sys/module &&
+    mkdir -p /sys/module/apparmor/parameters &&
+    echo Y > /sys/module/apparmor/parameters/enabled && exec "$@"' sh \
+    "$SBX" --root "$ROOT" exec --apparmor some-profile lproc echo RAN 2>&1); rc=$?
+  check "exec --apparmor writes through the host's /proc, not the container's ($rc: $out)" \
+    eval '[ $rc -eq 125 ] && [[ "$out" != *RAN* ]] && [[ "$out" == *"take the SELinux or AppArmor label"* ]]'
+  sbx delete --force lproc
+}
+
 features_case () {
   check "features: the document says what this build does" python3 -c '
 import json, sys
@@ -525,6 +557,7 @@ suite () {
   named_tmpfs_case
   agent_exec_case
   labels_case
+  label_proc_case
   features_case
 }
 

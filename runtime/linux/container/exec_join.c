@@ -56,6 +56,8 @@ struct exec_plan
   int landlock_fd;
   struct strv helper_argv;
   const char *selinux, *apparmor; /* the plan's labels; NULL: none */
+  int proc_fd; /* the host's /proc, for the labels: the container's own may
+                  be covered by now (exec_labels.h); -1 without labels */
 };
 
 /* The process object, read as the "process" of a config the parser knows. */
@@ -251,6 +253,11 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
 {
   const struct sbx_process *pr = &p->spec->process;
   struct sbx_error ignored = { 0 };
+  /* First, while the host's /proc is still open: the labels take effect
+     at the exec below and nothing else is executed before it.  */
+  const char *which;
+  if (sbx_exec_labels (p->proc_fd, p->selinux, p->apparmor, &which) < 0)
+    fail_step (report_w, STEP_LABEL);
   if (p->tty_slave >= 0
       && (setsid () < 0
           || sbx_console_make_controlling (p->tty_slave, &ignored) < 0))
@@ -283,9 +290,6 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
      searched for the command.  */
   if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
     fail_step (report_w, STEP_CAPS);
-  const char *which;
-  if (sbx_exec_labels (p->selinux, p->apparmor, &which) < 0)
-    fail_step (report_w, STEP_LABEL);
   environ = envp; /* execvp searches the process's own PATH */
   if (p->landlock_fd >= 0)
     syscall (SYS_execveat, helper_fd_number (p->preserve_fds), "",
@@ -541,6 +545,29 @@ enter_cgroup (const struct sbx_container *c, struct sbx_error *err)
   return r < 0 ? r : 0;
 }
 
+/* The plan's labels for the child, with the host's /proc to write them
+   through.  Not with the Landlock layer: its helper, a memfd, would be
+   what takes them, not the command.  */
+static int
+exec_labels (const struct sbx_plan *policy, struct exec_plan *p,
+             struct sbx_error *err)
+{
+  p->selinux = policy->selinux_label;
+  p->apparmor = policy->apparmor_profile;
+  if (p->selinux == NULL && p->apparmor == NULL)
+    return 0;
+  if (p->landlock_fd >= 0)
+    return sbx_refuse (err, -ENOTSUP,
+                       p->selinux ? "process.selinuxLabel"
+                                  : "process.apparmorProfile",
+                       "not with the Landlock layer, whose helper would take "
+                       "the label in place of the command");
+  p->proc_fd = open ("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (p->proc_fd < 0)
+    return sbx_fail_errno (err, -errno, "/proc");
+  return 0;
+}
+
 /* --process-label and --apparmor over the process's own labels: the
    policy then checks them as it checks a config's.  */
 static int
@@ -564,7 +591,8 @@ sbx_container_exec (const struct sbx_context *g,
 {
   struct exec_plan p = { .tty_slave = -1,
                          .preserve_fds = o->preserve_fds,
-                         .landlock_fd = -1 };
+                         .landlock_fd = -1,
+                         .proc_fd = -1 };
   struct strv notes = { 0 }, landlock = { 0 };
   struct sbx_plan *policy = NULL;
   struct sbx_container c = { .lock_fd = -1 };
@@ -577,11 +605,7 @@ sbx_container_exec (const struct sbx_context *g,
      then the environment, as create made it.  */
   r = r ?: sbx_kept_policy_exec (g, &c, p.spec, &policy, &landlock, err);
   r = r ?: landlock_layer (&landlock, &p, err);
-  if (r == 0)
-    {
-      p.selinux = policy->selinux_label;
-      p.apparmor = policy->apparmor_profile;
-    }
+  r = r ?: exec_labels (policy, &p, err);
   /* As create planned them: an unprivileged caller's sandbox holds none.  */
   r = r
           ?: sbx_caps_plan (&p.spec->process.capabilities,
@@ -601,6 +625,8 @@ sbx_container_exec (const struct sbx_context *g,
     close (p.tty_slave);
   if (p.landlock_fd >= 0)
     close (p.landlock_fd);
+  if (p.proc_fd >= 0)
+    close (p.proc_fd);
   strv_free (&p.helper_argv);
   strv_free (&landlock);
   free (p.filter.filter);

@@ -332,7 +332,7 @@ main (int argc, char **argv)
   if (q.set_caps)
     set_caps (&q);
   const char *which = NULL;
-  int r = sbx_exec_labels (q.selinux, q.apparmor, &which);
+  int r = sbx_exec_labels (-1, q.selinux, q.apparmor, &which);
   if (r < 0)
     fail (&q, 1, "%s: cannot apply it: %s", which, strerror (-r));
   execv (file, q.argv);
