@@ -229,6 +229,23 @@ jcheck_abs_path (const char *s)
 }
 
 int
+json_dest_path (struct sbx_jctx *c, yajl_val obj, const char *key,
+                unsigned flags, char **out)
+{
+  const char *s = NULL;
+  size_t mark;
+  int r = json_string_field (c, obj, key, flags, &s, &mark);
+  if (r <= 0)
+    return r;
+  if (s[0] != '/')
+    return jfail (c, "expected an absolute path");
+  for (const char *p = s; (p = strstr (p, "..")); p += 2)
+    if (p[-1] == '/' && (p[2] == '/' || p[2] == '\0'))
+      return jfail (c, "\"..\" is not allowed in a destination");
+  return jstore_string (c, sbx_path_normalize (s), out, mark);
+}
+
+int
 json_label (struct sbx_jctx *c, yajl_val obj, const char *key, char **out)
 {
   int r = json_string (c, obj, key, 0, out);

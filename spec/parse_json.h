@@ -77,6 +77,11 @@ int json_object (struct sbx_jctx *c, yajl_val obj, const char *key,
 
 int json_string (struct sbx_jctx *c, yajl_val obj, const char *key,
                  unsigned flags, char **out);
+/* A mount destination: absolute, written normally ("//a/./b/" reads as
+   "/a/b": every check compares the text), and without "..", whose
+   meaning depends on the links on the way.  */
+int json_dest_path (struct sbx_jctx *c, yajl_val obj, const char *key,
+                    unsigned flags, char **out);
 /* A security label or profile: a string, where "" (how podman and CRI
    write "no label") is none, as absent is.  */
 int json_label (struct sbx_jctx *c, yajl_val obj, const char *key, char **out);

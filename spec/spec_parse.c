@@ -176,7 +176,7 @@ parse_mount (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
 {
   struct sbx_mount *m = (struct sbx_mount *) items + i;
   int r
-      = json_abs_path (c, obj, "destination", JSON_REQUIRED, &m->destination);
+      = json_dest_path (c, obj, "destination", JSON_REQUIRED, &m->destination);
   if (r >= 0)
     r = json_string (c, obj, "type", 0, &m->type);
   if (r >= 0)

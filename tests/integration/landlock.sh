@@ -185,29 +185,55 @@ case_exec ()
 # exec builds its domain from the kept rule paths, after the sandbox has
 # run: a link it planted on the way to a nested writable root must not
 # carry that root's rule elsewhere.  The sandbox moves WS/lk (which holds
-# the nested root WS/lk/b) aside and links WS/lk to OUTSIDE, then an
+# the nested root at DEST) aside and links WS/lk to OUTSIDE, then an
 # exec'd process writes OUTSIDE/b, which only the wrong bind makes
-# writable: Landlock alone must refuse it.
-case_exec_planted_link ()
+# writable: Landlock alone must refuse it.  DEST is spelled as given:
+# plainly, with "//" (the review's first way round a text prefix), or
+# through a link on the host's read-only root (its second).
+planted_link_once ()
 {
-  local ws="$WORK/wsl" id="llk-$N"
-  break_mount_layer "exec through a planted link" || return
-  rm -rf "$ws" && mkdir -p "$ws/lk/b" "$OUTSIDE/b" && chmod 777 "$OUTSIDE/b"
-  write_agent "$WORK/bk" workspace-write "$ws" "$(bind_rw "$ws/lk/b")" sleep 60
+  local what=$1 dest=$2 ws=$3 id="llk-$N-$RANDOM"
+  rm -rf "$OUTSIDE/b" && mkdir -p "$ws/lk/b" "$OUTSIDE/b" && chmod 777 "$OUTSIDE/b"
+  write_agent "$WORK/bk" workspace-write "$ws" \
+    "$(printf '{"destination": %s, "type": "bind", "source": %s, "options": ["rbind", "rw"]}' \
+      "$(json_str "$dest")" "$(json_str "$ws/lk/b")")" sleep 60
   sbx create --bundle "$WORK/bk" "$id" > /dev/null 2>&1 && sbx start "$id"
   OUT=$(sbx exec "$id" sh -c 'mv "$1/lk" "$1/lk2" && ln -s "$2" "$1/lk" && echo planted' \
     sh "$ws" "$OUTSIDE" 2>&1)
-  tap_has "$OUT" planted "exec: the sandbox plants a link on the way to a nested root"
+  tap_has "$OUT" planted "exec, $what: the sandbox plants a link on the way to a nested root"
   OUT=$(sbx exec "$id" sh -c 'echo escaped > "$1/b/escape" && echo write-went-through' \
     sh "$OUTSIDE" 2>&1)
-  sbx delete --force "$id" > /dev/null 2>&1
   tap_has "$OUT" "Permission denied" \
-    "exec after a planted link: landlock alone still refuses the write"
-  tap_ok "exec after a planted link: nothing reached the host" \
+    "exec after a planted link, $what: landlock alone still refuses the write"
+  tap_ok "exec after a planted link, $what: nothing reached the host" \
     test ! -e "$OUTSIDE/b/escape"
+  # A directory on the way that it made unsearchable on its own mount
+  # leaves exec working (the rule is its own to lose).
+  sbx exec "$id" sh -c 'rm "$1/lk" && mv "$1/lk2" "$1/lk" && chmod 0 "$1/lk"' \
+    sh "$ws" > /dev/null 2>&1
+  OUT=$(sbx exec "$id" echo still-runs 2>&1)
+  tap_has "$OUT" still-runs "exec, $what: a directory the sandbox made unsearchable stops no exec"
+  chmod 755 "$ws/lk"
+  sbx delete --force "$id" > /dev/null 2>&1
+  rm -rf "$ws"
+}
+
+case_exec_planted_link ()
+{
+  break_mount_layer "exec through a planted link" || return
+  local ws="$WORK/wsl" lnk
+  planted_link_once "plain" "$ws/lk/b" "$ws"
+  planted_link_once "spelled //" "/$ws/./lk/b" "$ws"
+  # The link, and the workspace it names, outside the sandbox's own /tmp:
+  # on the read-only root, where host and sandbox paths agree.
+  ws=$(mktemp -d /var/tmp/sbx-ll-ws.XXXXXX)
+  lnk=$(mktemp -u /var/tmp/sbx-ll-lnk.XXXXXX)
+  ln -s "${ws##*/}" "$lnk" # relative: bwrap cannot make a mount point through an absolute one
+  planted_link_once "through a link on the read-only root" "$lnk/lk/b" "$ws"
+  rm -f "$lnk"
   unset SBX_TEST_WRONG_BIND
   BIN=$SBX_OCI
-  rm -rf "$OUTSIDE" "$ws"
+  rm -rf "$OUTSIDE"
 }
 
 # A container opts in with "sbx": {"landlock": true}: its read-only

@@ -69,6 +69,8 @@ static const struct error_case error_cases[] = {
     "mounts[1].destination: required" },
   { DOC ("'mounts':[{'destination':'a'}]"),
     "mounts[0].destination: expected an absolute path" },
+  { DOC ("'mounts':[{'destination':'/a/../b'}]"),
+    "mounts[0].destination: \"..\" is not allowed in a destination" },
   { DOC ("'mounts':[{'destination':7}]"),
     "mounts[0].destination: expected a string" },
   { DOC ("'mounts':[{'destination':'/a','type':7}]"),
@@ -545,7 +547,7 @@ static const char container_json[]
       "data','type':'bind','source':'data','options':['rbind','ro']},"
       " {'destination':'/"
       "tmp','type':'tmpfs','source':'tmpfs','options':['nosuid']},"
-      " {'destination':'/abs','source':'/srv//x/','options':['bind']},"
+      " {'destination':'//abs/./','source':'/srv//x/','options':['bind']},"
       " {'destination':'/dev/shm','type':'tmpfs','source':'shm/rel'}],"
       "'process':{'terminal':true,'args':['sh','-c','true'],'env':['A=1','B=']"
       ","
@@ -595,7 +597,7 @@ check_container_top (const struct sbx_spec *s)
   bool in_order = true;
   for (size_t i = 0; i < 5 && s->n_mounts == 5; i++)
     in_order &= strcmp (s->mounts[i].destination, dests[i]) == 0;
-  tap_ok (in_order, "mounts keep their order");
+  tap_ok (in_order, "mounts keep their order, destinations normalized");
   tap_streq (s->mounts[0].source, "proc", "non-bind source kept");
   tap_streq (s->mounts[1].source, "/bundle/data", "bind source resolves");
   tap_ok (s->mounts[1].options.n == 2, "mount options");

@@ -11,7 +11,8 @@
    -r PATH  read and execute beneath PATH
    -w PATH  read, execute and write beneath PATH (make, remove, rename,
             refer, truncate; no device nodes)
-   A PATH below a -w PATH is walked from it without following links.
+   Each PATH is walked from "/" following links only on read-only mounts
+   (open_rule_path).
    -d PATH  a device node, or a directory of them: read, write, ioctl
    -c PORT  TCP connect to PORT (ABI 4): with any -c, connecting to
             every other port is refused (the host ports' belt)
@@ -35,6 +36,7 @@
 
    No libc on x86_64 and aarch64 (landlock_sys.h): exit status 125 is the
    helper's own failure, 126/127 the command's exec failure.  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,6 +72,7 @@ memcpy (void *d, const void *s, size_t n)
 }
 #else
 #include <string.h>
+#include <sys/vfs.h>
 #endif
 
 static size_t
@@ -87,15 +90,6 @@ str_eq (const char *a, const char *b)
   while (*a && *a == *b)
     a++, b++;
   return *a == *b;
-}
-
-static int
-memcmp_ (const char *a, const char *b, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    if (a[i] != b[i])
-      return a[i] < b[i] ? -1 : 1;
-  return 0;
 }
 
 static void
@@ -176,87 +170,158 @@ parse_num (const char *s)
   (SBX_LL_FS_EXECUTE | SBX_LL_FS_WRITE_FILE | SBX_LL_FS_READ_FILE             \
    | SBX_LL_FS_TRUNCATE | SBX_LL_FS_IOCTL_DEV)
 
-/* The outermost -w path of ARGV[1..END) that PATH lies strictly below, or
-   NULL.  Every process of the sandbox runs under a domain that lets it
-   rename, remove or make a link only beneath a -w path, so the components
-   of this one are as the plan left them, and the rest of PATH is the
-   sandbox's to change.  */
-static const char *
-writable_ancestor (char **argv, int end, const char *path)
+enum
 {
-  const char *best = NULL;
-  for (int i = 1; i < end; i += 2)
-    {
-      const char *w = argv[i + 1];
-      size_t n = str_len (w);
-      if (argv[i][1] != 'w' || (best && n >= str_len (best)))
-        continue;
-      if (n == 1 && w[0] == '/' && path[1] != '\0')
-        best = w;
-      else if (n > 1 && str_len (path) > n && memcmp_ (path, w, n) == 0
-               && path[n] == '/')
-        best = w;
-    }
-  return best;
+  SKIP = -4096, /* the rule is left out (below a writable mount) */
+  ST_RDONLY_ = 1,
+  MAX_LINKS = 40,
+};
+
+static long
+sys_close (long fd)
+{
+  return sbx_sys6 (SBX_NR_CLOSE, fd, 0, 0, 0, 0, 0);
 }
 
-/* PATH held as an O_PATH descriptor, or -errno.  Below a writable
-   ancestor it is walked a component at a time from the ancestor, with no
-   link followed (-ENOTDIR where one stands): exec builds its domain from
+/* Whether DIR lies on a mount the sandbox may write.  Every process of
+   the sandbox runs under a Landlock domain and cannot mount, so only
+   such a mount can hold a name it changed; a read-only one is as the
+   plan made it (statfs' f_flags: the mount's flags).  */
+static int
+on_writable_mount (long dir)
+{
+#ifdef SBX_HELPER_NOLIBC
+  long st[32]; /* struct statfs: f_flags is its 11th word on both arches */
+  long r = sbx_sys6 (SBX_NR_FSTATFS, dir, (long) st, 0, 0, 0, 0);
+  return r < 0 || !(st[10] & ST_RDONLY_);
+#else
+  struct statfs st;
+  return fstatfs ((int) dir, &st) < 0 || !(st.f_flags & ST_RDONLY_);
+#endif
+}
+
+/* The next component of *REST into NAME (at most SIZE - 1 bytes), and
+   *REST past it and its slashes.  Its length; 0 at the end; -1 when too
+   long.  */
+static long
+next_name (const char **rest, char *name, size_t size)
+{
+  const char *p = *rest;
+  size_t n = 0;
+  while (*p == '/')
+    p++;
+  while (p[n] && p[n] != '/')
+    if (++n >= size)
+      return -1;
+  memcpy (name, p, n);
+  name[n] = '\0';
+  p += n;
+  while (*p == '/')
+    p++;
+  *rest = p;
+  return (long) n;
+}
+
+/* BUF becomes TARGET "/" REST (REST within BUF, or not).  */
+static int
+splice (char *buf, size_t size, const char *target, long tlen,
+        const char *rest)
+{
+  char tmp[4096];
+  size_t r = str_len (rest);
+  if ((size_t) tlen + 1 + r + 1 > size || r + 1 > sizeof tmp)
+    return -1;
+  memcpy (tmp, rest, r + 1);
+  memcpy (buf, target, (size_t) tlen);
+  buf[tlen] = '/';
+  memcpy (buf + tlen + 1, tmp, r + 1);
+  return 0;
+}
+
+/* PATH held as an O_PATH descriptor, or -errno, or SKIP.  Walked a
+   component at a time from "/": a symbolic link on the way is followed
+   only where it lies on a read-only mount.  exec builds its domain from
    the same paths after the sandbox has run, and a link the sandbox
-   planted there must not carry a rule elsewhere (its own places stay
-   writable through the ancestor's rule).  Not openat2's
+   planted on a mount it may write must not carry a rule elsewhere: the
+   rule is left out (its own places stay writable through the grant that
+   let it plant the link), as it is for a name it made unreadable or
+   removed there.  The path's spelling ("//", ".") does not matter; ".."
+   is in no plan's path and leaves the rule out.  Not openat2's
    RESOLVE_NO_SYMLINKS: the agent filter refuses openat2 (its mode sits
-   where a filter cannot read it), and the helper runs under it.  A last
-   component that is a link is not followed: the rule lands on the link
+   where a filter cannot read it), and the helper runs under it.  The
+   last component is never followed: a rule on a link lands on the link
    itself, so a link beside a hidden path never grants its target.  */
 static long
-open_rule_path (const char *path, const char *ancestor)
+open_rule_path (const char *path)
 {
+  char buf[4096], name[256], target[4096];
   const long flags = O_PATH_ | O_CLOEXEC_ | SBX_O_NOFOLLOW;
-  if (ancestor == NULL)
-    return sbx_sys6 (SBX_NR_OPENAT, AT_FDCWD_, (long) path, flags, 0, 0, 0);
-  long fd = sbx_sys6 (SBX_NR_OPENAT, AT_FDCWD_, (long) ancestor,
-                      flags | SBX_O_DIRECTORY, 0, 0, 0);
-  const char *rest = path + str_len (ancestor);
-  while (fd >= 0 && *rest)
+  if (str_len (path) >= sizeof buf)
+    return -36;
+  memcpy (buf, path, str_len (path) + 1);
+  const char *rest = buf;
+  long dir = sbx_sys6 (SBX_NR_OPENAT, AT_FDCWD_, (long) "/",
+                       flags | SBX_O_DIRECTORY, 0, 0, 0);
+  for (int links = 0; dir >= 0;)
     {
-      char name[256];
-      size_t n = 0;
-      while (*rest == '/')
-        rest++;
-      while (rest[n] && rest[n] != '/' && n < sizeof name)
-        name[n] = rest[n], n++;
-      long next = -36; /* ENAMETOOLONG */
-      if (n < sizeof name)
+      long n = next_name (&rest, name, sizeof name);
+      if (n == 0) /* "/" itself */
+        return dir;
+      if (n == 1 && name[0] == '.' && *rest)
+        continue;
+      /* ".." only where the sandbox cannot have moved the directory.  */
+      bool dotdot = n == 2 && name[0] == '.' && name[1] == '.';
+      long fd
+          = n < 0 ? -36
+            : dotdot && on_writable_mount (dir)
+                ? SKIP
+                : sbx_sys6 (SBX_NR_OPENAT, dir, (long) name,
+                            flags | (*rest ? SBX_O_DIRECTORY : 0), 0, 0, 0);
+      if (fd >= 0 && *rest == '\0')
         {
-          name[n] = '\0';
-          rest += n;
-          while (*rest == '/')
-            rest++;
-          /* The plan's paths are normal; a dot here is not from it.  */
-          next = str_eq (name, ".") || str_eq (name, "..")
-                     ? -22
-                     : sbx_sys6 (SBX_NR_OPENAT, fd, (long) name,
-                                 flags | (*rest ? SBX_O_DIRECTORY : 0), 0, 0,
-                                 0);
+          sys_close (dir);
+          return fd;
         }
-      sbx_sys6 (SBX_NR_CLOSE, fd, 0, 0, 0, 0, 0);
-      fd = next;
+      if (fd >= 0)
+        {
+          sys_close (dir);
+          dir = fd;
+          continue;
+        }
+      int writable = on_writable_mount (dir);
+      long t = -22;
+      if (fd == -20 && !writable && links++ < MAX_LINKS)
+        t = sbx_sys6 (SBX_NR_READLINKAT, dir, (long) name, (long) target,
+                      sizeof target, 0, 0);
+      if (t > 0 && splice (buf, sizeof buf, target, t, rest) == 0)
+        {
+          rest = buf;
+          if (target[0] == '/')
+            {
+              sys_close (dir);
+              dir = sbx_sys6 (SBX_NR_OPENAT, AT_FDCWD_, (long) "/",
+                              flags | SBX_O_DIRECTORY, 0, 0, 0);
+            }
+          continue;
+        }
+      sys_close (dir);
+      /* Absent (an optional place), not a directory or a link, or not
+         searchable where the sandbox may have made it so.  */
+      if (fd == -2 || fd == -20 || fd == SKIP || (fd == -13 && writable))
+        return SKIP;
+      return fd;
     }
-  return fd;
+  return dir;
 }
 
 /* Allow RIGHTS beneath PATH.  A path that is not there is skipped: the
-   plan's optional places (/dev/tty, a -try bind) may be absent.  So is
-   one that a link now interrupts below a writable ancestor: only the
-   sandbox can have put it there.  */
+   plan's optional places (/dev/tty, a -try bind) may be absent; so is
+   one open_rule_path leaves out.  */
 static void
-add_rule (long ruleset, const char *path, const char *ancestor,
-          uint64_t rights, uint64_t handled)
+add_rule (long ruleset, const char *path, uint64_t rights, uint64_t handled)
 {
-  long fd = open_rule_path (path, ancestor);
-  if (fd == -2 || (fd == -20 && ancestor))
+  long fd = open_rule_path (path);
+  if (fd == SKIP)
     return;
   if (fd < 0)
     die (EXIT_HELPER, "cannot open", path, fd);
@@ -271,7 +336,7 @@ add_rule (long ruleset, const char *path, const char *ancestor,
     }
   if (r < 0)
     die (EXIT_HELPER, "cannot add a landlock rule for", path, r);
-  sbx_sys6 (SBX_NR_CLOSE, fd, 0, 0, 0, 0, 0);
+  sys_close (fd);
 }
 
 /* Connecting to PORT over TCP is allowed (ABI 4).  */
@@ -414,9 +479,7 @@ helper_main (int argc, char **argv, char **envp)
                         : k == 'd' ? SBX_LL_DEVICE
                                    : 0;
       if (rights)
-        add_rule (rs, argv[i + 1],
-                  writable_ancestor (argv, o.command - 1, argv[i + 1]), rights,
-                  attr.handled_access_fs);
+        add_rule (rs, argv[i + 1], rights, attr.handled_access_fs);
       else if (k == 'c' && attr.handled_access_net)
         add_port_rule (rs, argv[i + 1]);
     }
