@@ -107,17 +107,20 @@ emit_exception (struct bpf_insn *p, const struct exception *e, bool allow)
 {
   struct bpf_insn t[MAX_PER_EXCEPTION];
   size_t n = 0;
-  /* No device has such a number (12 bits of major, 20 of minor), and
-     the program's immediates are 32-bit signed.  */
-  if (e->major > INT32_MAX || e->minor > INT32_MAX)
+  /* 4294967295 is "any" to v1's kernel, as "*" is; no device has a
+     number above INT32_MAX (12 bits of major, 20 of minor), and the
+     program's immediates are 32-bit signed.  */
+  int64_t major = e->major == UINT32_MAX ? -1 : e->major;
+  int64_t minor = e->minor == UINT32_MAX ? -1 : e->minor;
+  if (major > INT32_MAX || minor > INT32_MAX)
     return 0;
   t[n++]
       = JMP_K (BPF_JNE, R_TYPE,
                e->type == 'b' ? BPF_DEVCG_DEV_BLOCK : BPF_DEVCG_DEV_CHAR, 0);
-  if (e->major >= 0)
-    t[n++] = JMP_K (BPF_JNE, R_MAJOR, (int32_t) e->major, 0);
-  if (e->minor >= 0)
-    t[n++] = JMP_K (BPF_JNE, R_MINOR, (int32_t) e->minor, 0);
+  if (major >= 0)
+    t[n++] = JMP_K (BPF_JNE, R_MAJOR, (int32_t) major, 0);
+  if (minor >= 0)
+    t[n++] = JMP_K (BPF_JNE, R_MINOR, (int32_t) minor, 0);
   t[n++] = MOV_X (0, R_ACCESS);
   t[n++] = ALU_K (BPF_AND, 0, (int32_t) (allow ? ~e->access & 7 : e->access));
   t[n++] = JMP_K (allow ? BPF_JNE : BPF_JEQ, 0, 0, 0);
@@ -164,8 +167,8 @@ load_and_attach (const char *dir, const struct bpf_insn *insns, size_t n)
   cleanup_close int cg = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (cg < 0)
     return -errno;
-  /* ALLOW_MULTI: a program an ancestor holds (systemd's, the delegating
-     manager's) still has its say, and ours is added to it.  */
+  /* ALLOW_MULTI: a program an ancestor attached with ALLOW_MULTI too
+     (systemd's) still has its say, and ours is added to it.  */
   union bpf_attr attach = { 0 };
   attach.target_fd = (uint32_t) cg;
   attach.attach_bpf_fd = (uint32_t) prog;

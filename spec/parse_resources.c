@@ -101,10 +101,12 @@ parse_device_rule (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
   if (r >= 0)
     r = json_enum (c, obj, "type", 0, device_types, 3, &type);
   d->type = (char) type;
+  /* The kernel's rules take 32-bit numbers (v1 reads 4294967295 as
+     "any", as "*").  */
   if (r >= 0)
-    r = json_i64 (c, obj, "major", 0, -1, INT64_MAX, &d->major);
+    r = json_i64 (c, obj, "major", 0, -1, UINT32_MAX, &d->major);
   if (r >= 0)
-    r = json_i64 (c, obj, "minor", 0, -1, INT64_MAX, &d->minor);
+    r = json_i64 (c, obj, "minor", 0, -1, UINT32_MAX, &d->minor);
   if (r >= 0)
     r = json_string (c, obj, "access", 0, &access);
   if (r >= 0 && access

@@ -173,6 +173,10 @@ devices_cases (void)
   const struct sbx_cgroup_device no_write[] = { { false, 'c', 1, -1, "wm" } };
   /* Default allow, one deny: any access it names is refused.  */
   run_devices ("deny c 1:* wm", no_write, 1, 2);
+  /* 4294967295 is "any", as v1's kernel reads it.  */
+  const struct sbx_cgroup_device any_major[]
+      = { { false, 'c', 4294967295, -1, "wm" } };
+  run_devices ("deny c 4294967295:* wm", any_major, 1, 2);
   const struct sbx_cgroup_device all_again[]
       = { { false, 'a', -1, -1, "rwm" }, { true, 'a', -1, -1, "rwm" } };
   run_devices ("deny all, then allow all", all_again, 2, 1 | 2 | 4 | 8);

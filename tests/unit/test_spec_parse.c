@@ -212,6 +212,9 @@ static const struct error_case error_cases[] = {
   { LINUX ("'readonlyPaths':'/proc'"),
     "linux.readonlyPaths: expected an array of strings" },
   { LINUX ("'devices':{}"), "linux.devices: expected an array" },
+  { LINUX ("'resources':{'devices':[{'allow':false,'major':4294967296}]}"),
+    "linux.resources.devices[0].major: out of range (expected -1 to "
+    "4294967295)" },
   { LINUX ("'devices':[{'type':'c','major':1,'minor':5}]"),
     "linux.devices[0].path: required" },
   { LINUX ("'devices':[{'path':'dev/zero','type':'c','major':1,'minor':5}]"),
