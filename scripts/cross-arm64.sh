@@ -1,10 +1,11 @@
 #!/bin/sh
 # `cross-arm64.sh [BUILD_DIR [TARGET...]]`: the static sbx-oci for arm64,
 # cross-compiled on an x86-64 Debian 12 (default BUILD_DIR: build-arm64,
-# TARGET: sbx-oci).  The arm64 yajl and libseccomp come from Debian's
-# archive, unpacked under SBX_VM_CACHE (tests/vm/debian_debs.sh), not
-# installed; the cross compiler and qemu-user from scripts/setup-debian.sh
-# (run first when they are missing and this runs as root).
+# TARGET: sbx-oci).  The arm64 yajl, libseccomp and libcap-ng come from
+# Debian's archive, unpacked under SBX_VM_CACHE (tests/vm/debian_debs.sh),
+# not installed; the cross compiler and qemu-user from
+# scripts/setup-debian.sh (run first when they are missing and this runs
+# as root).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-build-arm64}
@@ -23,7 +24,7 @@ done
 # libc6 and libseccomp2: what the build-time filter compiler loads under
 # qemu-user.
 "$top/tests/vm/debian_debs.sh" arm64 "$cache" libyajl-dev libyajl2 \
-  libseccomp-dev libseccomp2 libc6
+  libseccomp-dev libseccomp2 libcap-ng-dev libcap-ng0 libc6
 root=$cache/root
 cat > "$cache/sysroot.ini" <<INI
 [binaries]

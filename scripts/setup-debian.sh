@@ -4,7 +4,7 @@
 set -eu
 
 need="meson ninja-build pkg-config gcc libc6-dev clang clang-format libclang-rt-14-dev \
-libyajl-dev libseccomp-dev bubblewrap busybox-static \
+libyajl-dev libseccomp-dev libcap-ng-dev bubblewrap busybox-static \
 python3 util-linux procps strace git qemu-system-x86 cpio groff-base zsh \
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static qemu-system-arm"
 [ "${SBX_SETUP_BENCH:-0}" = 1 ] && need="$need crun runc hyperfine"

@@ -2,93 +2,65 @@
    single set bwrap can give (see capabilities.h).  */
 #include "runtime/linux/confine/capabilities.h"
 
+#include <cap-ng.h>
+#include <ctype.h>
 #include <errno.h>
 #include <linux/capability.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
+/* Sets are kept as masks, here and in sbx-oci-init's -c argument.  The
+   names are libcap-ng's, whose table follows the headers of its own
+   build: numbers are walked up to these headers' CAP_LAST_CAP, and the
+   unit test checks that libcap-ng names every one of them.  */
 _Static_assert(CAP_LAST_CAP < 64, "capability sets are kept in a uint64_t");
 
-/* Every capability of <linux/capability.h>, as OCI spells it.  Our own
-   table, not libcap-ng's: that library's one object file also brings
-   getpwuid and initgroups, which a static sbx-oci cannot link cleanly,
-   and a constructor that costs every start four prctls and a procfs
-   read.  The compiler checks each name against the kernel's headers, and
-   the assertion below fails the build when they gain a capability.  */
-#define NAME(cap) [CAP_##cap] = "CAP_" #cap
-static const char *const cap_names[] = {
-  NAME (CHOWN),
-  NAME (DAC_OVERRIDE),
-  NAME (DAC_READ_SEARCH),
-  NAME (FOWNER),
-  NAME (FSETID),
-  NAME (KILL),
-  NAME (SETGID),
-  NAME (SETUID),
-  NAME (SETPCAP),
-  NAME (LINUX_IMMUTABLE),
-  NAME (NET_BIND_SERVICE),
-  NAME (NET_BROADCAST),
-  NAME (NET_ADMIN),
-  NAME (NET_RAW),
-  NAME (IPC_LOCK),
-  NAME (IPC_OWNER),
-  NAME (SYS_MODULE),
-  NAME (SYS_RAWIO),
-  NAME (SYS_CHROOT),
-  NAME (SYS_PTRACE),
-  NAME (SYS_PACCT),
-  NAME (SYS_ADMIN),
-  NAME (SYS_BOOT),
-  NAME (SYS_NICE),
-  NAME (SYS_RESOURCE),
-  NAME (SYS_TIME),
-  NAME (SYS_TTY_CONFIG),
-  NAME (MKNOD),
-  NAME (LEASE),
-  NAME (AUDIT_WRITE),
-  NAME (AUDIT_CONTROL),
-  NAME (SETFCAP),
-  NAME (MAC_OVERRIDE),
-  NAME (MAC_ADMIN),
-  NAME (SYSLOG),
-  NAME (WAKE_ALARM),
-  NAME (BLOCK_SUSPEND),
-  NAME (AUDIT_READ),
-  NAME (PERFMON),
-  NAME (BPF),
-  NAME (CHECKPOINT_RESTORE),
-};
-#undef NAME
-_Static_assert(sizeof cap_names / sizeof *cap_names == CAP_LAST_CAP + 1,
-               "<linux/capability.h> knows a capability cap_names lacks");
-
+#define CAP_PREFIX "CAP_"
+/* "CAP_" + libcap-ng's longest name ("checkpoint_restore"), with room to
+   spare.  */
+#define CAP_NAME_MAX 32
 /* Every name at once, comma-separated.  */
-#define CAP_LIST_MAX ((CAP_LAST_CAP + 1) * 32)
+#define CAP_LIST_MAX ((CAP_LAST_CAP + 1) * (CAP_NAME_MAX + 2))
 
 #define BIT(cap) (UINT64_C (1) << (cap))
 
-/* OCI's spelling of capability CAP ("CAP_NET_BIND_SERVICE"), or NULL if
-   this build does not know CAP.  */
-static const char *
-cap_oci_name (int cap)
+/* OCI's spelling of capability CAP in BUF ("CAP_NET_BIND_SERVICE";
+   libcap-ng's is "net_bind_service"): where the two spellings meet.
+   False if CAP is unknown: beyond these headers, beyond the running
+   kernel (libcap-ng names nothing above the cap_last_cap it reads when
+   the program starts), or missing from libcap-ng's table (for such a
+   number it makes up "cap_41", which names nothing).  */
+static bool
+cap_oci_name (int cap, char buf[CAP_NAME_MAX])
 {
-  return cap >= 0 && cap <= CAP_LAST_CAP ? cap_names[cap] : NULL;
+  const char *name = cap >= 0 && cap <= CAP_LAST_CAP
+                         ? capng_capability_to_name ((unsigned) cap)
+                         : NULL;
+  if (name == NULL || capng_name_to_capability (name) != cap)
+    return false;
+  int n = snprintf (buf, CAP_NAME_MAX, CAP_PREFIX "%s", name);
+  if (n < 0 || n >= CAP_NAME_MAX)
+    return false;
+  for (int i = 0; i < n; i++)
+    buf[i] = (char) toupper ((unsigned char) buf[i]);
+  return true;
 }
 
 /* The number of OCI name NAME, or -1.  Only the exact OCI spelling counts,
-   as in runc: "cap_chown" and "CHOWN" are unknown.  */
+   as in runc: libcap-ng ignores case, so the number must give NAME back
+   ("cap_chown", "CAP_Chown" and "CHOWN" are unknown).  */
 static int
 cap_from_oci_name (const char *name)
 {
-  for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
-    if (strcmp (cap_names[cap], name) == 0)
-      return cap;
-  return -1;
+  char canonical[CAP_NAME_MAX];
+  if (strncmp (name, CAP_PREFIX, strlen (CAP_PREFIX)) != 0)
+    return -1;
+  int cap = capng_name_to_capability (name + strlen (CAP_PREFIX));
+  if (!cap_oci_name (cap, canonical) || strcmp (canonical, name) != 0)
+    return -1;
+  return cap;
 }
 
 static int
@@ -118,8 +90,8 @@ format_caps (uint64_t set, char *buf, size_t len)
   buf[0] = '\0';
   for (int cap = 0; cap <= CAP_LAST_CAP && used < len; cap++)
     {
-      const char *name = cap_oci_name (cap);
-      if (!(set & BIT (cap)) || name == NULL)
+      char name[CAP_NAME_MAX];
+      if (!(set & BIT (cap)) || !cap_oci_name (cap, name))
         continue;
       int n
           = snprintf (buf + used, len - used, "%s%s", used ? ", " : "", name);
@@ -185,8 +157,9 @@ push_names (struct strv *out, uint64_t set)
 {
   for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
     {
-      const char *name = cap_oci_name (cap);
-      if ((set & BIT (cap)) && name && strv_push (out, name) < 0)
+      char name[CAP_NAME_MAX];
+      if ((set & BIT (cap)) && cap_oci_name (cap, name)
+          && strv_push (out, name) < 0)
         return -ENOMEM;
     }
   return 0;
@@ -250,26 +223,35 @@ sbx_caps_known (struct strv *out)
 int
 sbx_caps_set_exact (const struct strv *names)
 {
-  uint64_t keep = 0;
+  /* None of libcap-ng's calls here allocates or reads a file: capng_clear
+     asks the kernel's capability version and this thread's id (the
+     handler libcap-ng registers with pthread_atfork makes a forked child
+     ask again), the rest works on its state until the capset.  So this
+     is safe in a forked child, as it must be (exec_join.c).  */
+  capng_clear (CAPNG_SELECT_BOTH);
   for (size_t i = 0; i < names->n; i++)
     {
       int cap = cap_from_oci_name (names->v[i]);
       if (cap >= 0)
-        keep |= BIT (cap);
+        capng_update (CAPNG_ADD,
+                      CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_INHERITABLE
+                          | CAPNG_BOUNDING_SET,
+                      (unsigned) cap);
     }
   /* The bounding set first: trimming it needs CAP_SETPCAP, which the
-     capset below may drop.  The kernel may know capabilities this build
-     does not; they are outside KEEP, so they go too.  */
+     capset below may drop.  By prctl, not capng_apply's
+     CAPNG_SELECT_BOUNDS: that reads /proc/TID/status, here the sandbox's
+     /proc, which a sandbox holding CAP_SYS_ADMIN can mount over (a FIFO
+     there would hold exec before its command).  The kernel may know
+     capabilities libcap-ng does not; they are outside the set, so they go
+     too.  */
   for (int cap = 0; cap < 64 && prctl (PR_CAPBSET_READ, cap, 0, 0, 0) >= 0;
        cap++)
-    if (!(keep & BIT (cap)) && prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)
+    if (!capng_have_capability (CAPNG_BOUNDING_SET, (unsigned) cap)
+        && prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)
       return -errno;
-  struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-  struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-  for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
-    {
-      uint32_t word = (uint32_t) (keep >> (32 * i));
-      data[i] = (struct __user_cap_data_struct){ word, word, word };
-    }
-  return syscall (SYS_capset, &hdr, data) < 0 ? -errno : 0;
+  /* capng_apply fails without setting errno when libcap-ng could not
+     read the process's state; the caller reports errno.  */
+  errno = EPERM;
+  return capng_apply (CAPNG_SELECT_CAPS) < 0 ? -errno : 0;
 }

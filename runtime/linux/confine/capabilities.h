@@ -52,16 +52,18 @@ struct sbx_cap_sets
 int sbx_caps_sets (const struct sbx_capabilities *caps,
                    struct sbx_cap_sets *out, struct sbx_error *err);
 
-/* Append every capability name this build knows ("CAP_CHOWN" ... up to
-   CAP_LAST_CAP), in number order, for `sbx-oci features`.  Returns 0 or
-   -ENOMEM.  */
+/* Append every capability name this build knows, in number order, for
+   `sbx-oci features`: "CAP_CHOWN" ... up to CAP_LAST_CAP, each one
+   libcap-ng names and the running kernel has.  The same names, and no
+   others, are accepted in a config.  Returns 0 or -ENOMEM.  */
 int sbx_caps_known (struct strv *out);
 
 /* Make the calling process hold exactly NAMES (OCI spellings; unknown
    ones are skipped, sbx_caps_plan having refused them already): its
    bounding set trimmed to them, then its effective, permitted and
-   inheritable sets set to them, as runc does for `exec` as uid 0.  Only
-   system calls, so it may run in a forked child.  Returns 0 or -errno.  */
+   inheritable sets set to them, as runc does for `exec` as uid 0.  It
+   allocates nothing and reads no file, so it may run in a forked child.
+   Returns 0 or -errno, with errno set.  */
 int sbx_caps_set_exact (const struct strv *names);
 
 #endif

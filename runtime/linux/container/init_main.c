@@ -235,7 +235,10 @@ switch_ids (const struct init_request *q)
 
 /* The five sets as the config gives them, as runc sets them: bounding
    first (drop_bounding, before the identity), then effective, permitted
-   and inheritable, then ambient.  */
+   and inheritable, then ambient.  By system calls, not libcap-ng as in
+   sbx-oci: the masks come ready (-c), each failure names its capability,
+   and libcap-ng's constructor would cost every container's start a
+   procfs read and four prctls.  */
 static void
 drop_bounding (const struct init_request *q)
 {

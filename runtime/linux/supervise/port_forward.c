@@ -1,8 +1,8 @@
 #include "runtime/linux/supervise/port_forward.h"
 
+#include <cap-ng.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/capability.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -292,10 +291,9 @@ become_forwarder (const struct sbx_port_forward *f)
 static void
 drop_privileges (void)
 {
-  struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-  struct __user_cap_data_struct none[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+  capng_clear (CAPNG_SELECT_CAPS);
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0
-      || syscall (SYS_capset, &hdr, none) < 0)
+      || capng_apply (CAPNG_SELECT_CAPS) < 0)
     _exit (1);
 }
 
