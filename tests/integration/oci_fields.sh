@@ -124,6 +124,9 @@ c['process']['capabilities'] = {k: $keep for k in ('bounding', 'effective', 'per
   out=$(sbx run --bundle "$B/ambient" amb 2>&1 < /dev/null); rc=$?
   check "capabilities: ambient without inheritable runs, as under runc ($rc: $out)" \
     [ $rc -eq 0 ]
+  out=$(sbx run --dry-run --bundle "$B/ambient" amb 2>&1 < /dev/null)
+  check "capabilities: the report says the ambient set was not raised" \
+    grep -q 'process.capabilities.ambient: CAP_CHOWN not raised' <<<"$out"
 }
 
 rlimit_case () {

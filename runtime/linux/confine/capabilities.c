@@ -199,7 +199,7 @@ sbx_caps_plan (const struct sbx_capabilities *caps, bool privileged,
 
 int
 sbx_caps_sets (const struct sbx_capabilities *caps, struct sbx_cap_sets *out,
-               struct sbx_error *err)
+               struct strv *notes, struct sbx_error *err)
 {
   *out = (struct sbx_cap_sets){ 0 };
   if (!caps->present)
@@ -210,7 +210,13 @@ sbx_caps_sets (const struct sbx_capabilities *caps, struct sbx_cap_sets *out,
   r = r
           ?: parse_set (&caps->inheritable, "inheritable", &out->inheritable,
                         err);
-  return r ?: parse_set (&caps->ambient, "ambient", &out->ambient, err);
+  r = r ?: parse_set (&caps->ambient, "ambient", &out->ambient, err);
+  return r
+             ?: note_caps (notes, "ambient",
+                           out->ambient & ~(out->permitted & out->inheritable),
+                           "not raised: the kernel raises only what is "
+                           "permitted and inheritable (runc and crun skip "
+                           "them too)");
 }
 
 int

@@ -48,9 +48,12 @@ struct sbx_cap_sets
 };
 
 /* Parse CAPS into OUT (all empty when CAPS->present is false); an unknown
-   name fails as in sbx_caps_plan.  */
+   name fails as in sbx_caps_plan.  NOTES receives one line for ambient
+   capabilities the kernel will not raise (not both permitted and
+   inheritable), which sbx-oci-init skips as runc and crun do.  */
 int sbx_caps_sets (const struct sbx_capabilities *caps,
-                   struct sbx_cap_sets *out, struct sbx_error *err);
+                   struct sbx_cap_sets *out, struct strv *notes,
+                   struct sbx_error *err);
 
 /* Append every capability name this build knows, in number order, for
    `sbx-oci features`: "CAP_CHOWN" ... up to CAP_LAST_CAP, each one

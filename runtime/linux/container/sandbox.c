@@ -364,7 +364,8 @@ sbx_sandbox_prepare_source (const struct sbx_context *g,
   if (r == 0)
     sbx_report_env_dropped (g, sb->plan);
   if (r == 0 && sb->plan->init_ids)
-    r = sbx_caps_sets (&sb->spec->process.capabilities, &sb->cap_sets, err);
+    r = sbx_caps_sets (&sb->spec->process.capabilities, &sb->cap_sets,
+                       &sb->plan->enforcement.reasons, err);
   else if (r == 0)
     r = sbx_caps_plan (&sb->spec->process.capabilities,
                        sb->probe.facts.is_root, &sb->cap_keep,
