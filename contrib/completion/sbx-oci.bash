@@ -12,7 +12,7 @@ _sbx_oci_options ()
     create) echo "--bundle --pid-file --console-socket --preserve-fds --help" ;;
     kill) echo "--all --help" ;;
     delete) echo "--force --help" ;;
-    exec) echo "--process --env --cwd --detach --pid-file --tty --console-socket --preserve-fds --help" ;;
+    exec) echo "--process --env --cwd --detach --pid-file --tty --console-socket --preserve-fds --process-label --apparmor --help" ;;
     list) echo "--format -q --help" ;;
     ps) echo "--format --help" ;;
     fence) echo "--config --ceiling --verdict-fd --max-bytes --mode --access --help" ;;

@@ -129,7 +129,7 @@ case_exec_process ()
   refused "process.ioPriority: not a field an untrusted config may set" \
     "exec: a field the allow-list does not know"
   exec_process "$id" '"apparmorProfile": "unconfined"' true
-  refused "process.apparmorProfile: bubblewrap cannot apply" \
+  refused "process.apparmorProfile: not a field an untrusted config may set" \
     "exec: an AppArmor profile"
   local above=$((($(ulimit -Hl) + 1) * 1024))
   exec_process "$id" "\"rlimits\": [{\"type\": \"RLIMIT_MEMLOCK\", \"hard\": $above, \"soft\": $above}]" \
