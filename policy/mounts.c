@@ -241,12 +241,55 @@ special_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   return plan_add (plan, op, SBX_WHY_OCI_MOUNT, source, dest) ? 0 : -ENOMEM;
 }
 
+/* The files below /proc a config may mount over, as runc's
+   checkProcMount allows them (lxcfs' views).  */
+static const char *const proc_files[] = {
+  "/proc/cpuinfo",
+  "/proc/diskstats",
+  "/proc/meminfo",
+  "/proc/stat",
+  "/proc/swaps",
+  "/proc/uptime",
+  "/proc/loadavg",
+  "/proc/slabinfo",
+  "/proc/sys/kernel/ns_last_pid",
+  "/proc/sys/kernel/domainname",
+};
+
+/* /proc is the kernel's: sbx-oci-init writes the command's labels
+   there, and a file mounted over one (the review's bind over
+   /proc/1/task/1/attr/exec) took the label while the command ran without
+   it.  So /proc itself only as procfs, and below it only lxcfs' files.  */
+static int
+check_proc_dest (const struct sbx_mount *m, size_t index,
+                 struct sbx_error *err)
+{
+  const char *d = m->destination;
+  if (!sbx_path_is_under (d, "/proc"))
+    return 0;
+  if (strcmp (d, "/proc") == 0)
+    return m->type && strcmp (m->type, "proc") == 0
+               ? 0
+               : mount_refuse (err, -EPERM, index, "destination", -1,
+                               "/proc takes only a proc mount");
+  for (size_t i = 0; i < sizeof proc_files / sizeof *proc_files; i++)
+    if (strcmp (d, proc_files[i]) == 0)
+      return 0;
+  return mount_refuse (err, -EPERM, index, "destination", -1,
+                       "%s lies in /proc, where only lxcfs' files (%s, ...) "
+                       "may be mounted, as runc allows",
+                       d, proc_files[0]);
+}
+
 int
 policy_oci_mount (const struct sbx_spec *spec,
                   const struct sbx_host_facts *host, size_t index,
                   struct sbx_plan *plan, struct sbx_error *err)
 {
   const struct sbx_mount *m = &spec->mounts[index];
+  int r = check_proc_dest (m, index, err);
+  if (r < 0)
+    return r;
   if (sbx_mount_is_bind (m))
     return bind_layer (m, host, index, plan, err);
   if (m->type == NULL)

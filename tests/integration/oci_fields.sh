@@ -223,6 +223,21 @@ c['linux']['namespaces'].append({'type': 'user'})
   check "exec --apparmor writes through the host's /proc, not the container's ($rc: $out)" \
     eval '[ $rc -eq 125 ] && [[ "$out" != *RAN* ]] && [[ "$out" == *"take the SELinux or AppArmor label"* ]]'
   sbx delete --force lproc
+  # create: a file bound over the command's attr/exec (pid 1's) would take
+  # the label sbx-oci-init writes there, and the command would run
+  # unlabelled (the second review: a procfs file, so the procfs check
+  # passed).  Refused before anything runs, naming the entry.
+  bundle "$B/lbind" "
+c['process']['apparmorProfile'] = 'some-profile'
+c['mounts'].append({'destination': '/proc/1/task/1/attr/exec', 'type': 'bind',
+                    'source': '/proc/sys/kernel/hostname', 'options': ['bind']})
+"
+  out=$(unshare -m --propagation private sh -c 'mount -t tmpfs t /sys/module &&
+    mkdir -p /sys/module/apparmor/parameters &&
+    echo Y > /sys/module/apparmor/parameters/enabled && exec "$@"' sh \
+    "$SBX" --root "$ROOT" run --bundle "$B/lbind" lbind 2>&1 < /dev/null); rc=$?
+  check "a mount over /proc/1/task/1/attr/exec is refused before the labelled command ($rc: $out)" \
+    eval '[ $rc -eq 121 ] && [[ "$out" == *"destination: /proc/1/task/1/attr/exec lies in /proc"* ]]'
 }
 
 features_case () {

@@ -580,6 +580,53 @@ test_labels (void)
     }
 }
 
+/* Mounts below /proc: only /proc itself as procfs and lxcfs' files, as
+   runc allows; a file over a task's attr/exec (where sbx-oci-init writes
+   the command's label) refused, naming the entry.  */
+static void
+test_proc_dests (void)
+{
+  static const char fmt[]
+      = "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+        "\"mounts\": [{\"destination\": \"/proc\", \"type\": \"proc\"}, "
+        "%s], \"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}}";
+  static const struct
+  {
+    const char *mount;
+    bool ok;
+  } cases[] = {
+    { "{\"destination\": \"/proc/1/task/1/attr/exec\", \"type\": "
+      "\"bind\", \"source\": \"/proc/sys/kernel/hostname\", "
+      "\"options\": [\"bind\"]}",
+      false },
+    { "{\"destination\": \"/proc\", \"type\": \"tmpfs\"}", false },
+    { "{\"destination\": \"/proc/cpuinfo\", \"type\": \"bind\", "
+      "\"source\": \"/proc/cpuinfo\", \"options\": [\"bind\"]}",
+      true },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    {
+      char json[1024];
+      static const struct fake_path cpuinfo[] = {
+        { "/proc/cpuinfo", SBX_PATH_FILE },
+        { NULL, SBX_PATH_ABSENT },
+      };
+      snprintf (json, sizeof json, fmt, cases[i].mount);
+      struct sbx_host_facts host = fake_host (cpuinfo);
+      host.is_root = true;
+      struct sbx_error err = { 0 };
+      struct sbx_plan *plan = NULL;
+      int r = fake_resolve_json (json, &host, &plan, &err);
+      tap_ok (cases[i].ok
+                  ? r == 0
+                  : r == -EPERM
+                        && strcmp (err.field, "mounts[1].destination") == 0,
+              "a mount below /proc, case %zu: %s (%s)", i,
+              cases[i].ok ? "taken" : "refused", err.msg);
+      sbx_plan_free (plan);
+    }
+}
+
 /* One decision for the sandbox and for exec into it: which seccomp
    programs run (sbx_policy_filters, recorded in the plan).  */
 static void
@@ -651,6 +698,7 @@ main (void)
   test_init_takes_identity ();
   test_root_propagation ();
   test_labels ();
+  test_proc_dests ();
   test_sysctl ();
   test_mount_values_quoted ();
   test_namespace_paths ();
