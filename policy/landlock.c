@@ -5,7 +5,10 @@
    Agent sandboxes always have it where the kernel offers it; a container opts
    in with "sbx": {"landlock": true}.  */
 #include <errno.h>
+#include <string.h>
 
+#include "common/cleanup.h"
+#include "common/path.h"
 #include "policy/build.h"
 
 /* What each ABI below the highest lacks, in the report's words.  With
@@ -37,6 +40,51 @@ missing_rights (struct sbx_plan *plan, int abi)
   return r;
 }
 
+/* Whether M is a grant the helper turns into a rule of its own (the
+   write and device rules; "/" is the sandbox's root, read by a rule of
+   its own).  */
+static bool
+own_rule (const struct sbx_plan_mount *m)
+{
+  bool op = m->op == SBX_PLAN_BIND_RW || m->op == SBX_PLAN_BIND_DEV
+            || m->op == SBX_PLAN_TMPFS || m->op == SBX_PLAN_MQUEUE;
+  return op && m->why != SBX_WHY_ROOT && strcmp (m->dest, "/") != 0;
+}
+
+/* The helper follows no link on a rule's way (landlock_helper.c): at
+   exec, after the sandbox has run, one may be the sandbox's.  A grant
+   reached through a link that is there at launch (on the host's root for
+   an agent, in the rootfs for a container) would lose its rule, so it is
+   refused, naming the link.  */
+static int
+refuse_linked_grants (const struct sbx_spec *spec,
+                      const struct sbx_host_facts *host,
+                      const struct sbx_plan *plan, struct sbx_error *err)
+{
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (!own_rule (m))
+        continue;
+      cleanup_free char *view
+          = plan->agent ? strdup (m->dest)
+                        : sbx_path_join (spec->root_path, m->dest + 1);
+      if (view == NULL)
+        return -ENOMEM;
+      size_t from = plan->agent ? 1 : strlen (spec->root_path) + 1;
+      size_t link = policy_linked_prefix (host, view, from);
+      if (link == 0)
+        continue;
+      view[link] = '\0';
+      return sbx_refuse_path (err, -ELOOP,
+                              "%s: the way to it goes through the symbolic "
+                              "link %s, which the Landlock layer does not "
+                              "follow; give the path it names",
+                              m->dest, view);
+    }
+  return 0;
+}
+
 int
 policy_landlock (const struct sbx_spec *spec,
                  const struct sbx_host_facts *host, struct sbx_plan *plan,
@@ -62,7 +110,9 @@ policy_landlock (const struct sbx_spec *spec,
   int abi = host->landlock_abi > SBX_LANDLOCK_ABI_MAX ? SBX_LANDLOCK_ABI_MAX
                                                       : host->landlock_abi;
   plan->enforcement.landlock_abi = abi;
-  int r = missing_rights (plan, abi);
+  int r = refuse_linked_grants (spec, host, plan, err);
+  if (r == 0)
+    r = missing_rights (plan, abi);
   if (r == 0 && plan->n_host_ports > 0 && abi < 4)
     r = plan_gap (plan, false, SBX_LEVEL_FULL,
                   "landlock: ABI %d has no TCP rules: the host ports are "

@@ -187,15 +187,16 @@ case_exec ()
 # carry that root's rule elsewhere.  The sandbox moves WS/lk (which holds
 # the nested root at DEST) aside and links WS/lk to OUTSIDE, then an
 # exec'd process writes OUTSIDE/b, which only the wrong bind makes
-# writable: Landlock alone must refuse it.  DEST is spelled as given:
-# plainly, with "//" (the review's first way round a text prefix), or
-# through a link on the host's read-only root (its second).
+# writable: Landlock alone must refuse it.  DEST is spelled plainly, with
+# "//" (the first review's way round a text prefix), or through a
+# read-only view of the workspace (the second review's: a link there is
+# the sandbox's too); MORE is more mount entries.
 planted_link_once ()
 {
-  local what=$1 dest=$2 ws=$3 id="llk-$N-$RANDOM"
+  local what=$1 dest=$2 ws=$3 more=${4:-} id="llk-$N-$RANDOM"
   rm -rf "$OUTSIDE/b" && mkdir -p "$ws/lk/b" "$OUTSIDE/b" && chmod 777 "$OUTSIDE/b"
   write_agent "$WORK/bk" workspace-write "$ws" \
-    "$(printf '{"destination": %s, "type": "bind", "source": %s, "options": ["rbind", "rw"]}' \
+    "$more$(printf '{"destination": %s, "type": "bind", "source": %s, "options": ["rbind", "rw"]}' \
       "$(json_str "$dest")" "$(json_str "$ws/lk/b")")" sleep 60
   sbx create --bundle "$WORK/bk" "$id" > /dev/null 2>&1 && sbx start "$id"
   OUT=$(sbx exec "$id" sh -c 'mv "$1/lk" "$1/lk2" && ln -s "$2" "$1/lk" && echo planted' \
@@ -221,16 +222,29 @@ planted_link_once ()
 case_exec_planted_link ()
 {
   break_mount_layer "exec through a planted link" || return
-  local ws="$WORK/wsl" lnk
+  local ws="$WORK/wsl" view lnk
   planted_link_once "plain" "$ws/lk/b" "$ws"
   planted_link_once "spelled //" "/$ws/./lk/b" "$ws"
-  # The link, and the workspace it names, outside the sandbox's own /tmp:
-  # on the read-only root, where host and sandbox paths agree.
+  view=$(mktemp -d /var/tmp/sbx-ll-view.XXXXXX) && mkdir -p "$view/lk/b"
+  planted_link_once "through a read-only view of the workspace" "$view/lk/b" "$ws" \
+    "$(printf '{"destination": %s, "type": "bind", "source": %s, "options": ["rbind", "ro"]}, ' \
+      "$(json_str "$view")" "$(json_str "$ws")")"
+  rm -rf "$view"
+  # A grant reached through a link at launch (here a relative one on the
+  # read-only root; bwrap cannot make a mount point through an absolute
+  # one) is refused: the layer follows no link.
   ws=$(mktemp -d /var/tmp/sbx-ll-ws.XXXXXX)
   lnk=$(mktemp -u /var/tmp/sbx-ll-lnk.XXXXXX)
-  ln -s "${ws##*/}" "$lnk" # relative: bwrap cannot make a mount point through an absolute one
-  planted_link_once "through a link on the read-only root" "$lnk/lk/b" "$ws"
+  ln -s "${ws##*/}" "$lnk"
+  mkdir -p "$ws/lk/b"
+  write_agent "$WORK/bl" workspace-write "$ws" \
+    "$(printf '{"destination": %s, "type": "bind", "source": %s, "options": ["rbind", "rw"]}' \
+      "$(json_str "$lnk/lk/b")" "$(json_str "$ws/lk/b")")" true
+  run_bundle "$WORK/bl"
+  tap_ok "a grant reached through a link is refused, naming it ($RC: $OUT)" \
+    test "$RC" = 121 -a -n "$(printf '%s' "$OUT" | grep "symbolic link $lnk")"
   rm -f "$lnk"
+  rm -rf "$ws"
   unset SBX_TEST_WRONG_BIND
   BIN=$SBX_OCI
   rm -rf "$OUTSIDE"

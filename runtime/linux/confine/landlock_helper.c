@@ -11,8 +11,7 @@
    -r PATH  read and execute beneath PATH
    -w PATH  read, execute and write beneath PATH (make, remove, rename,
             refer, truncate; no device nodes)
-   Each PATH is walked from "/" following links only on read-only mounts
-   (open_rule_path).
+   Each PATH is walked from "/" following no link (open_rule_path).
    -d PATH  a device node, or a directory of them: read, write, ioctl
    -c PORT  TCP connect to PORT (ABI 4): with any -c, connecting to
             every other port is refused (the host ports' belt)
@@ -72,7 +71,6 @@ memcpy (void *d, const void *s, size_t n)
 }
 #else
 #include <string.h>
-#include <sys/vfs.h>
 #endif
 
 static size_t
@@ -172,32 +170,13 @@ parse_num (const char *s)
 
 enum
 {
-  SKIP = -4096, /* the rule is left out (below a writable mount) */
-  ST_RDONLY_ = 1,
-  MAX_LINKS = 40,
+  SKIP = -4096, /* the rule is left out */
 };
 
 static long
 sys_close (long fd)
 {
   return sbx_sys6 (SBX_NR_CLOSE, fd, 0, 0, 0, 0, 0);
-}
-
-/* Whether DIR lies on a mount the sandbox may write.  Every process of
-   the sandbox runs under a Landlock domain and cannot mount, so only
-   such a mount can hold a name it changed; a read-only one is as the
-   plan made it (statfs' f_flags: the mount's flags).  */
-static int
-on_writable_mount (long dir)
-{
-#ifdef SBX_HELPER_NOLIBC
-  long st[32]; /* struct statfs: f_flags is its 11th word on both arches */
-  long r = sbx_sys6 (SBX_NR_FSTATFS, dir, (long) st, 0, 0, 0, 0);
-  return r < 0 || !(st[10] & ST_RDONLY_);
-#else
-  struct statfs st;
-  return fstatfs ((int) dir, &st) < 0 || !(st.f_flags & ST_RDONLY_);
-#endif
 }
 
 /* The next component of *REST into NAME (at most SIZE - 1 bytes), and
@@ -222,94 +201,50 @@ next_name (const char **rest, char *name, size_t size)
   return (long) n;
 }
 
-/* BUF becomes TARGET "/" REST (REST within BUF, or not).  */
-static int
-splice (char *buf, size_t size, const char *target, long tlen,
-        const char *rest)
-{
-  char tmp[4096];
-  size_t r = str_len (rest);
-  if ((size_t) tlen + 1 + r + 1 > size || r + 1 > sizeof tmp)
-    return -1;
-  memcpy (tmp, rest, r + 1);
-  memcpy (buf, target, (size_t) tlen);
-  buf[tlen] = '/';
-  memcpy (buf + tlen + 1, tmp, r + 1);
-  return 0;
-}
-
 /* PATH held as an O_PATH descriptor, or -errno, or SKIP.  Walked a
-   component at a time from "/": a symbolic link on the way is followed
-   only where it lies on a read-only mount.  exec builds its domain from
-   the same paths after the sandbox has run, and a link the sandbox
-   planted on a mount it may write must not carry a rule elsewhere: the
-   rule is left out (its own places stay writable through the grant that
-   let it plant the link), as it is for a name it made unreadable or
-   removed there.  The path's spelling ("//", ".") does not matter; ".."
-   is in no plan's path and leaves the rule out.  Not openat2's
-   RESOLVE_NO_SYMLINKS: the agent filter refuses openat2 (its mode sits
-   where a filter cannot read it), and the helper runs under it.  The
-   last component is never followed: a rule on a link lands on the link
-   itself, so a link beside a hidden path never grants its target.  */
+   component at a time from "/", following no link: exec builds its
+   domain from the same paths after the sandbox has run, when a link on
+   the way may be one the sandbox planted (on a mount it may write, or on
+   a read-only view of a directory it may also write elsewhere, or one a
+   mount_setattr made read-only), so a rule a link interrupts is left
+   out, as is one whose way is gone or unsearchable: only less for the
+   sandbox, whose own places stay writable through the grant that let it
+   change them.  The plan has no link on any rule's way (policy/landlock.c
+   refuses one), so at the first exec nothing is left out.  ".." is in no
+   plan's path.  Not openat2's RESOLVE_NO_SYMLINKS: the agent filter
+   refuses openat2 (its mode sits where a filter cannot read it), and the
+   helper runs under it.  The last component is not followed either: a
+   rule on a link lands on the link itself, so a link beside a hidden
+   path never grants its target.  */
 static long
 open_rule_path (const char *path)
 {
-  char buf[4096], name[256], target[4096];
+  char name[256];
   const long flags = O_PATH_ | O_CLOEXEC_ | SBX_O_NOFOLLOW;
-  if (str_len (path) >= sizeof buf)
-    return -36;
-  memcpy (buf, path, str_len (path) + 1);
-  const char *rest = buf;
+  const char *rest = path;
   long dir = sbx_sys6 (SBX_NR_OPENAT, AT_FDCWD_, (long) "/",
                        flags | SBX_O_DIRECTORY, 0, 0, 0);
-  for (int links = 0; dir >= 0;)
+  while (dir >= 0)
     {
       long n = next_name (&rest, name, sizeof name);
       if (n == 0) /* "/" itself */
         return dir;
       if (n == 1 && name[0] == '.' && *rest)
         continue;
-      /* ".." only where the sandbox cannot have moved the directory.  */
       bool dotdot = n == 2 && name[0] == '.' && name[1] == '.';
-      long fd
-          = n < 0 ? -36
-            : dotdot && on_writable_mount (dir)
-                ? SKIP
-                : sbx_sys6 (SBX_NR_OPENAT, dir, (long) name,
-                            flags | (*rest ? SBX_O_DIRECTORY : 0), 0, 0, 0);
-      if (fd >= 0 && *rest == '\0')
-        {
-          sys_close (dir);
-          return fd;
-        }
-      if (fd >= 0)
-        {
-          sys_close (dir);
-          dir = fd;
-          continue;
-        }
-      int writable = on_writable_mount (dir);
-      long t = -22;
-      if (fd == -20 && !writable && links++ < MAX_LINKS)
-        t = sbx_sys6 (SBX_NR_READLINKAT, dir, (long) name, (long) target,
-                      sizeof target, 0, 0);
-      if (t > 0 && splice (buf, sizeof buf, target, t, rest) == 0)
-        {
-          rest = buf;
-          if (target[0] == '/')
-            {
-              sys_close (dir);
-              dir = sbx_sys6 (SBX_NR_OPENAT, AT_FDCWD_, (long) "/",
-                              flags | SBX_O_DIRECTORY, 0, 0, 0);
-            }
-          continue;
-        }
+      long fd = n < 0    ? -36
+                : dotdot ? SKIP
+                         : sbx_sys6 (SBX_NR_OPENAT, dir, (long) name,
+                                     flags | (*rest ? SBX_O_DIRECTORY : 0), 0,
+                                     0, 0);
       sys_close (dir);
-      /* Absent (an optional place), not a directory or a link, or not
-         searchable where the sandbox may have made it so.  */
-      if (fd == -2 || fd == -20 || fd == SKIP || (fd == -13 && writable))
+      if (fd >= 0 && *rest == '\0')
+        return fd;
+      /* A link or a file on the way (ENOTDIR), a name gone (ENOENT: also
+         an optional place), a directory made unsearchable (EACCES).  */
+      if (fd == -20 || fd == -2 || fd == -13)
         return SKIP;
-      return fd;
+      dir = fd;
     }
   return dir;
 }

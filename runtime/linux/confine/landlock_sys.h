@@ -12,8 +12,6 @@
 
 #if defined(SBX_HELPER_NOLIBC) && defined(__x86_64__)
 #define SBX_NR_OPENAT 257
-#define SBX_NR_READLINKAT 267
-#define SBX_NR_FSTATFS 138
 #define SBX_NR_CLOSE 3
 #define SBX_NR_WRITE 1
 #define SBX_NR_EXECVE 59
@@ -24,8 +22,6 @@
 #define sbx_sys6 sbx_raw_syscall6
 #elif defined(SBX_HELPER_NOLIBC) && defined(__aarch64__)
 #define SBX_NR_OPENAT 56
-#define SBX_NR_READLINKAT 78
-#define SBX_NR_FSTATFS 44
 #define SBX_NR_CLOSE 57
 #define SBX_NR_WRITE 64
 #define SBX_NR_EXECVE 221
@@ -42,8 +38,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #define SBX_NR_OPENAT SYS_openat
-#define SBX_NR_READLINKAT SYS_readlinkat
-#define SBX_NR_FSTATFS SYS_fstatfs
 #define SBX_NR_CLOSE SYS_close
 #define SBX_NR_WRITE SYS_write
 #define SBX_NR_EXECVE SYS_execve
