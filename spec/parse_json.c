@@ -228,17 +228,28 @@ jcheck_abs_path (const char *s)
   return s[0] == '/' ? NULL : "expected an absolute path";
 }
 
+/* The string at KEY, which must be an absolute path: 1 with *S and MARK
+   (the path left pushed), 0 when absent, or the failure.  */
+static int
+abs_path_field (struct sbx_jctx *c, yajl_val obj, const char *key,
+                unsigned flags, const char **s, size_t *mark)
+{
+  int r = json_string_field (c, obj, key, flags, s, mark);
+  if (r <= 0)
+    return r;
+  const char *complaint = jcheck_abs_path (*s);
+  return complaint ? jfail (c, "%s", complaint) : 1;
+}
+
 int
 json_dest_path (struct sbx_jctx *c, yajl_val obj, const char *key,
                 unsigned flags, char **out)
 {
   const char *s = NULL;
   size_t mark;
-  int r = json_string_field (c, obj, key, flags, &s, &mark);
+  int r = abs_path_field (c, obj, key, flags, &s, &mark);
   if (r <= 0)
     return r;
-  if (s[0] != '/')
-    return jfail (c, "expected an absolute path");
   for (const char *p = s; (p = strstr (p, "..")); p += 2)
     if (p[-1] == '/' && (p[2] == '/' || p[2] == '\0'))
       return jfail (c, "\"..\" is not allowed in a destination");
@@ -263,12 +274,9 @@ json_abs_path (struct sbx_jctx *c, yajl_val obj, const char *key,
 {
   const char *s = NULL;
   size_t mark;
-  int r = json_string_field (c, obj, key, flags, &s, &mark);
+  int r = abs_path_field (c, obj, key, flags, &s, &mark);
   if (r <= 0)
     return r;
-  const char *complaint = jcheck_abs_path (s);
-  if (complaint)
-    return jfail (c, "%s", complaint);
   return jstore_string (c, strdup (s), out, mark);
 }
 

@@ -244,6 +244,13 @@ case_delete ()
   tap_has "$(grep -E '^(CapEff|NoNewPrivs):' "/proc/${f:-0}/status" 2>&1)" \
     "$(printf 'CapEff:\t0000000000000000\nNoNewPrivs:\t1')" \
     "the forwarder keeps no capability, no_new_privs set"
+  # Root's forwarder is nobody: a capless uid 0 could still write root's
+  # files and signal root's processes (the second review).
+  local u=65534
+  [ "$(id -u)" = 0 ] || u=$(id -u)
+  tap_has "$(grep -E '^Uid:' "/proc/${f:-0}/status" 2>&1)" \
+    "$(printf 'Uid:\t%s\t%s\t%s\t%s' $u $u $u $u)" \
+    "the forwarder runs as uid $u (root's as nobody, anyone else's as its own)"
   sbx delete --force "$id"
   tap_ok "delete --force: no forwarder is left when delete returns" \
     gone_within "$id" 0

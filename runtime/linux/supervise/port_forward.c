@@ -3,6 +3,7 @@
 #include <cap-ng.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -287,21 +288,32 @@ become_forwarder (const struct sbx_port_forward *f)
 }
 
 /* Accepting and connecting on 127.0.0.1 needs no privilege: a root
-   forwarder keeps none, and nothing it could exec gains any.  */
+   forwarder becomes nobody (a capless uid 0 could still write root's
+   files and signal root's processes), keeps no capability, and nothing it
+   could exec gains any.  The uid change clears the death signal, so
+   PDEATHSIG is armed again after it, and the parent checked again.  */
 static void
-drop_privileges (void)
+drop_privileges (pid_t parent)
 {
+  if (geteuid () == 0
+      && (setgroups (0, NULL) < 0 || setresgid (65534, 65534, 65534) < 0
+          || setresuid (65534, 65534, 65534) < 0))
+    _exit (1);
+  if (parent > 0
+      && (prctl (PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid () != parent))
+    _exit (1);
   capng_clear (CAPNG_SELECT_CAPS);
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0
       || capng_apply (CAPNG_SELECT_CAPS) < 0)
     _exit (1);
 }
 
+/* PARENT: the sbx-oci it dies with (run), or 0 (create's, detached).  */
 static __attribute__ ((noreturn)) void
-forwarder_main (const struct sbx_port_forward *f)
+forwarder_main (const struct sbx_port_forward *f, pid_t parent)
 {
   become_forwarder (f);
-  drop_privileges ();
+  drop_privileges (parent);
   static struct forwarder w;
   static int fds[SBX_HOST_PORTS_MAX];
   for (size_t i = 0; i < f->n; i++)
@@ -325,7 +337,7 @@ start_attached (const struct sbx_port_forward *f, pid_t *pid)
     {
       if (prctl (PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid () != parent)
         _exit (1);
-      forwarder_main (f);
+      forwarder_main (f, parent);
     }
   *pid = child;
   return 0;
@@ -336,7 +348,7 @@ start_attached (const struct sbx_port_forward *f, pid_t *pid)
 static void
 detached_main (const void *f)
 {
-  forwarder_main (f);
+  forwarder_main (f, 0);
 }
 
 int
