@@ -337,6 +337,24 @@ sweep_children (pid_t sandbox_init)
     }
 }
 
+/* The signal that ended the set-up before the command ran, or 0: one
+   that abandoned it before bwrap reported the sandbox, or one forwarded
+   to the sandbox's processes while they were still setting up (the
+   Landlock helper, sbx-oci-init), which bwrap then reports as its own
+   128+N without an exit code (kill_loop.sh, under ASan's slower set-up). */
+static int
+stopped_in_setup (const struct monitor *m)
+{
+  if (m->st.have_exit_code)
+    return 0;
+  if (m->abandoned)
+    return m->abandoned;
+  int s = m->runner_status, d = m->delivered;
+  bool by_it = (WIFEXITED (s) && WEXITSTATUS (s) == 128 + d)
+               || (WIFSIGNALED (s) && WTERMSIG (s) == d);
+  return d > 0 && stops (d) && by_it ? d : 0;
+}
+
 int
 sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
                      struct sbx_limits *lim, int signal_fd,
@@ -383,15 +401,15 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
     }
   sbx_outcome_from_runner (out, m.st.have_exit_code, m.st.exit_code,
                            m.runner_status, m.delivered);
-  if (m.abandoned && !m.st.have_exit_code && m.breach == SBX_LIMIT_NONE)
+  int stopped = stopped_in_setup (&m);
+  if (stopped && m.breach == SBX_LIMIT_NONE)
     {
       /* Asked to stop before the command ran: stopped, not failed.  */
       out->kind = SBX_OUTCOME_SIGNALED;
-      out->signal = m.abandoned;
+      out->signal = stopped;
       out->signal_certain = true;
       snprintf (out->reason, sizeof out->reason,
-                "stopped by signal %d before the command started",
-                m.abandoned);
+                "stopped by signal %d before the command started", stopped);
     }
   else if (m.grace_over && m.breach == SBX_LIMIT_NONE)
     {
