@@ -53,8 +53,9 @@ static const struct
 
 /* The config's tmpfs N at its source, as mount(8) would mount it, but
    always nosuid and nodev, as bwrap's own tmpfs: a device node made in a
-   container's tmpfs would open the host's device (no cgroup v2 device
-   filter stands behind it here).  */
+   container's tmpfs would open the host's device (a device rule stands
+   behind it only when the config has one).  LABEL: linux.mountLabel, or
+   NULL.  */
 static int
 mount_tmpfs (const struct sbx_plan_node *n, const char *label, char *msg,
              size_t size)
