@@ -3,10 +3,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "runtime/cli.h"
 #include "runtime/linux/container/exec_join.h"
-#include "runtime/linux/container/sealed_self.h"
 
 static int
 parse_exec_options (int argc, char **argv, struct sbx_exec_request *o,
@@ -97,9 +97,13 @@ sbx_cmd_exec (struct sbx_context *g, int argc, char **argv,
               struct sbx_error *err)
 {
   struct sbx_exec_request req = { .pid_file = { .dirfd = -1 } };
-  /* First of all: from here on, nothing of the host's sbx-oci file is
-     reachable from this process or its children (sealed_self.h).  */
-  int r = sbx_run_from_sealed_copy (err);
+  /* First of all: a non-dumpable process's /proc/PID/exe, which names the
+     host's sbx-oci, is out of reach of a sandbox that shares the host's
+     pid namespace (exec_join.c says how the processes that join it stay
+     out of reach too).  */
+  int r = prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0
+              ? sbx_fail_errno (err, -errno, "exec: prctl (PR_SET_DUMPABLE)")
+              : 0;
   r = r ?: sbx_usage_result (parse_exec_options (argc, argv, &req, err), err);
   r = r ?: sbx_file_dest_open (req.pid_file.path, &req.pid_file, err);
   r = r ?: sbx_container_exec (g, &req, err);

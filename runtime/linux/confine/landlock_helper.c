@@ -7,7 +7,11 @@
 
    -f FD    the descriptor the helper was exec'd through (a sealed memfd,
             /proc/self/fd/FD): closed before the command runs
-   -A ABI   the Landlock ABI sbx-oci reported; a lower one here is refused
+   -A ABI   the Landlock ABI sbx-oci reported; a lower one here is refused.
+            0: no Landlock domain and no rule, only the exec: how `sbx-oci
+            exec` leaves its own binary before the command runs (a command
+            that is /proc/self/exe finds this sealed helper, not the host's
+            sbx-oci; runtime/linux/container/exec_join.c)
    -r PATH  read and execute beneath PATH
    -w PATH  read, execute and write beneath PATH (make, remove, rename,
             refer, truncate; no device nodes)
@@ -341,6 +345,7 @@ struct opts
   long self_fd, min_abi;
   int first_rule, command; /* argv indices */
   int connect_rules;       /* some -c: TCP connect is handled */
+  int rules;               /* -r, -w, -d and -c given */
   uint64_t unscoped;       /* -u: scopes left out */
 };
 
@@ -348,7 +353,7 @@ static void
 parse (int argc, char **argv, struct opts *o)
 {
   o->self_fd = o->min_abi = -1;
-  o->command = o->connect_rules = 0;
+  o->command = o->connect_rules = o->rules = 0;
   o->unscoped = 0;
   for (int i = 1; i < argc; i += 2)
     {
@@ -372,8 +377,13 @@ parse (int argc, char **argv, struct opts *o)
         o->unscoped |= SBX_LL_SCOPE_ABSTRACT_UNIX_SOCKET;
       else if (argv[i][1] != 'r' && argv[i][1] != 'w' && argv[i][1] != 'd')
         die (EXIT_HELPER, "bad argument", argv[i], 0);
+      o->rules += argv[i][1] == 'r' || argv[i][1] == 'w' || argv[i][1] == 'd'
+                  || argv[i][1] == 'c';
     }
-  if (o->command == 0 || o->command >= argc || o->min_abi < 1)
+  /* Rules with no domain to hold them: a layer silently missing.  */
+  if (o->min_abi == 0 && o->rules > 0)
+    die (EXIT_HELPER, "rules given with -A 0 (no landlock domain)", NULL, 0);
+  if (o->command == 0 || o->command >= argc || o->min_abi < 0)
     die (EXIT_HELPER,
          "usage: sbx-landlock -f FD -A ABI [-r|-w|-d PATH]... "
          "-- COMMAND [ARG]...",
@@ -385,6 +395,12 @@ helper_main (int argc, char **argv, char **envp)
 {
   struct opts o;
   parse (argc, argv, &o);
+  if (o.min_abi == 0)
+    {
+      if (o.self_fd > 2)
+        sbx_sys6 (SBX_NR_CLOSE, o.self_fd, 0, 0, 0, 0, 0);
+      exec_command (argv + o.command, envp);
+    }
   long abi = sbx_sys6 (SBX_NR_LANDLOCK_CREATE_RULESET, 0, 0,
                        SBX_LL_CREATE_RULESET_VERSION, 0, 0, 0);
   if (abi < o.min_abi)

@@ -26,6 +26,7 @@
 #include "runtime/linux/container/exec_labels.h"
 #include "runtime/linux/child_step.h"
 #include "runtime/linux/container/exec_lookup.h"
+#include "runtime/linux/container/sealed_self.h"
 #include "runtime/linux/confine/fd_scrub.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
 #include "runtime/linux/state/kept_policy.h"
@@ -50,10 +51,13 @@ struct exec_plan
   struct sbx_ns_join ns;
   int tty_slave;    /* -1: no terminal */
   int preserve_fds; /* the caller's 3 .. 3+N-1 pass in */
-  /* The Landlock layer, when the sandbox has it: the helper's sealed
-     memfd, exec'd in place of the command with create's rules (kept
-     policy) and the command after "--" in HELPER_ARGV.  -1: none.  */
-  int landlock_fd;
+  /* The helper (landlock_helper.c) in a sealed memfd, exec'd in place of
+     the command: with create's rules (kept policy) when the sandbox has
+     the Landlock layer, with -A 0 (exec only) otherwise; the command
+     after "--" in HELPER_ARGV.  -1: none, only for a process with labels,
+     which sbx-oci then execs itself, from its own sealed copy
+     (exit_route).  */
+  int helper_fd;
   struct strv helper_argv;
   const char *selinux, *apparmor; /* the plan's labels; NULL: none */
   int proc_fd; /* the host's /proc, for the labels: the container's own may
@@ -216,8 +220,8 @@ fail_step (int report_w, int step)
 
 /* Of the caller's descriptors only 0-2 and --preserve-fds N (3 .. 3+N-1)
    go in, as with runc; the CLOEXEC report pipe moves just above them, and
-   the Landlock helper's memfd (P->landlock_fd, when there is one) above
-   it, at helper_fd_number.  Returns the report pipe's new number.  */
+   the helper's memfd (P->helper_fd, when there is one) above it, at
+   helper_fd_number.  Returns the report pipe's new number.  */
 static int
 helper_fd_number (int preserve_fds)
 {
@@ -232,13 +236,12 @@ keep_only_preserved (const struct exec_plan *p, int report_w)
   int rep = fcntl (report_w, F_DUPFD_CLOEXEC, above + 2);
   if (rep < 0)
     fail_step (report_w, STEP_FDS);
-  int ll = p->landlock_fd < 0
-               ? -1
-               : fcntl (p->landlock_fd, F_DUPFD_CLOEXEC, above + 2);
-  if ((p->landlock_fd >= 0 && ll < 0) || dup3 (rep, above, O_CLOEXEC) < 0
-      || (ll >= 0 && dup3 (ll, above + 1, O_CLOEXEC) < 0))
+  int hf = p->helper_fd < 0 ? -1
+                            : fcntl (p->helper_fd, F_DUPFD_CLOEXEC, above + 2);
+  if ((p->helper_fd >= 0 && hf < 0) || dup3 (rep, above, O_CLOEXEC) < 0
+      || (hf >= 0 && dup3 (hf, above + 1, O_CLOEXEC) < 0))
     fail_step (rep, STEP_FDS);
-  int r = sbx_close_fds_from (p->landlock_fd >= 0 ? above + 2 : above + 1);
+  int r = sbx_close_fds_from (p->helper_fd >= 0 ? above + 2 : above + 1);
   if (r < 0)
     {
       errno = -r;
@@ -275,6 +278,16 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
      unmapped there.  Becoming its uid 0 keeps the capabilities.  */
   if (setgid (pr->user.gid) < 0 || setuid (pr->user.uid) < 0)
     fail_step (report_w, STEP_USER);
+  /* Found as the user, before a seccomp program can refuse the lookup's
+     openat2: "not found" and "not executable" in runc's words, which the
+     helper's own exec failure would not give.  */
+  int found = sbx_exec_lookup ("/", pr->args.v[0],
+                               strv_env_value (envp, "PATH"), cwd, &ignored);
+  if (found < 0)
+    {
+      errno = -found;
+      fail_step (report_w, STEP_EXEC);
+    }
   if (pr->user.uid == 0 && sbx_caps_set_exact (&p->caps) < 0)
     fail_step (report_w, STEP_CAPS);
   /* bwrap always sets no_new_privs: the exec'd process gets no more.  */
@@ -291,7 +304,7 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
   if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
     fail_step (report_w, STEP_CAPS);
   environ = envp; /* execvp searches the process's own PATH */
-  if (p->landlock_fd >= 0)
+  if (p->helper_fd >= 0)
     syscall (SYS_execveat, helper_fd_number (p->preserve_fds), "",
              p->helper_argv.v, envp, AT_EMPTY_PATH);
   else
@@ -499,22 +512,23 @@ check_running (const struct sbx_container *c, struct sbx_error *err)
   return sbx_fail (err, -EINVAL, "cannot exec in a stopped container");
 }
 
-/* The helper's command line: the kept rules, then the command.  */
+/* The helper's command line: the kept rules (or -A 0: no Landlock
+   layer), then the command.  */
 static int
-landlock_layer (const struct strv *rules, struct exec_plan *p,
-                struct sbx_error *err)
+helper_route (const struct strv *rules, struct exec_plan *p,
+              struct sbx_error *err)
 {
-  if (rules->n == 0)
-    return 0;
-  p->landlock_fd = sbx_landlock_helper_fd (err);
-  if (p->landlock_fd < 0)
-    return p->landlock_fd;
+  p->helper_fd = sbx_landlock_helper_fd (err);
+  if (p->helper_fd < 0)
+    return p->helper_fd;
   struct strv *a = &p->helper_argv;
   int r
       = strv_push (a, "sbx-landlock") < 0 || strv_push (a, "-f") < 0
                 || strv_pushf (a, "%d", helper_fd_number (p->preserve_fds)) < 0
             ? -ENOMEM
             : 0;
+  if (r == 0 && rules->n == 0)
+    r = strv_push (a, "-A") < 0 || strv_push (a, "0") < 0 ? -ENOMEM : 0;
   for (size_t i = 0; r == 0 && i < rules->n; i++)
     r = strv_push (a, rules->v[i]);
   r = r ?: strv_push (a, "--");
@@ -545,23 +559,33 @@ enter_cgroup (const struct sbx_container *c, struct sbx_error *err)
   return r < 0 ? r : 0;
 }
 
-/* The plan's labels for the child, with the host's /proc to write them
-   through.  Not with the Landlock layer: its helper, a memfd, would be
-   what takes them, not the command.  */
+/* How the command is reached without anything of the host's sbx-oci
+   file in the sandbox's reach (the runc CVE-2019-5736 pattern): the
+   joining processes are non-dumpable (enter), and the command is exec'd
+   by the helper (helper_route), a sealed memfd, so that a command that
+   is /proc/self/exe (the path, a link to it, a `#!/proc/self/exe`
+   script) finds the helper.  A label is taken by the next exec, which
+   must then be the command's: with labels sbx-oci execs the command
+   itself, and so first re-executes itself from a sealed copy of its own
+   (sealed_self.h), with the host's /proc to write the labels through.
+   Not with the Landlock layer, whose helper would take the label.  */
 static int
-exec_labels (const struct sbx_plan *policy, struct exec_plan *p,
-             struct sbx_error *err)
+exit_route (const struct sbx_plan *policy, const struct strv *rules,
+            struct exec_plan *p, struct sbx_error *err)
 {
   p->selinux = policy->selinux_label;
   p->apparmor = policy->apparmor_profile;
   if (p->selinux == NULL && p->apparmor == NULL)
-    return 0;
-  if (p->landlock_fd >= 0)
+    return helper_route (rules, p, err);
+  if (rules->n > 0)
     return sbx_refuse (err, -ENOTSUP,
                        p->selinux ? "process.selinuxLabel"
                                   : "process.apparmorProfile",
                        "not with the Landlock layer, whose helper would take "
                        "the label in place of the command");
+  int r = sbx_run_from_sealed_copy (err);
+  if (r < 0)
+    return r;
   p->proc_fd = open ("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (p->proc_fd < 0)
     return sbx_fail_errno (err, -errno, "/proc");
@@ -591,7 +615,7 @@ sbx_container_exec (const struct sbx_context *g,
 {
   struct exec_plan p = { .tty_slave = -1,
                          .preserve_fds = o->preserve_fds,
-                         .landlock_fd = -1,
+                         .helper_fd = -1,
                          .proc_fd = -1 };
   struct strv notes = { 0 }, landlock = { 0 };
   struct sbx_plan *policy = NULL;
@@ -604,8 +628,7 @@ sbx_container_exec (const struct sbx_context *g,
   /* The gates create's config met, for the process object exec was given;
      then the environment, as create made it.  */
   r = r ?: sbx_kept_policy_exec (g, &c, p.spec, &policy, &landlock, err);
-  r = r ?: landlock_layer (&landlock, &p, err);
-  r = r ?: exec_labels (policy, &p, err);
+  r = r ?: exit_route (policy, &landlock, &p, err);
   /* As create planned them: an unprivileged caller's sandbox holds none.  */
   r = r
           ?: sbx_caps_plan (&p.spec->process.capabilities,
@@ -623,8 +646,8 @@ sbx_container_exec (const struct sbx_context *g,
   sbx_ns_join_close (&p.ns);
   if (p.tty_slave >= 0)
     close (p.tty_slave);
-  if (p.landlock_fd >= 0)
-    close (p.landlock_fd);
+  if (p.helper_fd >= 0)
+    close (p.helper_fd);
   if (p.proc_fd >= 0)
     close (p.proc_fd);
   strv_free (&p.helper_argv);

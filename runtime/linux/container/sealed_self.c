@@ -1,11 +1,10 @@
 /* Why a sealed memfd copy rather than the alternatives runc has used:
    a read-only bind mount of the binary needs a mount namespace of our
    own (and privileges an unprivileged caller lacks), and an overlayfs
-   copy-up needs the same; a separate tiny helper binary would still
-   leave the window between the joining fork and its exec running from
-   the host's file.  The copy costs one sendfile of the binary's loaded
-   part and one exec, on the `exec` path only (tests/bench/exec_bench.sh).
-*/
+   copy-up needs the same.  The copy costs one sendfile of the binary's
+   loaded part and one more start of sbx-oci (about 1 ms here,
+   tests/bench/exec_bench.sh), which is why `exec` pays it only when a
+   label makes sbx-oci exec the command itself (exec_join.c).  */
 #include "runtime/linux/container/sealed_self.h"
 
 #include <elf.h>

@@ -1,16 +1,17 @@
-/* `exec` runs from a sealed in-memory copy of sbx-oci, never from the
+/* Running from a sealed in-memory copy of an executable, never from the
    host's file (the runc CVE-2019-5736 pattern).
 
-   The process `exec` forks into a sandbox is sbx-oci until it execs the
-   command, so /proc/PID/exe of it, or of a command that is
+   A command exec'd by a process that is sbx-oci, when the command is
    /proc/self/exe (a `#!/proc/self/exe` script, a symlink to it, the very
-   path), names the sbx-oci binary.  A process of the sandbox that opens it
-   with O_PATH can reopen it for writing through /proc/self/fd/N once no
-   one executes it, and replace the host's sbx-oci, which root later runs.
-   Running from a memfd sealed against every write, growth and shrink,
-   the only file such a process can reach is that copy, which nobody can
-   change.  (exec.c makes the joining process non-dumpable as well, which
-   keeps a sandbox's process from opening /proc/PID/exe of it at all.)  */
+   path), is the sbx-oci binary, and so is /proc/PID/exe of that process.
+   A process of the sandbox that opens it with O_PATH can reopen it for
+   writing through /proc/self/fd/N once no one executes it, and replace
+   the host's sbx-oci, which root later runs.  Running from a memfd sealed
+   against every write, growth and shrink, the only file such a process can
+   reach is that copy, which nobody can change.  `exec` needs this only
+   where it execs the command itself (a labelled process; otherwise the
+   helper, itself a sealed memfd, does: exec_join.c), and sbx-oci-init
+   always runs so (init_helper.h).  */
 #ifndef SBX_SEALED_SELF_H
 #define SBX_SEALED_SELF_H
 
