@@ -213,6 +213,39 @@ c['mounts'].append({'destination': '/data', 'type': 'bind', 'source': '$data', '
   sbx delete --force "$id"
 }
 
+# caps_of PID: the five capability lines of /proc/PID/status, one line.
+caps_of () { grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb):' "/proc/$1/status" | tr -s ' \t\n' ' '; }
+
+# A process `exec` starts gets the five capability sets the container's
+# first process got from the same process object: the bounding set, the
+# permitted set kept through the change to a non-zero uid, ambient ones
+# raised.  As UID (uid 0 and uid 1000 for root; an unprivileged caller's
+# sandbox holds none, in both).
+caps_case () { # UID
+  local uid=$1 b=$B/caps-$1 id=caps-$1-$RUN pid first out
+  [ -n "$AS" ] && [ "$uid" != 0 ] && return 0
+  bundle "$b" "
+c['process']['args'] = ['sleep', '30']
+c['process']['user'] = {'uid': $uid, 'gid': $uid}
+c['process']['capabilities'] = {
+  'bounding': ['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_KILL', 'CAP_NET_BIND_SERVICE', 'CAP_SETUID'],
+  'permitted': ['CAP_CHOWN', 'CAP_KILL', 'CAP_NET_BIND_SERVICE'],
+  'effective': ['CAP_CHOWN', 'CAP_NET_BIND_SERVICE'],
+  'inheritable': ['CAP_KILL', 'CAP_NET_BIND_SERVICE'],
+  'ambient': ['CAP_NET_BIND_SERVICE']}
+"
+  if ! { sbx create --bundle "$b" "$id" && sbx start "$id"; } > "$B/caps.err" 2>&1 < /dev/null; then
+    not_ok "caps as uid $uid: the container starts" "$(cat "$B/caps.err")"
+    return
+  fi
+  pid=$(sbx state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  first=$(caps_of "$pid")
+  out=$(sbx exec "$id" sh -c 'grep -E "^Cap(Inh|Prm|Eff|Bnd|Amb):" /proc/self/status' 2>&1 < /dev/null | tr -s ' \t\n' ' ')
+  check "caps as uid $uid: exec's process holds what the first one holds ($first | exec: $out)" \
+    [ "$out" = "$first" ]
+  sbx delete --force "$id"
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 755 "$B"
@@ -223,6 +256,8 @@ suite () {
   netns_case
   entry_case
   kill_case
+  caps_case 0
+  caps_case 1000
 }
 
 run_as_root_and_user suite

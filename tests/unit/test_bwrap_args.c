@@ -155,16 +155,16 @@ translate_with (const char *json, const struct fake_path *paths, bool is_root,
   int r = fake_resolve_json (json, &host, &plan, err);
   if (r < 0)
     return r;
-  struct strv keep = { 0 };
-  if (strv_push (&keep, "CAP_CHOWN") < 0)
+  /* CAP_CHOWN: the one set bwrap keeps, or, where sbx-oci-init takes
+     the identity, CAP_CHOWN (bit 0) in bounding, effective and
+     permitted.  */
+  struct sbx_caps_decision caps
+      = { .by_sets = plan->init_ids,
+          .sets = { .bounding = 1, .effective = 1, .permitted = 1 } };
+  if (strv_push (&caps.keep, "CAP_CHOWN") < 0)
     abort ();
-  /* What sbx-oci-init gives, where it takes the identity: CAP_CHOWN
-     (bit 0) in bounding, effective and permitted.  */
-  struct sbx_cap_sets sets = { .bounding = 1, .effective = 1, .permitted = 1 };
-  struct sbx_bwrap_opts opts = { .die_with_parent = true,
-                                 .cap_keep = &keep,
-                                 .mqueue_dir = mqueue_dir,
-                                 .init_caps = &sets };
+  struct sbx_bwrap_opts opts
+      = { .die_with_parent = true, .caps = &caps, .mqueue_dir = mqueue_dir };
   struct sbx_bwrap_fds fds = { .json_status = 3,
                                .info = -1,
                                .block = -1,
@@ -177,7 +177,7 @@ translate_with (const char *json, const struct fake_path *paths, bool is_root,
                                .init_started = -1,
                                .pidns = -1 };
   r = sbx_bwrap_args (plan, &host, &fds, &opts, argv, err);
-  strv_free (&keep);
+  sbx_caps_decision_free (&caps);
   sbx_plan_free (plan);
   return r;
 }

@@ -168,9 +168,8 @@ static struct sbx_bwrap_opts
 run_opts (const struct sbx_sandbox *sb)
 {
   return (struct sbx_bwrap_opts){ .die_with_parent = true,
-                                  .cap_keep = &sb->cap_keep,
-                                  .mqueue_dir = sb->mqueue_dir,
-                                  .init_caps = &sb->cap_sets };
+                                  .caps = &sb->caps,
+                                  .mqueue_dir = sb->mqueue_dir };
 }
 
 static int

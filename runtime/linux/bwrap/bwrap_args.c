@@ -157,11 +157,11 @@ capability_args (const struct sbx_plan *plan,
      A uid 0 outside the initial user namespace (rootless podman, LXD)
      does, and bwrap keeps them all unless told: it is told to drop them,
      and its keep list is empty (sbx_caps_plan grants it none).  */
-  if (host->uid != 0 || opts->cap_keep == NULL)
+  if (host->uid != 0 || opts->caps == NULL)
     return 0;
   PUSH ("--cap-drop", "ALL");
-  for (size_t i = 0; i < opts->cap_keep->n; i++)
-    PUSH ("--cap-add", opts->cap_keep->v[i]);
+  for (size_t i = 0; i < opts->caps->keep.n; i++)
+    PUSH ("--cap-add", opts->caps->keep.v[i]);
   return 0;
 }
 
@@ -221,7 +221,7 @@ init_args (const struct sbx_plan *plan, const struct sbx_bwrap_fds *fds,
   if (r == 0 && fds->init_started >= 0)
     r = push_opt (argv, "-s", fds->init_started);
   if (r == 0 && plan->init_ids)
-    r = init_ids_args (plan, opts->init_caps, argv);
+    r = init_ids_args (plan, opts->caps ? &opts->caps->sets : NULL, argv);
   if (r == 0 && plan->selinux_label)
     r = push2 (argv, "-Z", plan->selinux_label);
   if (r == 0 && plan->apparmor_profile)

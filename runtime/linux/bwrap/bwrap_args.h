@@ -51,11 +51,11 @@ struct sbx_bwrap_opts
 {
   bool as_pid_1;        /* the command is pid 1 of its namespace (create) */
   bool die_with_parent; /* the sandbox dies with its launcher (run) */
-  const struct strv *cap_keep; /* privileged runs: the only caps kept */
-  const char *mqueue_dir;      /* mqueue mounts bind this (a joined IPC
-                                  namespace's, mounted by spawn.c); NULL: fresh */
-  const struct sbx_cap_sets *init_caps; /* plan->init_ids: the five sets
-                                           sbx-oci-init gives */
+  /* The capabilities (capabilities.h): the one set bwrap keeps, or the
+     five sbx-oci-init gives (plan->init_ids); NULL: none.  */
+  const struct sbx_caps_decision *caps;
+  const char *mqueue_dir; /* mqueue mounts bind this (a joined IPC
+                             namespace's, mounted by spawn.c); NULL: fresh */
 };
 
 int sbx_bwrap_args (const struct sbx_plan *plan,

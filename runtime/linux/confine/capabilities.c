@@ -220,6 +220,23 @@ sbx_caps_sets (const struct sbx_capabilities *caps, struct sbx_cap_sets *out,
 }
 
 int
+sbx_caps_decide (const struct sbx_capabilities *caps, bool by_init,
+                 bool privileged, struct sbx_caps_decision *out,
+                 struct strv *notes, struct sbx_error *err)
+{
+  out->by_sets = by_init;
+  if (by_init)
+    return sbx_caps_sets (caps, &out->sets, notes, err);
+  return sbx_caps_plan (caps, privileged, &out->keep, notes, err);
+}
+
+void
+sbx_caps_decision_free (struct sbx_caps_decision *d)
+{
+  strv_free (&d->keep);
+}
+
+int
 sbx_caps_known (struct strv *out)
 {
   return push_names (out, CAP_LAST_CAP == 63 ? UINT64_MAX
@@ -227,37 +244,65 @@ sbx_caps_known (struct strv *out)
 }
 
 int
-sbx_caps_set_exact (const struct strv *names)
+sbx_caps_trim_bounding (uint64_t keep)
+{
+  /* By prctl, not capng_apply's CAPNG_SELECT_BOUNDS: that reads
+     /proc/TID/status, here the sandbox's /proc, which a sandbox holding
+     CAP_SYS_ADMIN can mount over (a FIFO there would hold exec before its
+     command).  The kernel may know capabilities libcap-ng does not; they
+     are outside KEEP, so they go too.  */
+  for (int cap = 0; cap < 64 && prctl (PR_CAPBSET_READ, cap, 0, 0, 0) >= 0;
+       cap++)
+    if (!(keep & BIT (cap)) && prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)
+      return -errno;
+  return 0;
+}
+
+int
+sbx_caps_set_sets (const struct sbx_cap_sets *s)
 {
   /* None of libcap-ng's calls here allocates or reads a file: capng_clear
      asks the kernel's capability version and this thread's id (the
      handler libcap-ng registers with pthread_atfork makes a forked child
-     ask again), the rest works on its state until the capset.  So this
-     is safe in a forked child, as it must be (exec_join.c).  */
-  capng_clear (CAPNG_SELECT_BOTH);
+     ask again), the rest works on its state until the capset and the
+     ambient prctls.  So this is safe in a forked child, as it must be
+     (exec_join.c).  */
+  capng_clear (CAPNG_SELECT_ALL);
+  uint64_t raisable = s->ambient & s->permitted & s->inheritable;
+  for (int cap = 0; cap < 64; cap++)
+    {
+      struct
+      {
+        uint64_t set;
+        capng_type_t type;
+      } each[] = { { s->effective, CAPNG_EFFECTIVE },
+                   { s->permitted, CAPNG_PERMITTED },
+                   { s->inheritable, CAPNG_INHERITABLE },
+                   { raisable, CAPNG_AMBIENT } };
+      for (size_t i = 0; i < sizeof each / sizeof *each; i++)
+        if ((each[i].set & BIT (cap))
+            && capng_update (CAPNG_ADD, each[i].type, (unsigned) cap) < 0)
+          return -(errno = EINVAL);
+    }
+  /* capng_apply fails without setting errno when libcap-ng could not
+     read the process's state; the caller reports errno.  */
+  errno = EPERM;
+  if (capng_apply (CAPNG_SELECT_CAPS) < 0
+      || capng_apply (CAPNG_SELECT_AMBIENT) < 0)
+    return -errno;
+  return 0;
+}
+
+int
+sbx_caps_set_exact (const struct strv *names)
+{
+  struct sbx_cap_sets s = { 0 };
   for (size_t i = 0; i < names->n; i++)
     {
       int cap = cap_from_oci_name (names->v[i]);
       if (cap >= 0)
-        capng_update (CAPNG_ADD,
-                      CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_INHERITABLE
-                          | CAPNG_BOUNDING_SET,
-                      (unsigned) cap);
+        s.bounding |= BIT (cap);
     }
-  /* The bounding set first: trimming it needs CAP_SETPCAP, which the
-     capset below may drop.  By prctl, not capng_apply's
-     CAPNG_SELECT_BOUNDS: that reads /proc/TID/status, here the sandbox's
-     /proc, which a sandbox holding CAP_SYS_ADMIN can mount over (a FIFO
-     there would hold exec before its command).  The kernel may know
-     capabilities libcap-ng does not; they are outside the set, so they go
-     too.  */
-  for (int cap = 0; cap < 64 && prctl (PR_CAPBSET_READ, cap, 0, 0, 0) >= 0;
-       cap++)
-    if (!capng_have_capability (CAPNG_BOUNDING_SET, (unsigned) cap)
-        && prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)
-      return -errno;
-  /* capng_apply fails without setting errno when libcap-ng could not
-     read the process's state; the caller reports errno.  */
-  errno = EPERM;
-  return capng_apply (CAPNG_SELECT_CAPS) < 0 ? -errno : 0;
+  s.effective = s.permitted = s.inheritable = s.bounding;
+  return sbx_caps_trim_bounding (s.bounding) ?: sbx_caps_set_sets (&s);
 }

@@ -44,10 +44,10 @@
 /* What the new process needs, prepared before any fork.  */
 struct exec_plan
 {
-  struct sbx_spec *spec;        /* process (and the bundle's seccomp) */
-  struct strv caps;             /* kept when running as uid 0 */
-  struct sock_fprog filter;     /* .len 0: none */
-  struct sock_fprog filter_net; /* network "deny"; .len 0: none */
+  struct sbx_spec *spec;         /* process (and the bundle's seccomp) */
+  struct sbx_caps_decision caps; /* as create decided them */
+  struct sock_fprog filter;      /* .len 0: none */
+  struct sock_fprog filter_net;  /* network "deny"; .len 0: none */
   struct sbx_ns_join ns;
   int tty_slave;    /* -1: no terminal */
   int preserve_fds; /* the caller's 3 .. 3+N-1 pass in */
@@ -270,6 +270,13 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
     fail_step (report_w, STEP_CWD);
   /* An unprivileged sandbox's user namespace denies setgroups; with no
      additional groups asked for, there is nothing to set.  */
+  /* The five sets as sbx-oci-init gives them (init_main.c): bounding
+     while CAP_SETPCAP is still effective, the permitted set kept through
+     the change of uid for the rest.  */
+  if (p->caps.by_sets
+      && (sbx_caps_trim_bounding (p->caps.sets.bounding) < 0
+          || prctl (PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0))
+    fail_step (report_w, STEP_CAPS);
   if (setgroups (pr->user.n_additional_gids, pr->user.additional_gids) < 0
       && (errno != EPERM || pr->user.n_additional_gids > 0))
     fail_step (report_w, STEP_USER);
@@ -288,7 +295,9 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
       errno = -found;
       fail_step (report_w, STEP_EXEC);
     }
-  if (pr->user.uid == 0 && sbx_caps_set_exact (&p->caps) < 0)
+  if (p->caps.by_sets
+          ? sbx_caps_set_sets (&p->caps.sets) < 0
+          : pr->user.uid == 0 && sbx_caps_set_exact (&p->caps.keep) < 0)
     fail_step (report_w, STEP_CAPS);
   /* bwrap always sets no_new_privs: the exec'd process gets no more.  */
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -629,10 +638,9 @@ sbx_container_exec (const struct sbx_context *g,
      then the environment, as create made it.  */
   r = r ?: sbx_kept_policy_exec (g, &c, p.spec, &policy, &landlock, err);
   r = r ?: exit_route (policy, &landlock, &p, err);
-  /* As create planned them: an unprivileged caller's sandbox holds none.  */
   r = r
-          ?: sbx_caps_plan (&p.spec->process.capabilities,
-                            sbx_probe_is_root (), &p.caps, &notes, err);
+          ?: sbx_caps_decide (&p.spec->process.capabilities, policy->init_ids,
+                              sbx_probe_is_root (), &p.caps, &notes, err);
   r = r ?: load_filters (p.spec, policy->filters, &p, err);
   r = r ?: open_namespaces (&c, &p, err);
   if (r == 0 && o->tty)
@@ -654,7 +662,7 @@ sbx_container_exec (const struct sbx_context *g,
   strv_free (&landlock);
   free (p.filter.filter);
   free (p.filter_net.filter);
-  strv_free (&p.caps);
+  sbx_caps_decision_free (&p.caps);
   strv_free (&notes);
   sbx_plan_free (policy);
   sbx_spec_free (p.spec);

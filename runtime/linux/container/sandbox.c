@@ -363,13 +363,10 @@ sbx_sandbox_prepare_source (const struct sbx_context *g,
     r = check_state_root (sb->plan, root_fd, err);
   if (r == 0)
     sbx_report_env_dropped (g, sb->plan);
-  if (r == 0 && sb->plan->init_ids)
-    r = sbx_caps_sets (&sb->spec->process.capabilities, &sb->cap_sets,
-                       &sb->plan->enforcement.reasons, err);
-  else if (r == 0)
-    r = sbx_caps_plan (&sb->spec->process.capabilities,
-                       sb->probe.facts.is_root, &sb->cap_keep,
-                       &sb->plan->enforcement.reasons, err);
+  if (r == 0)
+    r = sbx_caps_decide (&sb->spec->process.capabilities, sb->plan->init_ids,
+                         sb->probe.facts.is_root, &sb->caps,
+                         &sb->plan->enforcement.reasons, err);
   if (r == 0)
     r = compile_seccomp (sb, err);
   if (r >= 0)
@@ -390,7 +387,7 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
     close (sb->seccomp_fd);
   if (sb->seccomp_net_fd >= 0)
     close (sb->seccomp_net_fd);
-  strv_free (&sb->cap_keep);
+  sbx_caps_decision_free (&sb->caps);
   strv_free (&sb->host_sockets);
   sbx_alias_result_free (&sb->aliases);
   free (sb->alias_gap);

@@ -16,9 +16,8 @@ struct sbx_sandbox
   struct sbx_spec *spec;
   struct sbx_probe probe;
   struct sbx_plan *plan;
-  struct strv cap_keep;
-  struct sbx_cap_sets cap_sets; /* plan->init_ids: given by sbx-oci-init */
-  struct strv host_sockets;     /* path sockets listening at launch */
+  struct sbx_caps_decision caps;
+  struct strv host_sockets; /* path sockets listening at launch */
   struct sbx_alias_result aliases;
   char *alias_gap;
   int seccomp_fd;     /* what the runner reads: a sealed memfd, or a pipe

@@ -15,10 +15,14 @@
 #include "runtime/linux/container/sandbox.h"
 
 /* {"trust": "ceiling" | "operator", "approvals": [TOKEN...],
-   "landlock": [ARG...]}: JSON, so that a token is read back exactly as it
-   was approved.  "landlock" is the helper's rule arguments, from -A to
-   before "--" (runtime/linux/confine/landlock_rules.h), when the sandbox
-   has the Landlock layer: exec's processes get the same domain.  */
+   "initIds": BOOL, "landlock": [ARG...]}: JSON, so that a token is read
+   back exactly as it was approved.  "initIds" is plan->init_ids: the
+   container's command took its identity and five capability sets from
+   sbx-oci-init, so exec's process takes them the same way
+   (capabilities.h, sbx_caps_decide).  "landlock" is the helper's rule
+   arguments, from -A to before "--" (runtime/linux/confine/
+   landlock_rules.h), when the sandbox has the Landlock layer: exec's
+   processes get the same domain.  */
 int
 sbx_kept_policy_write (const struct sbx_container *c,
                        const struct sbx_plan *plan, struct sbx_error *err)
@@ -32,6 +36,7 @@ sbx_kept_policy_write (const struct sbx_container *c,
           ?: sbx_json_key_str (g, "trust",
                                plan->under_ceiling ? "ceiling" : "operator");
   r = r ?: sbx_json_key_strv (g, "approvals", &plan->approvals);
+  r = r ?: sbx_json_key_bool (g, "initIds", plan->init_ids);
   cleanup_strv struct strv rules = { 0 };
   if (r == 0 && plan->enforcement.landlock_abi > 0)
     {
@@ -69,12 +74,20 @@ read_strings (const char *path, yajl_val list, struct strv *out,
   return 0;
 }
 
+/* What create decided, read back.  */
+struct kept
+{
+  bool under;    /* the config was held to the operator's ceiling */
+  bool init_ids; /* plan->init_ids */
+  struct sbx_ceiling ceiling;
+};
+
 static int
-parse_kept (const char *path, const char *text, bool *under,
-            struct sbx_ceiling *ceiling, struct strv *landlock,
-            struct sbx_error *err)
+parse_kept (const char *path, const char *text, struct kept *k,
+            struct strv *landlock, struct sbx_error *err)
 {
   static const char *k_trust[] = { "trust", NULL };
+  static const char *k_init_ids[] = { "initIds", NULL };
   static const char *k_approvals[] = { "approvals", NULL };
   static const char *k_landlock[] = { "landlock", NULL };
   yajl_val doc = yajl_tree_parse (text, NULL, 0);
@@ -87,9 +100,12 @@ parse_kept (const char *path, const char *text, bool *under,
     {
       /* Anything but "operator" is held to the ceiling.  */
       const char *t = YAJL_GET_STRING (trust);
-      *under = t == NULL || strcmp (t, "operator") != 0;
+      k->under = t == NULL || strcmp (t, "operator") != 0;
+      /* Absent (an older sbx-oci's): the one set, as exec gave then.  */
+      k->init_ids
+          = YAJL_IS_TRUE (yajl_tree_get (doc, k_init_ids, yajl_t_true));
     }
-  r = r ?: read_strings (path, list, &ceiling->approvals, err);
+  r = r ?: read_strings (path, list, &k->ceiling.approvals, err);
   r = r
           ?: read_strings (path, yajl_tree_get (doc, k_landlock, yajl_t_array),
                            landlock, err);
@@ -98,9 +114,8 @@ parse_kept (const char *path, const char *text, bool *under,
 }
 
 static int
-read_kept (const struct sbx_container *c, bool *under,
-           struct sbx_ceiling *ceiling, struct strv *landlock,
-           struct sbx_error *err)
+read_kept (const struct sbx_container *c, struct kept *k,
+           struct strv *landlock, struct sbx_error *err)
 {
   cleanup_free char *path = sbx_state_file (c, SBX_KEPT_POLICY);
   cleanup_free char *text = NULL;
@@ -114,7 +129,7 @@ read_kept (const struct sbx_container *c, bool *under,
                      "cannot exec in container \"%s\": %s is missing (made "
                      "by an older sbx-oci?): re-create the container",
                      c->id, path);
-  return r ?: parse_kept (path, text, under, ceiling, landlock, err);
+  return r ?: parse_kept (path, text, k, landlock, err);
 }
 
 int
@@ -123,9 +138,8 @@ sbx_kept_policy_exec (const struct sbx_context *g,
                       const struct sbx_spec *spec, struct sbx_plan **out,
                       struct strv *landlock, struct sbx_error *err)
 {
-  struct sbx_ceiling ceiling = { 0 };
-  bool under = true;
-  int r = read_kept (c, &under, &ceiling, landlock, err);
+  struct kept k = { .under = true };
+  int r = read_kept (c, &k, landlock, err);
   if (r == 0)
     {
       /* The exec caller's identity and limits: the same caller as
@@ -135,13 +149,16 @@ sbx_kept_policy_exec (const struct sbx_context *g,
         .uid = geteuid (),
         .gid = getegid (),
         .rlimit_hard = sbx_host_rlimits (),
-        .approved = &ceiling.approvals,
+        .approved = &k.ceiling.approvals,
       };
       sbx_probe_label_modules (&host);
-      r = sbx_policy_exec (spec, &host, under ? &ceiling : NULL, out, err);
+      r = sbx_policy_exec (spec, &host, k.under ? &k.ceiling : NULL, out, err);
     }
   if (r == 0)
-    sbx_report_env_dropped (g, *out);
-  sbx_ceiling_free (&ceiling);
+    {
+      (*out)->init_ids = k.init_ids;
+      sbx_report_env_dropped (g, *out);
+    }
+  sbx_ceiling_free (&k.ceiling);
   return r;
 }
