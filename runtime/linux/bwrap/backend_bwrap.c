@@ -292,6 +292,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
   int r = sbx_run_guard_start (&guard, err);
   req.guard_fd = guard.fd;
   r = r ?: sbx_bwrap_spawn (&req, &sp, err);
+  sp.guard_pid = guard.pid;
   if (r == 0 && direct && nproc)
     sbx_limits_hold_nproc (lim, sp.runner_pid, 0,
                            &sb->plan->enforcement.reasons);

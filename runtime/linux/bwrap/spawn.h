@@ -44,6 +44,8 @@ struct sbx_spawned
                          maps to write or host ports to listen on, or
                          report_sandbox_pid was asked for; else 0 */
   int guard_fd;       /* the request's guard_fd: told the sandbox's pid */
+  pid_t guard_pid;    /* the guard itself (set by the caller, 0: none):
+                         the final sweep ends it without a walk */
 };
 
 int sbx_bwrap_spawn (const struct sbx_spawn_request *req,

@@ -299,7 +299,7 @@ kill_child (pid_t pid)
    the init is bwrap's single-threaded reaper (`run` does not use
    --as-pid-1), whose children are all on its main thread's list.  */
 static void
-sweep_children (pid_t sandbox_init)
+sweep_children (pid_t sandbox_init, pid_t guard)
 {
   char path[64];
   snprintf (path, sizeof path, "/proc/self/task/%d/children", (int) getpid ());
@@ -319,8 +319,10 @@ sweep_children (pid_t sandbox_init)
       for (ssize_t i = 0; i < n; i++)
         {
           /* The init of the sandbox's pid namespace takes its whole
-             namespace with it.  */
-          if (pids[i] != sandbox_init)
+             namespace with it; the run's guard forks nothing (raw system
+             calls only, run_guard.c), so it needs no walk, whose stop
+             of it would cost every run a wait.  */
+          if (pids[i] != sandbox_init && pids[i] != guard)
             sbx_tree_kill (pids[i]);
           killed[i] = kill_child (pids[i]);
         }
@@ -382,7 +384,7 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
      gone from it, and waiting for the init is the quickest way to know.  */
   bool leave_init = plan->enforcement.namespaces && plan->unshare[SBX_NS_PID]
                     && m.cgroup == NULL;
-  sweep_children (leave_init ? m.st.child_pid : 0);
+  sweep_children (leave_init ? m.st.child_pid : 0, sp->guard_pid);
   if (m.sandbox_pidfd >= 0)
     close (m.sandbox_pidfd);
   if (m.grace_fd >= 0)
