@@ -35,8 +35,6 @@ container_bundle () {
   shift
   busybox_bundle "$dir" sh sleep true cat rm ln readlink grep touch || return 1
   cp "$WATCHER" "$dir/rootfs/bin/exe_overwrite"
-  printf '#!/proc/self/exe\n' > "$dir/rootfs/bin/selfexe"
-  chmod 755 "$dir/rootfs/bin/selfexe"
   python3 - "$dir/config.json" "$@" <<'PY'
 import json, sys
 path, args = sys.argv[1], sys.argv[2:]
@@ -90,19 +88,15 @@ fresh_copy () {
 # inside the sandbox).  First an exec of COPY itself (FIRST: the path it
 # is exec'd by), held by its --log FIFO until the watcher has looked at
 # it; then execs of `true`, the watcher trying to catch each before it
-# execs.  Every command is exec'd by the helper, a sealed memfd, so a
-# container's /proc/self/exe is the helper (it refuses the arguments), not
-# COPY; an agent sandbox's helper also applies Landlock, and COPY is named
-# by its host path there (out of the watcher's reach anyway: another
-# Landlock domain).
+# execs.  A container's exec'd process is COPY through /proc/self/exe; an
+# agent sandbox's is exec'd by the Landlock helper, a sealed memfd, whose
+# /proc/self/exe is the helper: there COPY is named by its host path (and
+# is out of the watcher's reach anyway: another Landlock domain).
 attack () {
   local kind=$1 id=$2 dir=$3 inner=$4 first=$5
   $AS mkfifo -m 666 "$dir/log.fifo"
   timeout 20 env -i $AS "$COPY" --root "$ROOT" exec "$id" "$first" \
-    --log "$inner/log.fifo" x > "$dir/first.out" 2>&1
-  [ "$kind" = container ] &&
-    timeout 20 env -i $AS "$COPY" --root "$ROOT" exec "$id" /bin/selfexe \
-      > "$dir/script.out" 2>&1
+    --log "$inner/log.fifo" x > /dev/null 2>&1
   for _ in $(seq 3); do
     grep -q OVERWRITTEN "$dir/result" 2>/dev/null && break
     sbx_copy exec "$id" true
@@ -113,23 +107,21 @@ attack () {
     grep -q 'OVERWRITTEN\|done' "$dir/result" 2>/dev/null && break
     sleep 0.1
   done
+  # A dynamically linked sbx-oci (the sanitized and -Dstatic_binary=
+  # disabled builds) cannot start inside a busybox rootfs, which has no
+  # loader: there the exec of /proc/self/exe is never seen, and only the
+  # overwrite check below speaks.
   if [ "$kind" = agent ]; then
     # Landlock: every exec'd process gets its own domain, which the
     # sandbox's processes (another domain) may not inspect: the watcher
     # sees the processes and is refused their exe.
     check "$kind: the sandbox's process looked at the exec'd processes and was refused (landlock domains)" \
       grep -q 'cannot open its exe: Permission denied' "$dir/result"
+  elif [ "$kind" = container ] && readelf -l "$SBX" | grep -q INTERP; then
+    ok "$kind: the sandbox's process saw the exec'd /proc/self/exe # SKIP a dynamically linked sbx-oci cannot start in a busybox rootfs"
   else
-    # The joining processes, caught before their exec, are refused (not
-    # dumpable); what they exec is the helper, whose exe the watcher may
-    # open: a sealed memfd.
-    check "$kind: exec of /proc/self/exe, a magic link, is refused ($(head -c 120 "$dir/first.out"))" \
-      grep -q 'exec: "/proc/self/exe": permission denied' "$dir/first.out"
-    check "$kind: a #!/proc/self/exe script finds the sealed helper, not sbx-oci ($(head -c 120 "$dir/script.out"))" \
-      grep -q '^sbx-landlock: ' "$dir/script.out"
-    check "$kind: the sandbox's process looked at the exec'd processes: refused, then the helper (else the attack proved nothing)" \
-      eval "grep -q 'cannot open its exe: Permission denied' '$dir/result' &&
-            grep -q 'exe /memfd:sbx-landlock' '$dir/result'"
+    check "$kind: the sandbox's process saw the exec'd /proc/self/exe (else the attack proved nothing)" \
+      grep -q 'released the writer' "$dir/result"
   fi
   if cmp -s "$COPY" "$SBX"; then
     ok "$kind: the sandbox could not overwrite the sbx-oci that exec'd into it"

@@ -51,12 +51,10 @@ struct exec_plan
   struct sbx_ns_join ns;
   int tty_slave;    /* -1: no terminal */
   int preserve_fds; /* the caller's 3 .. 3+N-1 pass in */
-  /* The helper (landlock_helper.c) in a sealed memfd, exec'd in place of
-     the command: with create's rules (kept policy) when the sandbox has
-     the Landlock layer, with -A 0 (exec only) otherwise; the command
-     after "--" in HELPER_ARGV.  -1: none, only for a process with labels,
-     which sbx-oci then execs itself, from its own sealed copy
-     (exit_route).  */
+  /* The Landlock layer, when the sandbox has it: the helper's sealed
+     memfd, exec'd in place of the command with create's rules (kept
+     policy) and the command after "--" in HELPER_ARGV.  -1: none: sbx-oci
+     execs the command itself, from its own sealed copy (exit_route).  */
   int helper_fd;
   struct strv helper_argv;
   const char *selinux, *apparmor; /* the plan's labels; NULL: none */
@@ -285,16 +283,6 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
      unmapped there.  Becoming its uid 0 keeps the capabilities.  */
   if (setgid (pr->user.gid) < 0 || setuid (pr->user.uid) < 0)
     fail_step (report_w, STEP_USER);
-  /* Found as the user, before a seccomp program can refuse the lookup's
-     openat2: "not found" and "not executable" in runc's words, which the
-     helper's own exec failure would not give.  */
-  int found = sbx_exec_lookup ("/", pr->args.v[0],
-                               strv_env_value (envp, "PATH"), cwd, &ignored);
-  if (found < 0)
-    {
-      errno = -found;
-      fail_step (report_w, STEP_EXEC);
-    }
   if (p->caps.by_sets
           ? sbx_caps_set_sets (&p->caps.sets) < 0
           : pr->user.uid == 0 && sbx_caps_set_exact (&p->caps.keep) < 0)
@@ -521,8 +509,7 @@ check_running (const struct sbx_container *c, struct sbx_error *err)
   return sbx_fail (err, -EINVAL, "cannot exec in a stopped container");
 }
 
-/* The helper's command line: the kept rules (or -A 0: no Landlock
-   layer), then the command.  */
+/* The helper's command line: the kept rules, then the command.  */
 static int
 helper_route (const struct strv *rules, struct exec_plan *p,
               struct sbx_error *err)
@@ -536,8 +523,6 @@ helper_route (const struct strv *rules, struct exec_plan *p,
                 || strv_pushf (a, "%d", helper_fd_number (p->preserve_fds)) < 0
             ? -ENOMEM
             : 0;
-  if (r == 0 && rules->n == 0)
-    r = strv_push (a, "-A") < 0 || strv_push (a, "0") < 0 ? -ENOMEM : 0;
   for (size_t i = 0; r == 0 && i < rules->n; i++)
     r = strv_push (a, rules->v[i]);
   r = r ?: strv_push (a, "--");
@@ -569,36 +554,42 @@ enter_cgroup (const struct sbx_container *c, struct sbx_error *err)
 }
 
 /* How the command is reached without anything of the host's sbx-oci
-   file in the sandbox's reach (the runc CVE-2019-5736 pattern): the
-   joining processes are non-dumpable (enter), and the command is exec'd
-   by the helper (helper_route), a sealed memfd, so that a command that
-   is /proc/self/exe (the path, a link to it, a `#!/proc/self/exe`
-   script) finds the helper.  A label is taken by the next exec, which
-   must then be the command's: with labels sbx-oci execs the command
-   itself, and so first re-executes itself from a sealed copy of its own
-   (sealed_self.h), with the host's /proc to write the labels through.
-   Not with the Landlock layer, whose helper would take the label.  */
+   file in the sandbox's reach (the runc CVE-2019-5736 pattern).  With
+   the Landlock layer, the helper execs it (helper_route): a sealed memfd,
+   so a command that is /proc/self/exe (the path, a link to it, a
+   `#!/proc/self/exe` script) finds the helper, and the joining processes,
+   in no Landlock domain until the helper's, are out of the sandbox's
+   reach (a domain may not inspect a process outside it) whatever the
+   capabilities or fs.suid_dumpable.  Without it, sbx-oci execs the
+   command itself, first re-executing itself from a sealed copy of its
+   own (sealed_self.h), as runc does: the joining processes are
+   non-dumpable (enter), but a sandbox holding CAP_SYS_PTRACE in the
+   host's user namespace, or a host with fs.suid_dumpable = 1 (a change
+   of uid makes a process dumpable again), could still open their
+   /proc/PID/exe; and execvp keeps its own ways (a script without "#!",
+   PATH's empty entries), as before.  A label is taken by the next exec,
+   which must be the command's: so not with the Landlock layer, whose
+   helper would take it.  */
 static int
 exit_route (const struct sbx_plan *policy, const struct strv *rules,
             struct exec_plan *p, struct sbx_error *err)
 {
   p->selinux = policy->selinux_label;
   p->apparmor = policy->apparmor_profile;
-  if (p->selinux == NULL && p->apparmor == NULL)
-    return helper_route (rules, p, err);
-  if (rules->n > 0)
+  bool labels = p->selinux || p->apparmor;
+  if (rules->n > 0 && labels)
     return sbx_refuse (err, -ENOTSUP,
                        p->selinux ? "process.selinuxLabel"
                                   : "process.apparmorProfile",
                        "not with the Landlock layer, whose helper would take "
                        "the label in place of the command");
+  if (rules->n > 0)
+    return helper_route (rules, p, err);
   int r = sbx_run_from_sealed_copy (err);
-  if (r < 0)
-    return r;
-  p->proc_fd = open ("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (p->proc_fd < 0)
-    return sbx_fail_errno (err, -errno, "/proc");
-  return 0;
+  if (r == 0 && labels
+      && (p->proc_fd = open ("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+    r = sbx_fail_errno (err, -errno, "/proc");
+  return r;
 }
 
 /* --process-label and --apparmor over the process's own labels: the

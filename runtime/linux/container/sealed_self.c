@@ -3,8 +3,8 @@
    own (and privileges an unprivileged caller lacks), and an overlayfs
    copy-up needs the same.  The copy costs one sendfile of the binary's
    loaded part and one more start of sbx-oci (about 1 ms here,
-   tests/bench/exec_bench.sh), which is why `exec` pays it only when a
-   label makes sbx-oci exec the command itself (exec_join.c).  */
+   tests/bench/exec_bench.sh), which is why `exec` pays it only where no
+   Landlock helper execs the command (exec_join.c).  */
 #include "runtime/linux/container/sealed_self.h"
 
 #include <elf.h>

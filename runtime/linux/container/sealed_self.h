@@ -9,9 +9,9 @@
    the host's sbx-oci, which root later runs.  Running from a memfd sealed
    against every write, growth and shrink, the only file such a process can
    reach is that copy, which nobody can change.  `exec` needs this only
-   where it execs the command itself (a labelled process; otherwise the
-   helper, itself a sealed memfd, does: exec_join.c), and sbx-oci-init
-   always runs so (init_helper.h).  */
+   where it execs the command itself (no Landlock layer; otherwise the
+   Landlock helper, itself a sealed memfd, does: exec_join.c), and
+   sbx-oci-init always runs so (init_helper.h).  */
 #ifndef SBX_SEALED_SELF_H
 #define SBX_SEALED_SELF_H
 
