@@ -207,6 +207,39 @@ mode_grants (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   return r;
 }
 
+/* The last mount so far whose destination covers PATH (not a seal, not
+   a directory made), or NULL.  */
+static const struct sbx_plan_mount *
+last_covering (const struct sbx_plan *plan, const char *path)
+{
+  const struct sbx_plan_mount *last = NULL;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if (m->op != SBX_PLAN_REMOUNT_RO && m->op != SBX_PLAN_DIR
+          && sbx_path_is_under (path, m->dest))
+        last = m;
+    }
+  return last;
+}
+
+/* The directories between the writable root that shows PATH and PATH,
+   pinned (policy_pin_parents): else a sandbox could rename the one that
+   holds a hidden store or a masked alias (.docker of .docker/config.json)
+   while another sandbox is planned or set up, which then hides or masks
+   nothing at the old name and shows the file under the new one
+   (tests/integration/dest_swap.sh).  */
+static int
+pin_way (const struct sbx_host_facts *host, struct sbx_plan *plan,
+         const char *path)
+{
+  const struct sbx_plan_mount *w = last_covering (plan, path);
+  if (w == NULL || !sbx_plan_changeable_root (w) || w->op == SBX_PLAN_BIND_RO
+      || strcmp (w->dest, path) == 0)
+    return 0;
+  return policy_pin_parents (host, w->dest, path, plan);
+}
+
 static int
 hide_path (const struct sbx_host_facts *host, const char *path,
            enum sbx_plan_why why, struct sbx_plan *plan)
@@ -221,7 +254,8 @@ hide_path (const struct sbx_host_facts *host, const char *path,
                      path);
   enum sbx_plan_op op
       = kind == SBX_PATH_DIR ? SBX_PLAN_HIDE_DIR : SBX_PLAN_HIDE_FILE;
-  return plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
+  int r = pin_way (host, plan, path);
+  return r ?: plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
 }
 
 /* Each of LIST (relative names, NULL-ended) below DIR, hidden.  */
@@ -270,14 +304,7 @@ hide_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
 static bool
 shows_host_read_only (const struct sbx_plan *plan, const char *path)
 {
-  const struct sbx_plan_mount *last = NULL;
-  for (size_t i = 0; i < plan->n_mounts; i++)
-    {
-      const struct sbx_plan_mount *m = &plan->mounts[i];
-      if (m->op != SBX_PLAN_REMOUNT_RO && m->op != SBX_PLAN_DIR
-          && sbx_path_is_under (path, m->dest))
-        last = m;
-    }
+  const struct sbx_plan_mount *last = last_covering (plan, path);
   return last && last->op == SBX_PLAN_BIND_RO;
 }
 
@@ -359,7 +386,8 @@ mask_aliases (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   for (size_t i = 0; host->alias_files && i < host->alias_files->n; i++)
     {
       const char *f = host->alias_files->v[i];
-      if (!plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_ALIAS, f, f)
+      if (pin_way (host, plan, f) < 0
+          || !plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_ALIAS, f, f)
           || mask_alias_elsewhere (plan, n, f) < 0)
         return -ENOMEM;
     }

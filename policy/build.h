@@ -80,6 +80,15 @@ int policy_ceiling_plan (const struct sbx_spec *spec,
 
 /* Keep the protected metadata of an agent plan's writable roots read-only
    (policy/protect.c).  Returns 0 or -ENOMEM.  */
+/* Pin every directory between ROOT and PATH as a mount point of its own
+   (writable, onto itself, the config's layers inside it laid again): a
+   mount point cannot be renamed or removed by a sandbox that has it, so
+   `mv .git .git.old && mkdir .git` cannot walk away from the read-only
+   .git/config bound inside it, nor a rename take a hidden store out from
+   under its name.  One a config made read-only or hid is left as it is.  */
+int policy_pin_parents (const struct sbx_host_facts *host, const char *root,
+                        const char *path, struct sbx_plan *plan);
+
 int policy_protect_metadata (const struct sbx_spec *spec,
                              const struct sbx_host_facts *host,
                              struct sbx_plan *plan);

@@ -111,10 +111,10 @@ runner_gaps (const struct sbx_host_facts *host, struct sbx_plan *plan)
                      "creation below a parent symlink could write outside "
                      "via /oldroot); mitigated in part: a mount destination "
                      "below a symbolic link inside a bound directory is "
-                     "refused, but one that a writer of that directory "
-                     "swaps in while bubblewrap sets up is not seen (as "
-                     "root, bubblewrap then creates the mount point on the "
-                     "host)",
+                     "refused, and a mount that a link swapped in while "
+                     "bubblewrap set up sent elsewhere stops the command "
+                     "(the helper's check), but bubblewrap, as root, may "
+                     "have made that mount point on the host by then",
                      v[0], v[1], v[2]);
   return 0;
 }

@@ -228,6 +228,14 @@ int sbx_policy_resolve (const struct sbx_spec *spec,
 
 void sbx_plan_free (struct sbx_plan *plan);
 
+/* Whether M binds a directory whose insides someone else may change while
+   a sandbox is set up: a writable root, or a workspace bound read-only
+   (read-only there, but another sandbox, or a process of the agent's, may
+   write it at the same time).  Not the host's "/".  What lies below one
+   is held by descriptor (bind_sources.h) and checked in place by the
+   helper (landlock_rules.h).  */
+bool sbx_plan_changeable_root (const struct sbx_plan_mount *m);
+
 /* `exec` into a container: SPEC is the config create kept with exec's
    process object in place of its own (and SPEC->fields the keys that
    object set), HOST the exec caller's facts with the approvals create

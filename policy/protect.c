@@ -56,10 +56,6 @@ narrowed_by_config (const struct sbx_plan *plan, const char *path)
   return false;
 }
 
-/* Pin every directory between ROOT and PATH as a mount point of its own
-   (writable, onto itself): a mount point cannot be renamed or removed, so
-   `mv .git .git.old && mkdir .git` cannot walk away from the read-only
-   .git/config bound inside it.  */
 /* A pin binds the host's DIR afresh, over whatever the config mounted
    inside it: the config's layers below DIR (a read-only .git/hooks, say)
    are laid again on top, in their order, so the pin never undoes them.  */
@@ -83,9 +79,9 @@ replay_config_layers (struct sbx_plan *plan, size_t before, const char *dir)
   return 0;
 }
 
-static int
-pin_parents (const struct sbx_host_facts *host, const char *root,
-             const char *path, struct sbx_plan *plan)
+int
+policy_pin_parents (const struct sbx_host_facts *host, const char *root,
+                    const char *path, struct sbx_plan *plan)
 {
   cleanup_free char *dir = strdup (path);
   if (dir == NULL)
@@ -163,7 +159,7 @@ protect_one (const struct sbx_host_facts *host, const char *root,
   /* Narrowed by the config, the path still needs its parents pinned: an
      unpinned .git could be renamed away and replaced by one of the
      sandbox's making.  */
-  if (pin_parents (host, root, path, plan) < 0)
+  if (policy_pin_parents (host, root, path, plan) < 0)
     return -ENOMEM;
   if (narrowed_by_config (plan, path))
     return 0;

@@ -395,6 +395,14 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   return 0;
 }
 
+bool
+sbx_plan_changeable_root (const struct sbx_plan_mount *m)
+{
+  bool writable = m->op == SBX_PLAN_BIND_RW || m->op == SBX_PLAN_BIND_DEV;
+  bool workspace = m->op == SBX_PLAN_BIND_RO && m->why == SBX_WHY_WORKSPACE;
+  return (writable || workspace) && m->source && strcmp (m->source, "/") != 0;
+}
+
 void
 sbx_plan_free (struct sbx_plan *plan)
 {

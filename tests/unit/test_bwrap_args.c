@@ -175,7 +175,8 @@ translate_with (const char *json, const struct fake_path *paths, bool is_root,
                                .init = -1,
                                .init_report = -1,
                                .init_started = -1,
-                               .pidns = -1 };
+                               .pidns = -1,
+                               .landlock = -1 };
   r = sbx_bwrap_args (plan, &host, &fds, &opts, argv, err);
   sbx_caps_decision_free (&caps);
   sbx_plan_free (plan);
@@ -270,9 +271,13 @@ test_landlock (void)
               && strstr (tail, " -d /dev/null ")
               && strstr (tail, " -- true\n"),
           "landlock: writes beneath the grants and /tmp, then the command");
-  tap_ok (tail && strstr (tail, "/repo/vendor ") == NULL
-              && strstr (tail, "/home/u/.ssh") == NULL,
+  tap_ok (tail && strstr (tail, " -r /repo/vendor ") == NULL
+              && strstr (tail, " -w /repo/vendor ") == NULL
+              && strstr (tail, " /home/u/.ssh") == NULL,
           "landlock: hidden places get no rule (the mount layer holds them)");
+  tap_ok (tail && strstr (tail, " -M /repo/vendor -m /repo/vendor/cache "),
+          "landlock: the mounts below a writable root are checked in place "
+          "(-M read-only, -m)");
   free (tail);
   strv_free (&argv);
   sbx_plan_free (plan);

@@ -26,6 +26,7 @@
 #include "runtime/linux/bwrap/spawn.h"
 #include "runtime/linux/container/sandbox.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
+#include "runtime/linux/confine/landlock_rules.h"
 #include "runtime/shell_quote.h"
 #include "runtime/state_root.h"
 
@@ -115,7 +116,7 @@ export_seccomp (struct sbx_sandbox *sb, const char *dir,
       }
   fds->seccomp = x->fd[0];
   fds->seccomp_net = x->fd[1];
-  if (r == 0 && sb->plan->enforcement.landlock_abi > 0)
+  if (r == 0 && sbx_helper_needed (sb->plan))
     {
       if (asprintf (&x->path[2], "%s/sbx-landlock", dir) < 0)
         return sbx_fail (err, -ENOMEM, "out of memory");
@@ -151,7 +152,7 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
       && !x->path[1])
     printf ("# run for real, compiled seccomp programs are added with "
             "--add-seccomp-fd FD (--seccomp-dir DIR writes them out)\n");
-  if (sb->plan->enforcement.landlock_abi > 0 && !x->path[2])
+  if (sbx_helper_needed (sb->plan) && !x->path[2])
     printf ("# run for real, bubblewrap execs the landlock helper "
             "sbx-landlock from a sealed memfd (--seccomp-dir DIR writes it "
             "out)\n");

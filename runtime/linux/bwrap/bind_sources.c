@@ -17,18 +17,6 @@ is_bind (const struct sbx_plan_mount *m)
   return m->op == SBX_PLAN_BIND_RO || m->op == SBX_PLAN_BIND_RW;
 }
 
-/* A root whose insides someone else may change while we set up: a
-   writable root, or a workspace bound read-only (read-only here, but
-   another sandbox, or a process of the agent's, may write it at the same
-   time).  */
-static bool
-is_changeable_root (const struct sbx_plan_mount *m)
-{
-  bool writable = m->op == SBX_PLAN_BIND_RW || m->op == SBX_PLAN_BIND_DEV;
-  bool workspace = m->op == SBX_PLAN_BIND_RO && m->why == SBX_WHY_WORKSPACE;
-  return (writable || workspace) && m->source && strcmp (m->source, "/") != 0;
-}
-
 /* The outermost changeable root that SOURCE lies strictly below, or NULL:
    every component below it is the sandbox's to change.  */
 static const char *
@@ -38,7 +26,7 @@ outermost_root (const struct sbx_plan *plan, const char *source)
   for (size_t i = 0; i < plan->n_mounts; i++)
     {
       const struct sbx_plan_mount *m = &plan->mounts[i];
-      if (is_changeable_root (m) && strcmp (source, m->source) != 0
+      if (sbx_plan_changeable_root (m) && strcmp (source, m->source) != 0
           && sbx_path_is_under (source, m->source)
           && (best == NULL || sbx_path_is_under (best, m->source)))
         best = m->source;

@@ -283,8 +283,8 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
   /* The Landlock helper applies the domain, then execs the command: after
      sbx-oci-init (which has switched identity by then), never before it,
      whose memfd a Landlock domain would refuse to execute.  */
-  if (r == 0 && plan->enforcement.landlock_abi > 0)
-    r = sbx_landlock_args (plan, fds->landlock, argv);
+  if (r == 0 && sbx_helper_needed (plan))
+    r = sbx_landlock_args (plan, fds->landlock, true, argv);
   for (size_t i = 0; r == 0 && i < plan->argv.n; i++)
     r = strv_push (argv, plan->argv.v[i]);
   if (r < 0)

@@ -29,6 +29,7 @@
 #include "runtime/linux/bwrap/userns_made.h"
 #include "runtime/linux/confine/fd_scrub.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
+#include "runtime/linux/confine/landlock_rules.h"
 #include "runtime/linux/child_step.h"
 #include "runtime/linux/confine/landlock_rung.h"
 #include "runtime/linux/confine/rlimits.h"
@@ -461,7 +462,7 @@ open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
       struct sbx_error ignored = { 0 };
       r = sbx_runner_env_fd (&req->plan->env, &l->src[FD_ARGS], &ignored);
     }
-  if (r == 0 && req->plan->enforcement.landlock_abi > 0)
+  if (r == 0 && sbx_helper_needed (req->plan))
     {
       struct sbx_error ignored = { 0 };
       r = l->src[FD_LANDLOCK] = sbx_landlock_helper_fd (&ignored);

@@ -3,15 +3,14 @@
    real command (searching PATH as bwrap's execvp would).
 
      sbx-landlock -f FD -A ABI [-r PATH]... [-w PATH]... [-d PATH]...
-                  [-c PORT]... -- COMMAND [ARG]...
+                  [-c PORT]... [-m PATH]... -- COMMAND [ARG]...
 
    -f FD    the descriptor the helper was exec'd through (a sealed memfd,
             /proc/self/fd/FD): closed before the command runs
    -A ABI   the Landlock ABI sbx-oci reported; a lower one here is refused.
-            0: no Landlock domain and no rule, only the exec: how `sbx-oci
-            exec` leaves its own binary before the command runs (a command
-            that is /proc/self/exe finds this sealed helper, not the host's
-            sbx-oci; runtime/linux/container/exec_join.c)
+            0: no Landlock domain and no rule: the checks of -m and -M,
+            then the exec (a host without Landlock, a container without
+            the layer; runtime/linux/confine/landlock_rules.h)
    -r PATH  read and execute beneath PATH
    -w PATH  read, execute and write beneath PATH (make, remove, rename,
             refer, truncate; no device nodes)
@@ -19,6 +18,16 @@
    -d PATH  a device node, or a directory of them: read, write, ioctl
    -c PORT  TCP connect to PORT (ABI 4): with any -c, connecting to
             every other port is refused (the host ports' belt)
+   -m PATH  refuse to run the command (exit 125) unless PATH, walked from
+            "/" following no link, is the root of a mount: a mount the
+            plan made below a directory someone else may write, which a
+            link swapped in while bubblewrap set up would have sent
+            elsewhere (bubblewrap follows links in a destination), leaving
+            the place it was to narrow as it was (tests/integration/
+            dest_swap.sh).  Checked before anything else, with -A 0 too.
+   -M PATH  the same, and the mount is read-only: bubblewrap finds a bind
+            again by its path to make it read-only, and a link swapped in
+            between leaves it writable
    -u KIND  leave KIND ("signal" or "abstract") unscoped (ABI 6): a
             namespace holds it already, and each exec'd process has a
             domain of its own, which scoping would wall off from the
@@ -43,12 +52,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <asm/statfs.h>
+#include <linux/stat.h>
+
 #include "runtime/linux/confine/landlock_abi.h"
 #include "runtime/linux/confine/landlock_sys.h"
 
 #define O_PATH_ 010000000
 #define O_CLOEXEC_ 02000000
 #define AT_FDCWD_ (-100)
+#define AT_EMPTY_PATH_ 0x1000
 #define PR_SET_NO_NEW_PRIVS_ 38
 #define EXIT_HELPER 125
 
@@ -253,6 +266,32 @@ open_rule_path (const char *path)
   return dir;
 }
 
+/* -m PATH: a mount root, reached following no link, or the command does
+   not run.  A mount that went elsewhere leaves PATH a link (still there),
+   or a directory that is no mount root (swapped back since).  -M: and
+   read-only (ST_RDONLY, 1, of the mount's flags).  */
+static void
+check_mount (const char *path, bool read_only)
+{
+  long fd = open_rule_path (path);
+  struct statx st;
+  struct statfs fs;
+  long r = fd < 0 ? fd
+                  : sbx_sys6 (SBX_NR_STATX, fd, (long) "", AT_EMPTY_PATH_,
+                              STATX_TYPE, (long) &st, 0);
+  if (r >= 0 && read_only)
+    r = sbx_sys6 (SBX_NR_FSTATFS, fd, (long) &fs, 0, 0, 0, 0);
+  if (fd >= 0)
+    sys_close (fd);
+  if (r < 0 || !(st.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+      || !(st.stx_attributes & STATX_ATTR_MOUNT_ROOT)
+      || (read_only && !(fs.f_flags & 1)))
+    die (EXIT_HELPER,
+         "a mount the plan made is not in place (a link swapped in while "
+         "bubblewrap set up?); refusing to run",
+         path, r < 0 && r != SKIP ? r : 0);
+}
+
 /* Allow RIGHTS beneath PATH.  A path that is not there is skipped: the
    plan's optional places (/dev/tty, a -try bind) may be absent; so is
    one open_rule_path leaves out.  */
@@ -375,7 +414,8 @@ parse (int argc, char **argv, struct opts *o)
         o->unscoped |= SBX_LL_SCOPE_SIGNAL;
       else if (argv[i][1] == 'u' && str_eq (argv[i + 1], "abstract"))
         o->unscoped |= SBX_LL_SCOPE_ABSTRACT_UNIX_SOCKET;
-      else if (argv[i][1] != 'r' && argv[i][1] != 'w' && argv[i][1] != 'd')
+      else if (argv[i][1] != 'r' && argv[i][1] != 'w' && argv[i][1] != 'd'
+               && argv[i][1] != 'm' && argv[i][1] != 'M')
         die (EXIT_HELPER, "bad argument", argv[i], 0);
       o->rules += argv[i][1] == 'r' || argv[i][1] == 'w' || argv[i][1] == 'd'
                   || argv[i][1] == 'c';
@@ -395,6 +435,9 @@ helper_main (int argc, char **argv, char **envp)
 {
   struct opts o;
   parse (argc, argv, &o);
+  for (int i = 1; i < o.command - 1; i += 2)
+    if (argv[i][1] == 'm' || argv[i][1] == 'M')
+      check_mount (argv[i + 1], argv[i][1] == 'M');
   if (o.min_abi == 0)
     {
       if (o.self_fd > 2)

@@ -80,10 +80,70 @@ mount_rule (const struct sbx_plan *plan, const struct sbx_plan_mount *m,
     }
 }
 
+/* Whether M makes a mount (not a directory, not a remount).  */
+static bool
+makes_mount (const struct sbx_plan_mount *m)
+{
+  switch (m->op)
+    {
+    case SBX_PLAN_DIR:
+    case SBX_PLAN_REMOUNT_RO:
+      return false;
+    default:
+      return true;
+    }
+}
+
+/* Whether M's mount is made read-only (the helper's -M checks it is).  */
+static bool
+read_only (const struct sbx_plan_mount *m)
+{
+  return m->op == SBX_PLAN_BIND_RO || m->op == SBX_PLAN_HIDE_DIR
+         || m->op == SBX_PLAN_HIDE_FILE;
+}
+
+/* Whether the mount at MI lies strictly below a changeable root
+   (sbx_plan_changeable_root; a container's own root aside), where a
+   writer of that directory may swap a link into its way, or swap it back,
+   while bubblewrap sets up: bubblewrap follows a link in a destination,
+   and its mount lands elsewhere.  The helper's -m checks it landed.  A
+   sandbox cannot rename a directory that is a mount point in its own
+   namespace, which is why the plan pins the way to what it protects and
+   hides (policy_pin_parents): this check is for writers without those
+   pins.  An optional mount may be absent, so it is not checked.  */
+static bool
+needs_mount_check (const struct sbx_plan *plan, size_t mi)
+{
+  const struct sbx_plan_mount *m = &plan->mounts[mi];
+  if (!plan->enforcement.namespaces || !makes_mount (m) || m->optional)
+    return false;
+  for (size_t wi = 0; wi < mi; wi++)
+    {
+      const struct sbx_plan_mount *w = &plan->mounts[wi];
+      if (sbx_plan_changeable_root (w) && w->why != SBX_WHY_ROOT
+          && strcmp (m->dest, w->dest) != 0
+          && sbx_path_is_under (m->dest, w->dest))
+        return true;
+    }
+  return false;
+}
+
+bool
+sbx_helper_needed (const struct sbx_plan *plan)
+{
+  if (plan->enforcement.landlock_abi > 0)
+    return true;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    if (needs_mount_check (plan, i))
+      return true;
+  return false;
+}
+
 int
 sbx_landlock_args (const struct sbx_plan *plan, int helper_fd,
-                   struct strv *argv)
+                   bool mount_checks, struct strv *argv)
 {
+  bool landlock = plan->enforcement.landlock_abi > 0;
   const struct sbx_enforcement *e = &plan->enforcement;
   int r;
   if (helper_fd >= 0)
@@ -99,20 +159,24 @@ sbx_landlock_args (const struct sbx_plan *plan, int helper_fd,
                 || strv_pushf (argv, "%d", e->landlock_abi) < 0
             ? -ENOMEM
             : 0;
-  for (size_t i = 0; r == 0 && i < plan->n_mounts; i++)
+  for (size_t i = 0; r == 0 && landlock && i < plan->n_mounts; i++)
     r = mount_rule (plan, &plan->mounts[i], argv);
+  for (size_t i = 0; r == 0 && mount_checks && i < plan->n_mounts; i++)
+    if (needs_mount_check (plan, i))
+      r = push2 (argv, read_only (&plan->mounts[i]) ? "-M" : "-m",
+                 plan->mounts[i].dest);
   /* Scoping where no namespace holds it already: a sandbox in its own
      pid namespace can name no process outside to signal, one in its own
      network namespace no abstract socket outside.  Left out there, an
      exec'd process (a domain of its own) still signals and reaches the
      sandbox's other processes.  */
-  if (r == 0 && plan->unshare[SBX_NS_PID])
+  if (r == 0 && landlock && plan->unshare[SBX_NS_PID])
     r = push2 (argv, "-u", "signal");
-  if (r == 0 && plan->unshare[SBX_NS_NETWORK])
+  if (r == 0 && landlock && plan->unshare[SBX_NS_NETWORK])
     r = push2 (argv, "-u", "abstract");
   /* Host ports: a TCP connect to those ports only, the belt under the
      network namespace that holds them (policy/ports.c).  */
-  for (size_t i = 0; r == 0 && i < plan->n_host_ports; i++)
+  for (size_t i = 0; r == 0 && landlock && i < plan->n_host_ports; i++)
     r = strv_push (argv, "-c") < 0
                 || strv_pushf (argv, "%u", (unsigned) plan->host_ports[i]) < 0
             ? -ENOMEM

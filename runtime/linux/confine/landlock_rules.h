@@ -6,10 +6,19 @@
 
 #include "policy/policy.h"
 
+/* Whether bubblewrap execs the helper in place of the command: for the
+   Landlock layer, or to check mounts (MOUNT_CHECKS below) where the plan
+   has one to check.  */
+bool sbx_helper_needed (const struct sbx_plan *plan);
+
 /* Push the helper's argv, up to and including its "--", onto ARGV: exec'd
    as /proc/self/fd/HELPER_FD, or as "sbx-landlock" when HELPER_FD < 0 (a
-   dry run, which has no descriptor).  Returns 0 or -ENOMEM.  */
+   dry run, which has no descriptor).  With MOUNT_CHECKS, a -m check of
+   every mount bubblewrap makes below a bind of a directory others may
+   write (`run`, `create`; not `exec`, whose process finds the mounts the
+   first one was checked against).  "-A 0" without the Landlock layer.
+   Returns 0 or -ENOMEM.  */
 int sbx_landlock_args (const struct sbx_plan *plan, int helper_fd,
-                       struct strv *argv);
+                       bool mount_checks, struct strv *argv);
 
 #endif

@@ -17,6 +17,8 @@
 #define SBX_NR_EXECVE 59
 #define SBX_NR_EXIT_GROUP 231
 #define SBX_NR_PRCTL 157
+#define SBX_NR_STATX 332
+#define SBX_NR_FSTATFS 138
 #define SBX_O_NOFOLLOW 0400000
 #define SBX_O_DIRECTORY 0200000
 #define sbx_sys6 sbx_raw_syscall6
@@ -27,6 +29,8 @@
 #define SBX_NR_EXECVE 221
 #define SBX_NR_EXIT_GROUP 94
 #define SBX_NR_PRCTL 167
+#define SBX_NR_STATX 291
+#define SBX_NR_FSTATFS 44
 #define SBX_O_NOFOLLOW 0100000
 #define SBX_O_DIRECTORY 040000
 #define sbx_sys6 sbx_raw_syscall6
@@ -43,6 +47,8 @@
 #define SBX_NR_EXECVE SYS_execve
 #define SBX_NR_EXIT_GROUP SYS_exit_group
 #define SBX_NR_PRCTL SYS_prctl
+#define SBX_NR_STATX SYS_statx
+#define SBX_NR_FSTATFS SYS_fstatfs
 #define SBX_O_NOFOLLOW O_NOFOLLOW
 #define SBX_O_DIRECTORY O_DIRECTORY
 /* The kernel's convention (-errno), as the raw calls above return.  */

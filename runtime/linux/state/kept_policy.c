@@ -40,7 +40,7 @@ sbx_kept_policy_write (const struct sbx_container *c,
   cleanup_strv struct strv rules = { 0 };
   if (r == 0 && plan->enforcement.landlock_abi > 0)
     {
-      r = sbx_landlock_args (plan, -1, &rules) < 0 ? -ENOMEM : 0;
+      r = sbx_landlock_args (plan, -1, false, &rules) < 0 ? -ENOMEM : 0;
       if (r == 0)
         {
           /* Without the helper's name and the closing "--".  */
