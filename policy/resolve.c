@@ -130,8 +130,11 @@ joinable (enum sbx_ns_type type)
          || type == SBX_NS_PID;
 }
 
-/* A PID namespace is always used unless the spec lists its namespaces and
-   leaves "pid" out: that is the explicit way OCI says "share the host's".  */
+/* An agent's sandbox always has a PID namespace unless its config lists
+   its namespaces and leaves "pid" out: that is the explicit way OCI says
+   "share the host's".  A container's config is read as OCI reads it: a
+   namespace it does not list, even with none listed at all, is the
+   caller's (runtime-tools' linux_ns_itype).  */
 static int
 resolve_namespaces (const struct sbx_spec *spec, struct sbx_plan *plan)
 {
@@ -149,7 +152,7 @@ resolve_namespaces (const struct sbx_spec *spec, struct sbx_plan *plan)
             return -ENOMEM;
         }
     }
-  if (!listed)
+  if (!listed && plan->agent)
     plan->unshare[SBX_NS_PID] = true;
   plan->unshare[SBX_NS_MOUNT] = true;
   if (plan->agent)

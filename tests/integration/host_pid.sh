@@ -43,7 +43,29 @@ PY
     eval '[ "$(sbx ps --format json "$id")" = "[$pid]" ]'
   check "kill reaches it" eval 'sbx kill "$id" KILL && for _ in $(seq 50); do [ "$(state_of "$id" status)" = stopped ] && break; sleep 0.1; done; [ "$(state_of "$id" status)" = stopped ]'
   check "delete" sbx delete "$id"
+  no_namespaces_listed "$B"
   run_chain "$B"
+}
+
+# A config that lists no namespace at all: OCI's rule, each one is the
+# caller's, the pid namespace too (before: sbx-oci made one).
+no_namespaces_listed () {
+  local B=$1 id=hp0-$MODE-$RUN pid
+  python3 - "$B/config.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["linux"]["namespaces"] = []
+json.dump(c, open(sys.argv[1], "w"))
+PY
+  if ! sbx create --bundle "$B" "$id" > /dev/null 2> "$B.err"; then
+    not_ok "create with no namespace listed" "$(cat "$B.err")"
+    return
+  fi
+  sbx start "$id" > /dev/null 2>&1
+  pid=$(state_of "$id" pid)
+  check "no namespace listed: the pid namespace is the caller's" \
+    eval '[ "$(readlink /proc/$pid/ns/pid)" = "$(readlink /proc/self/ns/pid)" ]'
+  sbx delete --force "$id" > /dev/null 2>&1
 }
 
 # `run` without a pid namespace: a chain of processes deeper than the
