@@ -139,6 +139,24 @@ c['process']['rlimits'] = [{'type': 'RLIMIT_NOFILE', 'soft': 64, 'hard': 64}]
   check "rlimits: RLIMIT_NOFILE 64 is seen inside" [ "$out" = 64 ]
 }
 
+# A field sbx-oci does not apply (OCI has it ignore unknown ones) is said
+# at create, not only in run's outcome: hugepageLimits and blockIO were
+# silently dropped by create.
+ignored_case () {
+  bundle "$B/ig" "
+c['process']['args'] = ['true']
+c['linux'].setdefault('resources', {})['hugepageLimits'] = [{'pageSize': '2MB', 'limit': 0}]
+c['linux']['resources']['blockIO'] = {'weight': 10}
+"
+  local err
+  # a file, not a pipe: the held workload keeps create's stdio open
+  sbx create --bundle "$B/ig" ig > /dev/null 2> "$B/ig.err" < /dev/null
+  err=$(cat "$B/ig.err")
+  check "create names the fields it does not apply ($err)" \
+    eval '[[ "$err" == *"not applied"*linux.resources.hugepageLimits*linux.resources.blockIO* ]]'
+  sbx delete --force ig > /dev/null 2>&1
+}
+
 # exec into an agent sandbox applies the rules it was started with: no
 # credential-shaped variable, and network "deny"'s socket filter.
 agent_exec_case () {
@@ -565,6 +583,7 @@ suite () {
   seccomp_case
   caps_case
   rlimit_case
+  ignored_case
   sysctl_case
   proc_sys_case
   join_case

@@ -236,6 +236,20 @@ sbx_report_env_dropped (const struct sbx_context *g,
                    redacted);
 }
 
+/* One line on stderr naming the config's fields sbx-oci does not know
+   (OCI has a runtime ignore them; `run`'s outcome lists them too): a
+   limit such as linux.resources.hugepageLimits that is not applied is
+   said, at `create` as at `run`, never left to be found.  */
+static void
+report_ignored (const struct sbx_context *g, const struct sbx_spec *spec)
+{
+  if (spec->ignored.n == 0)
+    return;
+  char names[1024];
+  join_names (&spec->ignored, names, sizeof names);
+  sbx_log_warning (g, "not applied, fields sbx-oci does not know: %s", names);
+}
+
 /* An agent's command is found on the host's tree before it starts; a
    container's, by sbx-oci-init among the container's own mounts
    (init_main.c), unless it has no /proc to run that from.  */
@@ -362,7 +376,10 @@ sbx_sandbox_prepare_source (const struct sbx_context *g,
   if (r == 0)
     r = check_state_root (sb->plan, root_fd, err);
   if (r == 0)
-    sbx_report_env_dropped (g, sb->plan);
+    {
+      sbx_report_env_dropped (g, sb->plan);
+      report_ignored (g, sb->spec);
+    }
   if (r == 0)
     r = sbx_caps_decide (&sb->spec->process.capabilities, sb->plan->init_ids,
                          sb->probe.facts.is_root, &sb->caps,
