@@ -223,21 +223,33 @@ last_covering (const struct sbx_plan *plan, const char *path)
   return last;
 }
 
-/* The directories between the writable root that shows PATH and PATH,
-   pinned (policy_pin_parents): else a sandbox could rename the one that
-   holds a hidden store or a masked alias (.docker of .docker/config.json)
-   while another sandbox is planned or set up, which then hides or masks
-   nothing at the old name and shows the file under the new one
-   (tests/integration/dest_swap.sh).  */
+/* The directories between the writable root that shows each credential
+   store under DIR and the store, pinned (policy_pin_parents), right after
+   the grants, so that every later layer (the config's mounts, protected
+   metadata, the hides) lies on top of the pins and none is covered by
+   one.  Else a sandbox could rename the directory that holds a store
+   (.docker of .docker/config.json) while another sandbox is planned or
+   set up, which then hides nothing at the old name and shows the store
+   under the new one (tests/integration/dest_swap.sh); a sandbox cannot
+   rename a mount point of its own namespace.  */
 static int
-pin_way (const struct sbx_host_facts *host, struct sbx_plan *plan,
-         const char *path)
+pin_store_ways (const struct sbx_host_facts *host, const char *dir,
+                struct sbx_plan *plan)
 {
-  const struct sbx_plan_mount *w = last_covering (plan, path);
-  if (w == NULL || !sbx_plan_changeable_root (w) || w->op == SBX_PLAN_BIND_RO
-      || strcmp (w->dest, path) == 0)
-    return 0;
-  return policy_pin_parents (host, w->dest, path, plan);
+  int r = 0;
+  for (size_t i = 0; r == 0 && dir && credential_stores[i]; i++)
+    {
+      cleanup_free char *path = sbx_path_join (dir, credential_stores[i]);
+      if (path == NULL)
+        return -ENOMEM;
+      const struct sbx_plan_mount *w = last_covering (plan, path);
+      enum sbx_path_kind kind = host_path_kind (host, path);
+      if (w && sbx_plan_changeable_root (w) && w->op != SBX_PLAN_BIND_RO
+          && strcmp (w->dest, path) != 0 && kind != SBX_PATH_ABSENT
+          && kind != SBX_PATH_SYMLINK)
+        r = policy_pin_parents (host, w->dest, path, plan);
+    }
+  return r;
 }
 
 static int
@@ -254,8 +266,7 @@ hide_path (const struct sbx_host_facts *host, const char *path,
                      path);
   enum sbx_plan_op op
       = kind == SBX_PATH_DIR ? SBX_PLAN_HIDE_DIR : SBX_PLAN_HIDE_FILE;
-  int r = pin_way (host, plan, path);
-  return r ?: plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
+  return plan_add (plan, op, why, NULL, path) ? 0 : -ENOMEM;
 }
 
 /* Each of LIST (relative names, NULL-ended) below DIR, hidden.  */
@@ -386,8 +397,7 @@ mask_aliases (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   for (size_t i = 0; host->alias_files && i < host->alias_files->n; i++)
     {
       const char *f = host->alias_files->v[i];
-      if (pin_way (host, plan, f) < 0
-          || !plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_ALIAS, f, f)
+      if (!plan_add (plan, SBX_PLAN_BIND_RO, SBX_WHY_ALIAS, f, f)
           || mask_alias_elsewhere (plan, n, f) < 0)
         return -ENOMEM;
     }
@@ -406,6 +416,10 @@ policy_agent_mounts (const struct sbx_spec *spec,
     r = system_mounts (spec, host, plan);
   if (r == 0)
     r = mode_grants (spec, host, plan, err);
+  if (r == 0 && spec->ext.hardened_defaults)
+    r = pin_store_ways (host, host->home, plan);
+  if (r == 0 && spec->ext.hardened_defaults)
+    r = pin_store_ways (host, host->account_home, plan);
   for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)
     r = policy_oci_mount (spec, host, i, plan, err);
   if (r == 0)

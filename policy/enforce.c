@@ -304,6 +304,7 @@ policy_enforcement (const struct sbx_spec *spec,
              || runner_older (host->runner_version, fixed_runner);
   if (old && plan->mode != SBX_MODE_DANGER_FULL_ACCESS)
     r = check_symlinked_dests (host, plan, err);
+  e->mount_checks = old && plan->mode != SBX_MODE_DANGER_FULL_ACCESS;
   return r;
 }
 

@@ -92,6 +92,11 @@ struct sbx_enforcement
   bool namespaces;
   int landlock_abi;
   bool seatbelt; /* macOS: the Seatbelt profile is the one layer */
+  /* With namespaces, the helper checks before the command that the
+     mounts below a changeable root are in place (runtime/linux/confine/
+     landlock_rules.h): bubblewrap older than 0.12.0 follows a link in a
+     destination.  */
+  bool mount_checks;
 };
 
 /* The highest Landlock ABI whose rights sbx-oci knows (the helper's

@@ -125,9 +125,36 @@ helper_case () {
     --ro-bind "$d/b" "$d/a/real" -- -M "$d/a/link"
 }
 
+# Runs the checks must not refuse (the review found both refused): a
+# git-backed store inside a hidden one (a later mount covers the earlier),
+# and a writable root nested below a pinned directory.
+controls_case () {
+  local B=$WORK/$MODE-controls uid=0 out
+  [ -n "$AS" ] && uid=65534
+  local ws=$B/ws
+  mkdir -p "$ws/.password-store/.git/hooks" "$ws/.config/gcloud" \
+    "$ws/.config/myapp"
+  : > "$ws/.password-store/.git/config"
+  echo "sbx-secret-$RUN" > "$ws/.config/gcloud/token"
+  bundle "$B/pass" "$ws" "$uid" sh -c 'cat .config/gcloud/token 2>&1; echo ran'
+  python3 - "$B/pass/config.json" "$ws" <<'PYEOF2'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["sbx"]["writableRoots"] = [sys.argv[2] + "/.config/myapp"]
+json.dump(c, open(sys.argv[1], "w"))
+PYEOF2
+  [ -n "$AS" ] && chown -R 65534:65534 "$B"
+  out=$(sbx_home "$ws" run --bundle "$B/pass" "ctl-$RUN" 2>&1 < /dev/null)
+  check "a home with a git-backed store and a nested writable root runs ($(echo $out | head -c 200))" \
+    eval '[[ "$out" == *ran* ]]'
+  check "... and its gcloud store stays hidden" \
+    eval '[[ "$out" != *"sbx-secret-$RUN"* ]]'
+}
+
 suite_all () {
   suite
   helper_case
+  controls_case
 }
 
 run_as_root_and_user suite_all

@@ -110,13 +110,24 @@ read_only (const struct sbx_plan_mount *m)
    sandbox cannot rename a directory that is a mount point in its own
    namespace, which is why the plan pins the way to what it protects and
    hides (policy_pin_parents): this check is for writers without those
-   pins.  An optional mount may be absent, so it is not checked.  */
+   pins.  An optional mount may be absent, so it is not checked; nor is
+   an alias mask (a hard-linked file re-bound read-only: a pnpm store has
+   thousands, and bubblewrap takes at most 9000 arguments).  Only where
+   bubblewrap follows links in destinations (plan mount_checks: older
+   than 0.12.0).  */
 static bool
 needs_mount_check (const struct sbx_plan *plan, size_t mi)
 {
   const struct sbx_plan_mount *m = &plan->mounts[mi];
-  if (!plan->enforcement.namespaces || !makes_mount (m) || m->optional)
+  if (!plan->enforcement.mount_checks || !plan->enforcement.namespaces
+      || !makes_mount (m) || m->optional || m->why == SBX_WHY_ALIAS)
     return false;
+  /* One a later mount covers (a hidden store over a repository in it, a
+     nested root over a pin) is not there to be seen.  */
+  for (size_t lj = mi + 1; lj < plan->n_mounts; lj++)
+    if (makes_mount (&plan->mounts[lj])
+        && sbx_path_is_under (m->dest, plan->mounts[lj].dest))
+      return false;
   for (size_t wi = 0; wi < mi; wi++)
     {
       const struct sbx_plan_mount *w = &plan->mounts[wi];
