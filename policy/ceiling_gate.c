@@ -158,10 +158,14 @@ in_workspaces (const struct sbx_ceiling *c, const char *path)
    check never saw.  */
 static int
 check_grant (const struct sbx_ceiling *c, const struct sbx_host_facts *host,
-             const char *path, const char *field, const char *what,
+             const char *path, bool write, const char *field, const char *what,
              struct sbx_error *err)
 {
-  if (!in_workspaces (c, path))
+  /* A write inside a workspace is the ceiling's own only where its
+     maxMode lets the workspace be written; under "read-only" it is a
+     widening like one outside (a temp root over the workspace).  */
+  if (!in_workspaces (c, path)
+      || (write && c->max_mode < SBX_MODE_WORKSPACE_WRITE))
     {
       int r = need (c, path, field, what, err);
       if (r < 0)
@@ -192,9 +196,9 @@ check_roots (const struct sbx_spec *spec, const struct sbx_ceiling *c,
     for (size_t i = 0; i < lists[k]->n; i++)
       {
         snprintf (field, sizeof field, "%s[%zu]", names[k], i);
-        int r = check_grant (c, host, lists[k]->v[i], field,
+        int r = check_grant (c, host, lists[k]->v[i], true, field,
                              "a writable path outside the ceiling's "
-                             "workspaces",
+                             "workspaces or above its maxMode",
                              err);
         if (r < 0)
           return r;
@@ -281,9 +285,10 @@ check_mounts (const struct sbx_spec *spec, const struct sbx_ceiling *c,
         return sbx_refuse (err, -EPERM, sfield,
                            "a bind under a ceiling needs an absolute "
                            "source");
-      int r = check_grant (c, host, m->source, sfield,
+      int r = check_grant (c, host, m->source, sbx_mount_is_writable_bind (m),
+                           sfield,
                            "a bind of a path outside the ceiling's "
-                           "workspaces",
+                           "workspaces (or, writable, above its maxMode)",
                            err);
       if (r == 0)
         r = check_bind_protected (spec, host, m, sfield, err);
@@ -315,11 +320,12 @@ check_mode (const struct sbx_spec *spec, const struct sbx_ceiling *c,
      would see there (a workspace of "/proc" shows the host's processes):
      a bind source like any other.  */
   if (mode != SBX_MODE_WORKSPACE_WRITE)
-    return x->workspace ? check_grant (c, host, x->workspace, "sbx.workspace",
-                                       "a workspace outside the ceiling's "
-                                       "workspaces",
-                                       err)
-                        : 0;
+    return x->workspace
+               ? check_grant (c, host, x->workspace, false, "sbx.workspace",
+                              "a workspace outside the ceiling's "
+                              "workspaces",
+                              err)
+               : 0;
   for (size_t i = 0; x->workspace && i < c->workspaces.n; i++)
     if (strcmp (x->workspace, c->workspaces.v[i]) == 0)
       return 0;

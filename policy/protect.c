@@ -243,11 +243,18 @@ policy_protect_metadata (const struct sbx_spec *spec,
                          struct sbx_plan *plan)
 {
   int r = 0;
-  if (plan->mode != SBX_MODE_WORKSPACE_WRITE)
+  if (plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
     return 0;
-  r = protect_in_root (spec, host, spec->ext.workspace, plan);
-  for (size_t i = 0; r == 0 && i < spec->ext.writable_roots.n; i++)
-    r = protect_in_root (spec, host, spec->ext.writable_roots.v[i], plan);
+  /* Every root the mode grants writable: the temp roots in any mode
+     (a read-only sandbox's temp root holding a repository, say).  */
+  if (plan->mode == SBX_MODE_WORKSPACE_WRITE)
+    {
+      r = protect_in_root (spec, host, spec->ext.workspace, plan);
+      for (size_t i = 0; r == 0 && i < spec->ext.writable_roots.n; i++)
+        r = protect_in_root (spec, host, spec->ext.writable_roots.v[i], plan);
+    }
+  for (size_t i = 0; r == 0 && i < spec->ext.temp_roots.n; i++)
+    r = protect_in_root (spec, host, spec->ext.temp_roots.v[i], plan);
   if (r == 0)
     r = protect_git_meta (host, plan);
   return r;

@@ -306,6 +306,33 @@ case_readonly_workspace ()
   wait "$victim" 2>/dev/null
 }
 
+# A ceiling whose maxMode is read-only: a temp root inside the workspace
+# made it writable all the same (found by a review), protected metadata
+# included.
+case_temp_root_max_mode ()
+{
+  printf '{"workspaces": [%s], "maxMode": "read-only"}\n' "$(json_str "$WS")" \
+    > "$WORK/ceiling"
+  SBX_EXTRA="\"tempRoots\": [$(json_str "$WS")]" agent_case temp-max read-only "" \
+    sh -c "echo x > $WS/temp-root-pwned"
+  refused "sbx.tempRoots[0]" "a temp root in a workspace under maxMode read-only"
+  tap_ok "a temp root under maxMode read-only: nothing written" \
+    test ! -e "$WS/temp-root-pwned"
+  # Approved, a temp root is writable, and its protected metadata is not
+  # (it was not protected in a read-only mode).
+  local tr="$WORK/temp-root"
+  mkdir -p "$tr/.git/hooks"
+  chmod -R a+rwX "$tr"
+  printf '{"workspaces": [%s], "maxMode": "read-only", "approve": [%s]}\n' \
+    "$(json_str "$WS")" "$(json_str "$tr")" > "$WORK/ceiling"
+  SBX_EXTRA="\"tempRoots\": [$(json_str "$tr")]" agent_case temp-meta read-only "" \
+    sh -c "echo x > $tr/scratch; echo x > $tr/.git/hooks/pre-commit"
+  tap_ok "an approved temp root is written" test -e "$tr/scratch"
+  tap_ok "... but not its .git/hooks" test ! -e "$tr/.git/hooks/pre-commit"
+  rm -rf "$tr"
+  write_ceiling
+}
+
 # HOME names another directory than the account's home (as in this
 # suite): the stores of the account's own home are hidden too.  The
 # account's home is replaced by a scratch one in a mount namespace of the
@@ -583,6 +610,7 @@ run_cases ()
   case_narrowing_pinned
   case_bind_metadata
   case_readonly_workspace
+  case_temp_root_max_mode
   case_account_home
   case_runner_env
   case_outcome_links
