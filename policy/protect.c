@@ -176,6 +176,32 @@ policy_protected_list (const struct sbx_spec *spec)
                                 : default_protected;
 }
 
+/* A git directory without hooks: a sandbox could make the directory and
+   a hook in it, which the host's next git command runs.  An empty
+   read-only directory takes its place (bwrap makes the mount point on the
+   host, an empty hooks directory, as git itself would).  Other protected
+   paths that do not exist are left (a placeholder would litter the
+   workspace: an empty .bash_profile would change what bash reads).  */
+static int
+protect_missing_hooks (const struct sbx_host_facts *host, const char *root,
+                       struct sbx_plan *plan)
+{
+  cleanup_free char *git = sbx_path_join (root, ".git");
+  cleanup_free char *hooks = sbx_path_join (root, ".git/hooks");
+  if (git == NULL || hooks == NULL)
+    return -ENOMEM;
+  if (host_path_kind (host, git) != SBX_PATH_DIR
+      || host_path_kind (host, hooks) != SBX_PATH_ABSENT
+      || policy_linked_prefix (host, hooks, strlen (root) + 1)
+      || narrowed_by_config (plan, hooks))
+    return 0;
+  if (policy_pin_parents (host, root, hooks, plan) < 0)
+    return -ENOMEM;
+  return plan_add (plan, SBX_PLAN_HIDE_DIR, SBX_WHY_PROTECTED, NULL, hooks)
+             ? 0
+             : -ENOMEM;
+}
+
 static int
 protect_in_root (const struct sbx_spec *spec,
                  const struct sbx_host_facts *host, const char *root,
@@ -183,6 +209,8 @@ protect_in_root (const struct sbx_spec *spec,
 {
   const char *const *list = policy_protected_list (spec);
   int r = protect_git_file (host, root, plan);
+  if (r == 0)
+    r = protect_missing_hooks (host, root, plan);
   for (size_t i = 0; r == 0 && list && list[i]; i++)
     r = protect_one (host, root, list[i], plan);
   return r;

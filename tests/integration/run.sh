@@ -106,6 +106,15 @@ case_protected_metadata ()
     'git init -q . 2>/dev/null || true; echo x > f && mkdir -p .git/objects/ab && echo o > .git/objects/ab/cd && echo i > .git/index'
   tap_is "$RC" 0 "git's own data (objects, index) stays writable"
   rm -rf "$WS/.git" "$WS/.git.moved"
+  # A repository without a hooks directory: the sandbox made one and a
+  # hook in it, which the host's next git command ran (found by review).
+  mkdir -p "$WS/.git"
+  echo original > "$WS/.git/config"
+  agent workspace-write "" sh -c \
+    'mkdir -p .git/hooks; echo "#!/bin/sh" > .git/hooks/post-checkout'
+  tap_ok "a missing .git/hooks cannot be made with a hook in it" \
+    test ! -e "$WS/.git/hooks/post-checkout"
+  rm -rf "$WS/.git"
 }
 
 case_exit_status ()
