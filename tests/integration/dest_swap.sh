@@ -28,16 +28,7 @@ bundle () { # DIR WS UID ARG...
   local dir=$1 ws=$2 uid=$3
   shift 3
   mkdir -p "$dir"
-  python3 - "$dir/config.json" "$ws" "$uid" "$@" <<'PYEOF'
-import json, sys
-path, ws, uid, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
-json.dump({"ociVersion": "1.2.0",
-           "root": {"path": "/", "readonly": True},
-           "process": {"args": args, "cwd": ws,
-                       "user": {"uid": uid, "gid": uid}},
-           "sbx": {"mode": "workspace-write", "workspace": ws,
-                   "network": "deny"}}, open(path, "w"))
-PYEOF
+  agent_config "$dir/config.json" "$ws" "$uid" "$@"
   chmod -R a+rX "$dir"
 }
 

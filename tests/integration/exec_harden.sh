@@ -53,16 +53,7 @@ agent_bundle () {
   shift 2
   [ -n "$AS" ] && uid=65534
   mkdir -p "$dir" "$ws"
-  python3 - "$dir/config.json" "$ws" "$uid" "$@" <<'PY'
-import json, sys
-path, ws, uid, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
-json.dump({"ociVersion": "1.2.0",
-           "root": {"path": "/", "readonly": True},
-           "process": {"args": args, "cwd": ws,
-                       "user": {"uid": uid, "gid": uid}},
-           "sbx": {"mode": "workspace-write", "workspace": ws,
-                   "network": "deny"}}, open(path, "w"))
-PY
+  agent_config "$dir/config.json" "$ws" "$uid" "$@"
   chmod -R a+rX "$dir"
   [ -n "$AS" ] && chown -R 65534:65534 "$dir" "$ws"
   return 0

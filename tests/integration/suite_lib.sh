@@ -34,6 +34,21 @@ busybox_bundle () {
   (cd "$dir" && "$SBX" spec)
 }
 
+# agent_config FILE WS UID ARG...: FILE, an agent config (workspace-write
+# on WS, network "deny") running ARG... as UID.
+agent_config () {
+  python3 - "$@" <<'PY'
+import json, sys
+path, ws, uid, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+json.dump({"ociVersion": "1.2.0",
+           "root": {"path": "/", "readonly": True},
+           "process": {"args": args, "cwd": ws,
+                       "user": {"uid": uid, "gid": uid}},
+           "sbx": {"mode": "workspace-write", "workspace": ws,
+                   "network": "deny"}}, open(path, "w"))
+PY
+}
+
 # hand_over DIR: DIR readable by all, and the mode's own (uid 65534's
 # sandboxes make mount points in their rootfs, as a rootless one does).
 hand_over () {
