@@ -415,6 +415,8 @@ policy_agent_mounts (const struct sbx_spec *spec,
   if (r == 0)
     r = system_mounts (spec, host, plan);
   if (r == 0)
+    r = policy_refuse_roots_in_metadata (spec, host, plan, err);
+  if (r == 0)
     r = mode_grants (spec, host, plan, err);
   if (r == 0 && spec->ext.hardened_defaults)
     r = pin_store_ways (host, host->home, plan);

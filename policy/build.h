@@ -89,6 +89,15 @@ int policy_ceiling_plan (const struct sbx_spec *spec,
 int policy_pin_parents (const struct sbx_host_facts *host, const char *root,
                         const char *path, struct sbx_plan *plan);
 
+/* Refused: a writable or temp root the config names that is, or lies in,
+   a git directory or a protected path of the workspace or of another
+   root, or holds one the mode leaves unprotected (a temp root over the
+   workspace's .config in a read-only mode).  */
+int policy_refuse_roots_in_metadata (const struct sbx_spec *spec,
+                                     const struct sbx_host_facts *host,
+                                     const struct sbx_plan *plan,
+                                     struct sbx_error *err);
+
 int policy_protect_metadata (const struct sbx_spec *spec,
                              const struct sbx_host_facts *host,
                              struct sbx_plan *plan);

@@ -176,30 +176,43 @@ policy_protected_list (const struct sbx_spec *spec)
                                 : default_protected;
 }
 
-/* A git directory without hooks: a sandbox could make the directory and
-   a hook in it, which the host's next git command runs.  An empty
-   read-only directory takes its place (bwrap makes the mount point on the
-   host, an empty hooks directory, as git itself would).  Other protected
-   paths that do not exist are left (a placeholder would litter the
-   workspace: an empty .bash_profile would change what bash reads).  */
+/* A git directory (GIT, relative to ROOT) without hooks or config: a
+   sandbox could make the hooks directory and a hook in it, or a config
+   with core.fsmonitor, which the host's next git command runs.  An empty
+   read-only directory or file takes the missing one's place (bwrap makes
+   the mount point on the host: an empty hooks directory, as git itself
+   would, or an empty config, which git reads as no settings).  Other
+   protected paths that do not exist are left (a placeholder would litter
+   the workspace: an empty .bash_profile would change what bash reads).  */
 static int
-protect_missing_hooks (const struct sbx_host_facts *host, const char *root,
-                       struct sbx_plan *plan)
+protect_missing_git_meta (const struct sbx_host_facts *host, const char *root,
+                          const char *git, struct sbx_plan *plan)
 {
-  cleanup_free char *git = sbx_path_join (root, ".git");
-  cleanup_free char *hooks = sbx_path_join (root, ".git/hooks");
-  if (git == NULL || hooks == NULL)
+  static const struct
+  {
+    const char *name;
+    enum sbx_plan_op op;
+  } held[]
+      = { { "hooks", SBX_PLAN_HIDE_DIR }, { "config", SBX_PLAN_HIDE_FILE } };
+  cleanup_free char *dir = sbx_path_join (root, git);
+  if (dir == NULL)
     return -ENOMEM;
-  if (host_path_kind (host, git) != SBX_PATH_DIR
-      || host_path_kind (host, hooks) != SBX_PATH_ABSENT
-      || policy_linked_prefix (host, hooks, strlen (root) + 1)
-      || narrowed_by_config (plan, hooks))
+  if (host_path_kind (host, dir) != SBX_PATH_DIR
+      || policy_linked_prefix (host, dir, strlen (root) + 1))
     return 0;
-  if (policy_pin_parents (host, root, hooks, plan) < 0)
-    return -ENOMEM;
-  return plan_add (plan, SBX_PLAN_HIDE_DIR, SBX_WHY_PROTECTED, NULL, hooks)
-             ? 0
-             : -ENOMEM;
+  for (size_t i = 0; i < sizeof held / sizeof *held; i++)
+    {
+      cleanup_free char *path = sbx_path_join (dir, held[i].name);
+      if (path == NULL)
+        return -ENOMEM;
+      if (host_path_kind (host, path) != SBX_PATH_ABSENT
+          || narrowed_by_config (plan, path))
+        continue;
+      if (policy_pin_parents (host, root, path, plan) < 0
+          || !plan_add (plan, held[i].op, SBX_WHY_PROTECTED, NULL, path))
+        return -ENOMEM;
+    }
+  return 0;
 }
 
 static int
@@ -210,7 +223,7 @@ protect_in_root (const struct sbx_spec *spec,
   const char *const *list = policy_protected_list (spec);
   int r = protect_git_file (host, root, plan);
   if (r == 0)
-    r = protect_missing_hooks (host, root, plan);
+    r = protect_missing_git_meta (host, root, ".git", plan);
   for (size_t i = 0; r == 0 && list && list[i]; i++)
     r = protect_one (host, root, list[i], plan);
   return r;
@@ -261,8 +274,80 @@ protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
                   ? -ENOMEM
                   : protect_one (host, root, sub, plan);
         }
+      if (r == 0)
+        r = protect_missing_git_meta (host, root, rel, plan);
     }
   return r;
+}
+
+/* Whether ROOT, a root the config grants writable, would reach the
+   protected metadata of the root W it lies in: it is, or lies in, W's
+   git directory, a git directory the walk found, or a protected path of
+   W; or, where W's own metadata is not protected (a read-only mode),
+   holds one.  */
+static bool
+root_reaches_metadata (const struct sbx_spec *spec,
+                       const struct sbx_host_facts *host, const char *w,
+                       const char *root, bool w_protected)
+{
+  const char *const *list = policy_protected_list (spec);
+  if (!sbx_path_is_under (root, w) || strcmp (root, w) == 0)
+    return false;
+  cleanup_free char *git = sbx_path_join (w, ".git");
+  if (git && sbx_path_is_under (root, git))
+    return true;
+  for (size_t i = 0; host->git_meta && i < host->git_meta->n; i++)
+    if (sbx_path_is_under (root, host->git_meta->v[i]))
+      return true;
+  for (size_t i = 0; list && list[i]; i++)
+    {
+      cleanup_free char *p = sbx_path_join (w, list[i]);
+      if (p == NULL || host_path_kind (host, p) == SBX_PATH_ABSENT)
+        continue;
+      if (sbx_path_is_under (root, p)
+          || (!w_protected && sbx_path_is_under (p, root)))
+        return true;
+    }
+  return false;
+}
+
+int
+policy_refuse_roots_in_metadata (const struct sbx_spec *spec,
+                                 const struct sbx_host_facts *host,
+                                 const struct sbx_plan *plan,
+                                 struct sbx_error *err)
+{
+  const struct sbx_ext *x = &spec->ext;
+  bool ws_write = plan->mode == SBX_MODE_WORKSPACE_WRITE;
+  const struct strv *lists[2] = { &x->writable_roots, &x->temp_roots };
+  const char *names[2] = { "sbx.writableRoots", "sbx.tempRoots" };
+  if (plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
+    return 0;
+  for (int k = 0; k < 2; k++)
+    for (size_t i = 0; i < lists[k]->n; i++)
+      {
+        const char *root = lists[k]->v[i];
+        if (k == 0 && !ws_write)
+          continue; /* not granted outside workspace-write */
+        bool hit = x->workspace
+                   && root_reaches_metadata (spec, host, x->workspace, root,
+                                             ws_write);
+        for (int m = 0; !hit && m < 2; m++)
+          for (size_t j = 0; !hit && j < lists[m]->n; j++)
+            hit = root_reaches_metadata (spec, host, lists[m]->v[j], root,
+                                         ws_write || m == 1);
+        if (hit)
+          {
+            char field[64];
+            snprintf (field, sizeof field, "%s[%zu]", names[k], i);
+            return sbx_refuse (err, -EPERM, field,
+                               "%s would make protected metadata (a git "
+                               "directory, .git/hooks, a start-up file) "
+                               "writable; name a directory that holds none",
+                               root);
+          }
+      }
+  return 0;
 }
 
 int

@@ -331,6 +331,14 @@ case_temp_root_max_mode ()
   tap_ok "... but not its .git/hooks" test ! -e "$tr/.git/hooks/pre-commit"
   rm -rf "$tr"
   write_ceiling
+  # A temp root that is the workspace's .git, in a read-only mode (found
+  # by the second review: hooks and config were written).
+  mkdir -p "$WS/.git/hooks"
+  SBX_EXTRA="\"tempRoots\": [$(json_str "$WS/.git")]" agent_case temp-git read-only "" \
+    sh -c "echo x > $WS/.git/hooks/pre-commit"
+  refused "sbx.tempRoots[0]" "a temp root that is the workspace's .git"
+  tap_ok "a temp root that is .git: no hook written" \
+    test ! -e "$WS/.git/hooks/pre-commit"
 }
 
 # HOME names another directory than the account's home (as in this

@@ -147,6 +147,7 @@ ignored_case () {
 c['process']['args'] = ['true']
 c['linux'].setdefault('resources', {})['hugepageLimits'] = [{'pageSize': '2MB', 'limit': 0}]
 c['linux']['resources']['blockIO'] = {'weight': 10}
+c['linux']['x\\nsbx-oci: forged'] = 1
 "
   local err
   # a file, not a pipe: the held workload keeps create's stdio open
@@ -154,6 +155,8 @@ c['linux']['resources']['blockIO'] = {'weight': 10}
   err=$(cat "$B/ig.err")
   check "create names the fields it does not apply ($err)" \
     eval '[[ "$err" == *"not applied"*linux.resources.hugepageLimits*linux.resources.blockIO* ]]'
+  check "... on one line, a newline in a key name not passed on" \
+    [ "$(wc -l < "$B/ig.err")" = 1 ]
   sbx delete --force ig > /dev/null 2>&1
 }
 

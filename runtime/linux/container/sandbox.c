@@ -247,6 +247,11 @@ report_ignored (const struct sbx_context *g, const struct sbx_spec *spec)
     return;
   char names[1024];
   join_names (&spec->ignored, names, sizeof names);
+  /* Key names are the config's own text: no control character of theirs
+     reaches the terminal (a newline would forge a line).  */
+  for (char *p = names; *p; p++)
+    if ((unsigned char) *p < 0x20 || *p == 0x7f)
+      *p = '?';
   sbx_log_warning (g, "not applied, fields sbx-oci does not know: %s", names);
 }
 
