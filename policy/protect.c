@@ -176,42 +176,31 @@ policy_protected_list (const struct sbx_spec *spec)
                                 : default_protected;
 }
 
-/* A git directory (GIT, relative to ROOT) without hooks or config: a
-   sandbox could make the hooks directory and a hook in it, or a config
-   with core.fsmonitor, which the host's next git command runs.  An empty
-   read-only directory or file takes the missing one's place (bwrap makes
-   the mount point on the host: an empty hooks directory, as git itself
-   would, or an empty config, which git reads as no settings).  Other
+/* A git directory (GIT, relative to ROOT) without hooks: a sandbox could
+   make the directory and a hook in it, which the host's next git command
+   runs.  An empty read-only directory takes its place (bwrap makes the
+   mount point on the host: an empty hooks directory, as git itself
+   would).  Not a missing config: the only empty file a hide has is
+   /dev/null, which git cannot read on the sandbox's nodev mounts, and a
+   repository without one is rare (docs/config.md says it is open).  Other
    protected paths that do not exist are left (a placeholder would litter
    the workspace: an empty .bash_profile would change what bash reads).  */
 static int
-protect_missing_git_meta (const struct sbx_host_facts *host, const char *root,
-                          const char *git, struct sbx_plan *plan)
+protect_missing_hooks (const struct sbx_host_facts *host, const char *root,
+                       const char *git, struct sbx_plan *plan)
 {
-  static const struct
-  {
-    const char *name;
-    enum sbx_plan_op op;
-  } held[]
-      = { { "hooks", SBX_PLAN_HIDE_DIR }, { "config", SBX_PLAN_HIDE_FILE } };
   cleanup_free char *dir = sbx_path_join (root, git);
-  if (dir == NULL)
+  cleanup_free char *hooks = dir ? sbx_path_join (dir, "hooks") : NULL;
+  if (hooks == NULL)
     return -ENOMEM;
   if (host_path_kind (host, dir) != SBX_PATH_DIR
-      || policy_linked_prefix (host, dir, strlen (root) + 1))
+      || policy_linked_prefix (host, dir, strlen (root) + 1)
+      || host_path_kind (host, hooks) != SBX_PATH_ABSENT
+      || narrowed_by_config (plan, hooks))
     return 0;
-  for (size_t i = 0; i < sizeof held / sizeof *held; i++)
-    {
-      cleanup_free char *path = sbx_path_join (dir, held[i].name);
-      if (path == NULL)
-        return -ENOMEM;
-      if (host_path_kind (host, path) != SBX_PATH_ABSENT
-          || narrowed_by_config (plan, path))
-        continue;
-      if (policy_pin_parents (host, root, path, plan) < 0
-          || !plan_add (plan, held[i].op, SBX_WHY_PROTECTED, NULL, path))
-        return -ENOMEM;
-    }
+  if (policy_pin_parents (host, root, hooks, plan) < 0
+      || !plan_add (plan, SBX_PLAN_HIDE_DIR, SBX_WHY_PROTECTED, NULL, hooks))
+    return -ENOMEM;
   return 0;
 }
 
@@ -223,7 +212,7 @@ protect_in_root (const struct sbx_spec *spec,
   const char *const *list = policy_protected_list (spec);
   int r = protect_git_file (host, root, plan);
   if (r == 0)
-    r = protect_missing_git_meta (host, root, ".git", plan);
+    r = protect_missing_hooks (host, root, ".git", plan);
   for (size_t i = 0; r == 0 && list && list[i]; i++)
     r = protect_one (host, root, list[i], plan);
   return r;
@@ -275,7 +264,7 @@ protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
                   : protect_one (host, root, sub, plan);
         }
       if (r == 0)
-        r = protect_missing_git_meta (host, root, rel, plan);
+        r = protect_missing_hooks (host, root, rel, plan);
     }
   return r;
 }
@@ -285,6 +274,43 @@ protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
    git directory, a git directory the walk found, or a protected path of
    W; or, where W's own metadata is not protected (a read-only mode),
    holds one.  */
+/* Whether DIR is a git directory: named .git, or holding git's own
+   HEAD, objects and refs (a bare repository, a submodule's git directory
+   under .git/modules).  */
+static bool
+is_git_dir (const struct sbx_host_facts *host, const char *dir)
+{
+  const char *base = strrchr (dir, '/');
+  if (base && strcmp (base + 1, ".git") == 0)
+    return true;
+  static const char *const marks[] = { "HEAD", "objects", "refs" };
+  for (size_t i = 0; i < 3; i++)
+    {
+      cleanup_free char *p = sbx_path_join (dir, marks[i]);
+      if (p == NULL || host_path_kind (host, p) == SBX_PATH_ABSENT)
+        return false;
+    }
+  return true;
+}
+
+/* Whether ROOT, or a directory above it below W, is a git directory.  */
+static bool
+in_git_dir (const struct sbx_host_facts *host, const char *w, const char *root)
+{
+  cleanup_free char *dir = strdup (root);
+  if (dir == NULL)
+    return true; /* refused rather than unchecked */
+  for (char *slash; strcmp (dir, w) != 0 && sbx_path_is_under (dir, w);
+       *slash = '\0')
+    {
+      if (is_git_dir (host, dir))
+        return true;
+      if ((slash = strrchr (dir, '/')) == NULL || slash == dir)
+        break;
+    }
+  return false;
+}
+
 static bool
 root_reaches_metadata (const struct sbx_spec *spec,
                        const struct sbx_host_facts *host, const char *w,
@@ -294,7 +320,7 @@ root_reaches_metadata (const struct sbx_spec *spec,
   if (!sbx_path_is_under (root, w) || strcmp (root, w) == 0)
     return false;
   cleanup_free char *git = sbx_path_join (w, ".git");
-  if (git && sbx_path_is_under (root, git))
+  if ((git && sbx_path_is_under (root, git)) || in_git_dir (host, w, root))
     return true;
   for (size_t i = 0; host->git_meta && i < host->git_meta->n; i++)
     if (sbx_path_is_under (root, host->git_meta->v[i]))

@@ -339,6 +339,21 @@ case_temp_root_max_mode ()
   refused "sbx.tempRoots[0]" "a temp root that is the workspace's .git"
   tap_ok "a temp root that is .git: no hook written" \
     test ! -e "$WS/.git/hooks/pre-commit"
+  # A nested repository's .git, and a bare repository (HEAD, objects,
+  # refs), which the walk of a read-only workspace never lists (found by
+  # the third review).
+  mkdir -p "$WS/sub/.git/hooks" "$WS/bare.git/hooks" "$WS/bare.git/objects" \
+    "$WS/bare.git/refs"
+  echo "ref: refs/heads/main" > "$WS/bare.git/HEAD"
+  local d
+  for d in sub/.git bare.git; do
+    SBX_EXTRA="\"tempRoots\": [$(json_str "$WS/$d")]" agent_case temp-git-2 read-only "" \
+      sh -c "echo x > $WS/$d/hooks/pre-commit"
+    refused "sbx.tempRoots[0]" "a temp root that is $d"
+    tap_ok "a temp root that is $d: no hook written" \
+      test ! -e "$WS/$d/hooks/pre-commit"
+  done
+  rm -rf "$WS/bare.git" "$WS/sub/.git/hooks"
 }
 
 # HOME names another directory than the account's home (as in this
