@@ -242,11 +242,14 @@ pin_store_ways (const struct sbx_host_facts *host, const char *dir,
       cleanup_free char *path = sbx_path_join (dir, credential_stores[i]);
       if (path == NULL)
         return -ENOMEM;
+      /* Only inside a writable root (most workspaces hold no home): the
+         stores are looked at once more by the hides, later.  */
       const struct sbx_plan_mount *w = last_covering (plan, path);
+      if (w == NULL || !sbx_plan_changeable_root (w)
+          || w->op == SBX_PLAN_BIND_RO || strcmp (w->dest, path) == 0)
+        continue;
       enum sbx_path_kind kind = host_path_kind (host, path);
-      if (w && sbx_plan_changeable_root (w) && w->op != SBX_PLAN_BIND_RO
-          && strcmp (w->dest, path) != 0 && kind != SBX_PATH_ABSENT
-          && kind != SBX_PATH_SYMLINK)
+      if (kind != SBX_PATH_ABSENT && kind != SBX_PATH_SYMLINK)
         r = policy_pin_parents (host, w->dest, path, plan);
     }
   return r;

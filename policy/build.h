@@ -78,8 +78,6 @@ int policy_ceiling_plan (const struct sbx_spec *spec,
                          const struct sbx_ceiling *ceiling,
                          struct sbx_error *err);
 
-/* Keep the protected metadata of an agent plan's writable roots read-only
-   (policy/protect.c).  Returns 0 or -ENOMEM.  */
 /* Pin every directory between ROOT and PATH as a mount point of its own
    (writable, onto itself, the config's layers inside it laid again): a
    mount point cannot be renamed or removed by a sandbox that has it, so
@@ -98,6 +96,8 @@ int policy_refuse_roots_in_metadata (const struct sbx_spec *spec,
                                      const struct sbx_plan *plan,
                                      struct sbx_error *err);
 
+/* Keep the protected metadata of an agent plan's writable roots read-only
+   (policy/protect.c).  Returns 0 or -ENOMEM.  */
 int policy_protect_metadata (const struct sbx_spec *spec,
                              const struct sbx_host_facts *host,
                              struct sbx_plan *plan);

@@ -302,9 +302,9 @@ policy_enforcement (const struct sbx_spec *spec,
      confines the filesystem has something to protect.  */
   bool old = host->runner_named
              || runner_older (host->runner_version, fixed_runner);
-  if (old && plan->mode != SBX_MODE_DANGER_FULL_ACCESS)
-    r = check_symlinked_dests (host, plan, err);
   e->mount_checks = old && plan->mode != SBX_MODE_DANGER_FULL_ACCESS;
+  if (e->mount_checks)
+    r = check_symlinked_dests (host, plan, err);
   return r;
 }
 

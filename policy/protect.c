@@ -269,11 +269,6 @@ protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
   return r;
 }
 
-/* Whether ROOT, a root the config grants writable, would reach the
-   protected metadata of the root W it lies in: it is, or lies in, W's
-   git directory, a git directory the walk found, or a protected path of
-   W; or, where W's own metadata is not protected (a read-only mode),
-   holds one.  */
 /* Whether DIR is a git directory: named .git, or holding git's own
    HEAD, objects and refs (a bare repository, a submodule's git directory
    under .git/modules).  */
@@ -311,6 +306,11 @@ in_git_dir (const struct sbx_host_facts *host, const char *w, const char *root)
   return false;
 }
 
+/* Whether ROOT, a root the config grants writable, would reach the
+   protected metadata of the root W it lies in: it is, or lies in, a git
+   directory (in_git_dir; or one the walk found), or a protected path of
+   W; or, where W's own metadata is not protected (a read-only mode),
+   holds one.  */
 static bool
 root_reaches_metadata (const struct sbx_spec *spec,
                        const struct sbx_host_facts *host, const char *w,
@@ -319,8 +319,7 @@ root_reaches_metadata (const struct sbx_spec *spec,
   const char *const *list = policy_protected_list (spec);
   if (!sbx_path_is_under (root, w) || strcmp (root, w) == 0)
     return false;
-  cleanup_free char *git = sbx_path_join (w, ".git");
-  if ((git && sbx_path_is_under (root, git)) || in_git_dir (host, w, root))
+  if (in_git_dir (host, w, root))
     return true;
   for (size_t i = 0; host->git_meta && i < host->git_meta->n; i++)
     if (sbx_path_is_under (root, host->git_meta->v[i]))

@@ -268,22 +268,19 @@ sbx_caps_set_sets (const struct sbx_cap_sets *s)
      ambient prctls.  So this is safe in a forked child, as it must be
      (exec_join.c).  */
   capng_clear (CAPNG_SELECT_ALL);
-  uint64_t raisable = s->ambient & s->permitted & s->inheritable;
-  for (int cap = 0; cap < 64; cap++)
-    {
-      struct
-      {
-        uint64_t set;
-        capng_type_t type;
-      } each[] = { { s->effective, CAPNG_EFFECTIVE },
-                   { s->permitted, CAPNG_PERMITTED },
-                   { s->inheritable, CAPNG_INHERITABLE },
-                   { raisable, CAPNG_AMBIENT } };
-      for (size_t i = 0; i < sizeof each / sizeof *each; i++)
-        if ((each[i].set & BIT (cap))
-            && capng_update (CAPNG_ADD, each[i].type, (unsigned) cap) < 0)
-          return -(errno = EINVAL);
-    }
+  const struct
+  {
+    uint64_t set;
+    capng_type_t type;
+  } each[] = { { s->effective, CAPNG_EFFECTIVE },
+               { s->permitted, CAPNG_PERMITTED },
+               { s->inheritable, CAPNG_INHERITABLE },
+               { s->ambient & s->permitted & s->inheritable, CAPNG_AMBIENT } };
+  for (size_t i = 0; i < sizeof each / sizeof *each; i++)
+    for (int cap = 0; cap < 64; cap++)
+      if ((each[i].set & BIT (cap))
+          && capng_update (CAPNG_ADD, each[i].type, (unsigned) cap) < 0)
+        return -(errno = EINVAL);
   /* capng_apply fails without setting errno when libcap-ng could not
      read the process's state; the caller reports errno.  */
   errno = EPERM;

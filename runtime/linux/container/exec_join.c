@@ -25,7 +25,6 @@
 #include "runtime/linux/container/exec_join.h"
 #include "runtime/linux/container/exec_labels.h"
 #include "runtime/linux/child_step.h"
-#include "runtime/linux/container/exec_lookup.h"
 #include "runtime/linux/container/sealed_self.h"
 #include "runtime/linux/confine/fd_scrub.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
@@ -266,8 +265,6 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
   report_w = keep_only_preserved (p, report_w);
   if (chdir (cwd) < 0)
     fail_step (report_w, STEP_CWD);
-  /* An unprivileged sandbox's user namespace denies setgroups; with no
-     additional groups asked for, there is nothing to set.  */
   /* The five sets as sbx-oci-init gives them (init_main.c): bounding
      while CAP_SETPCAP is still effective, the permitted set kept through
      the change of uid for the rest.  */
@@ -275,6 +272,8 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
       && (sbx_caps_trim_bounding (p->caps.sets.bounding) < 0
           || prctl (PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0))
     fail_step (report_w, STEP_CAPS);
+  /* An unprivileged sandbox's user namespace denies setgroups; with no
+     additional groups asked for, there is nothing to set.  */
   if (setgroups (pr->user.n_additional_gids, pr->user.additional_gids) < 0
       && (errno != EPERM || pr->user.n_additional_gids > 0))
     fail_step (report_w, STEP_USER);
