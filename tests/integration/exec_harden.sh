@@ -102,7 +102,7 @@ attack () {
   # disabled builds) cannot start inside a busybox rootfs, which has no
   # loader: there the exec of /proc/self/exe is never seen, and only the
   # overwrite check below speaks.
-  if [ "$kind" = agent ]; then
+  if [[ "$kind" == agent* ]]; then
     # Landlock: every exec'd process gets its own domain, which the
     # sandbox's processes (another domain) may not inspect: the watcher
     # sees the processes and is refused their exe.
@@ -145,6 +145,44 @@ case_exe_overwrite () {
   else
     not_ok "agent: the attack's sandbox starts"
   fi
+  [ -z "$AS" ] && agent_ptrace_case
+}
+
+# exec into an agent sandbox runs the command through the Landlock helper,
+# not from a sealed copy of sbx-oci: the claim is that the joining
+# processes, outside the sandbox's Landlock domain, stay out of its reach
+# even when it holds CAP_SYS_PTRACE in the host's user namespace and the
+# host's fs.suid_dumpable is 1 (a change of uid makes a process dumpable
+# then).  What holds is the sandbox's own domain, which may not inspect a
+# process outside it: the attack was also refused with the exec'd
+# process given no domain of its own; where the sandbox has no domain at
+# all, exec runs from the sealed copy (the container case above, which
+# overwrote sbx-oci with neither the copy nor the helper).  Root only: a
+# root agent granted CAP_SYS_PTRACE by its own (trusted, ceiling-less)
+# config.
+agent_ptrace_case () {
+  local dumpable
+  dumpable=$(cat /proc/sys/fs/suid_dumpable)
+  fresh_copy agent-ptrace
+  mkdir -p "$B/apx-ws/bin" "$B/apx-ws/attack"
+  cp "$WATCHER" "$B/apx-ws/bin/exe_overwrite"
+  agent_bundle "$B/apx" "$B/apx-ws" "$B/apx-ws/bin/exe_overwrite" $ST \
+    "$B/apx-ws/attack"
+  python3 - "$B/apx/config.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+caps = ["CAP_SYS_PTRACE", "CAP_DAC_OVERRIDE"]
+c["process"]["capabilities"] = {k: caps for k in ("bounding", "effective", "permitted")}
+json.dump(c, open(sys.argv[1], "w"))
+PY
+  echo 1 > /proc/sys/fs/suid_dumpable
+  if start_sandbox "$B/apx" "apx-$RUN"; then
+    attack "agent holding CAP_SYS_PTRACE, fs.suid_dumpable 1" "apx-$RUN" \
+      "$B/apx-ws/attack" "$B/apx-ws/attack" "$COPY"
+  else
+    not_ok "agent with CAP_SYS_PTRACE: the attack's sandbox starts"
+  fi
+  echo "$dumpable" > /proc/sys/fs/suid_dumpable
 }
 
 # A symlink the sandbox makes at /dev/ptmx to a host FIFO: a process
