@@ -32,6 +32,58 @@ struct fence_cli
 };
 
 /* The verdict of a refusal, or the error: one line on --verdict-fd.  */
+/* The errno names a verdict carries (musl has no strerrorname_np): what
+   a file operation can fail with; anything else is reported as EIO.  */
+static const char *
+errno_name (int code)
+{
+#define NAME(e)                                                               \
+  case e:                                                                     \
+    return #e
+  switch (code)
+    {
+      NAME (EPERM);
+      NAME (ENOENT);
+      NAME (EINTR);
+      NAME (EIO);
+      NAME (ENXIO);
+      NAME (EBADF);
+      NAME (EAGAIN);
+      NAME (ENOMEM);
+      NAME (EACCES);
+      NAME (EFAULT);
+      NAME (EBUSY);
+      NAME (EEXIST);
+      NAME (EXDEV);
+      NAME (ENODEV);
+      NAME (ENOTDIR);
+      NAME (EISDIR);
+      NAME (EINVAL);
+      NAME (ENFILE);
+      NAME (EMFILE);
+      NAME (ETXTBSY);
+      NAME (EFBIG);
+      NAME (ENOSPC);
+      NAME (ESPIPE);
+      NAME (EROFS);
+      NAME (EMLINK);
+      NAME (EPIPE);
+      NAME (ERANGE);
+      NAME (ENAMETOOLONG);
+      NAME (ENOSYS);
+      NAME (ENOTEMPTY);
+      NAME (ELOOP);
+      NAME (ENODATA);
+      NAME (EOVERFLOW);
+      NAME (EOPNOTSUPP);
+      NAME (EDQUOT);
+      NAME (ESTALE);
+      NAME (ETIMEDOUT);
+    }
+#undef NAME
+  return "EIO";
+}
+
 static void
 report (const struct fence_cli *c, const char *path,
         const struct sbx_fence_verdict *v, const struct sbx_error *err)
@@ -44,11 +96,10 @@ report (const struct fence_cli *c, const char *path,
   else
     {
       yajl_gen g = sbx_json_new (false);
-      const char *name = strerrorname_np (-err->code);
       cleanup_free char *line = NULL;
       if (g && sbx_json_open (g, false) == 0
           && sbx_json_key_str (g, "path", path) == 0
-          && sbx_json_key_str (g, "error", name ? name : "EIO") == 0
+          && sbx_json_key_str (g, "error", errno_name (-err->code)) == 0
           && sbx_json_key_str (g, "message", err->msg) == 0
           && sbx_json_close (g, false) == 0
           && sbx_json_finish (g, &line, NULL) == 0)

@@ -22,6 +22,25 @@
 
 #define KILL_WAIT_MS 10000
 
+/* The names kill(1) takes, by number (musl has no sigabbrev_np).  */
+static const struct
+{
+  int sig;
+  const char *name;
+} signal_names[] = {
+  { SIGHUP, "HUP" },       { SIGINT, "INT" },       { SIGQUIT, "QUIT" },
+  { SIGILL, "ILL" },       { SIGTRAP, "TRAP" },     { SIGABRT, "ABRT" },
+  { SIGBUS, "BUS" },       { SIGFPE, "FPE" },       { SIGKILL, "KILL" },
+  { SIGUSR1, "USR1" },     { SIGSEGV, "SEGV" },     { SIGUSR2, "USR2" },
+  { SIGPIPE, "PIPE" },     { SIGALRM, "ALRM" },     { SIGTERM, "TERM" },
+  { SIGSTKFLT, "STKFLT" }, { SIGCHLD, "CHLD" },     { SIGCONT, "CONT" },
+  { SIGSTOP, "STOP" },     { SIGTSTP, "TSTP" },     { SIGTTIN, "TTIN" },
+  { SIGTTOU, "TTOU" },     { SIGURG, "URG" },       { SIGXCPU, "XCPU" },
+  { SIGXFSZ, "XFSZ" },     { SIGVTALRM, "VTALRM" }, { SIGPROF, "PROF" },
+  { SIGWINCH, "WINCH" },   { SIGIO, "IO" },         { SIGPWR, "PWR" },
+  { SIGSYS, "SYS" },
+};
+
 /* "9", "KILL" or "SIGKILL" (any case).  */
 static int
 parse_signal (const char *s, struct sbx_error *err)
@@ -36,12 +55,9 @@ parse_signal (const char *s, struct sbx_error *err)
   else
     {
       const char *name = strncasecmp (s, "SIG", 3) == 0 ? s + 3 : s;
-      for (int sig = 1; sig < NSIG; sig++)
-        {
-          const char *abbrev = sigabbrev_np (sig);
-          if (abbrev && strcasecmp (abbrev, name) == 0)
-            return sig;
-        }
+      for (size_t i = 0; i < sizeof signal_names / sizeof *signal_names; i++)
+        if (strcasecmp (signal_names[i].name, name) == 0)
+          return signal_names[i].sig;
     }
   return sbx_fail_usage (err,
                          "invalid signal \"%s\": use a number or a "

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "common/renameat2.h"
+
 int
 main (int argc, char **argv)
 {
@@ -16,7 +18,8 @@ main (int argc, char **argv)
     }
   time_t end = time (NULL) + atoi (argv[3]);
   while (time (NULL) < end)
-    if (renameat2 (AT_FDCWD, argv[1], AT_FDCWD, argv[2], RENAME_EXCHANGE) < 0)
+    if (sbx_renameat2 (AT_FDCWD, argv[1], AT_FDCWD, argv[2], RENAME_EXCHANGE)
+        < 0)
       {
         perror ("renameat2");
         return 1;

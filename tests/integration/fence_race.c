@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/renameat2.h"
 #include "fence/fence.h"
 
 static char d[4096], link_name[4096], target[4096];
@@ -25,7 +26,7 @@ static void
 swap_forever (void)
 {
   for (unsigned long n = 0;; n++)
-    if (renameat2 (AT_FDCWD, d, AT_FDCWD, link_name, RENAME_EXCHANGE) < 0)
+    if (sbx_renameat2 (AT_FDCWD, d, AT_FDCWD, link_name, RENAME_EXCHANGE) < 0)
       _exit (3);
 }
 

@@ -153,7 +153,9 @@ suite () {
   out=$(sbx state c1 2>&1)
   check "state after delete: does not exist" grep -q 'container "c1" does not exist' <<<"$out"
 
-  for sig in 9 SIGKILL; do
+  out=$(sbx kill c1 NOSUCH 2>&1); rc=$?
+  check "kill with an unknown signal name: usage, named" eval '[ $rc -ne 0 ] && [[ "$out" == *"invalid signal \"NOSUCH\""* ]]'
+  for sig in 9 SIGKILL sigkill; do
     sbx create --bundle "$B/long" "k-$sig" >/dev/null 2>&1
     sbx start "k-$sig"
     check "kill by $sig" sbx kill "k-$sig" "$sig"

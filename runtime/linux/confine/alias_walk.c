@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* Large enough that a typical directory is read in one getdents64 call.  */
@@ -132,7 +133,7 @@ dir_has_entries (struct walk *w, int dfd, uint32_t depth)
   if (buf == NULL)
     return sbx_fail (w->err, -ENOMEM, "alias walk: out of memory");
   ssize_t n;
-  while ((n = getdents64 (dfd, buf, DIRENT_BUF_SIZE)) > 0)
+  while ((n = syscall (SYS_getdents64, dfd, buf, DIRENT_BUF_SIZE)) > 0)
     for (ssize_t off = 0; off < n;)
       {
         struct dirent64 *d = (struct dirent64 *) (buf + off);
@@ -272,7 +273,8 @@ walk_dir (struct walk *w, int dfd, uint32_t depth)
   if (buf == NULL)
     return sbx_fail (w->err, -ENOMEM, "alias walk: out of memory");
   ssize_t n = 0;
-  while (!w->stopped && (n = getdents64 (dfd, buf, DIRENT_BUF_SIZE)) > 0)
+  while (!w->stopped
+         && (n = syscall (SYS_getdents64, dfd, buf, DIRENT_BUF_SIZE)) > 0)
     for (ssize_t off = 0; off < n && !w->stopped;)
       {
         struct dirent64 *d = (struct dirent64 *) (buf + off);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/renameat2.h"
 #include "runtime/state_root.h"
 
 /* A temporary directory older than this whose lock is free is what a
@@ -327,7 +328,7 @@ static int
 publish (int root_fd, const char *temp, const char *dir, const char *id,
          struct sbx_error *err)
 {
-  int r = renameat2 (root_fd, temp, root_fd, id, RENAME_NOREPLACE);
+  int r = sbx_renameat2 (root_fd, temp, root_fd, id, RENAME_NOREPLACE);
   if (r < 0 && (errno == EINVAL || errno == ENOSYS))
     r = renameat (root_fd, temp, root_fd, id);
   if (r < 0 && (errno == EEXIST || errno == ENOTEMPTY))
