@@ -1,9 +1,25 @@
 #!/bin/sh
 # Configure (once) and build into BUILD_DIR (default: build).  The build's
 # output is kept in BUILD_DIR/build.log and shown when it fails.
+#
+# Without meson options this is the release build: sbx-oci static, against
+# musl and the libraries scripts/musl-deps.sh builds for it, because
+# glibc's start-up costs every sbx-oci process 0.5 ms on a VM
+# (docs/benchmarks.md).  Options (a sanitized or dynamic build) mean
+# glibc.  Where musl's libraries cannot be had, the release build links
+# glibc statically instead, and says so.
 set -eu
 cd "$(dirname "$0")/.."
 dir=${BUILD_DIR:-build}
+musl=${SBX_MUSL_PREFIX:-/var/cache/sbx-oci-musl}
+if [ ! -f "$dir/build.ninja" ] && [ $# = 0 ]; then
+  mkdir -p "$dir"
+  if sh scripts/musl-deps.sh "$musl" > "$dir/musl-deps.log" 2>&1; then
+    set -- --native-file "$musl/musl.ini"
+  else
+    echo "sbx-oci: musl's libraries could not be built (log: $dir/musl-deps.log): linking glibc statically" >&2
+  fi
+fi
 [ -f "$dir/build.ninja" ] || meson setup "$dir" "$@" >/dev/null
 if ! meson compile -C "$dir" > "$dir/build.log" 2>&1; then
   grep -v '^\[' "$dir/build.log" >&2

@@ -6,7 +6,8 @@ set -eu
 need="meson ninja-build pkg-config gcc libc6-dev clang clang-format libclang-rt-14-dev \
 libyajl-dev libseccomp-dev libcap-ng-dev bubblewrap busybox-static \
 python3 util-linux procps strace git qemu-system-x86 cpio groff-base zsh \
-gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static qemu-system-arm"
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static qemu-system-arm \
+musl-tools gperf dpkg-dev"
 [ "${SBX_SETUP_BENCH:-0}" = 1 ] && need="$need crun runc hyperfine"
 # containerd (ctr and the runc shim) for tests/integration/k8s_pod.sh,
 # which is skipped without it; opt-in, as it is a daemon package.
@@ -16,19 +17,37 @@ gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static qemu-system-arm"
 # for tests/integration/no_namespaces.sh inside podman (podman_rung).
 [ "${SBX_SETUP_PODMAN:-0}" = 1 ] && need="$need podman crun catatonit runc"
 
+# The release build is linked against musl (scripts/musl-deps.sh), with
+# yajl, libseccomp and libcap-ng built from Debian's own source packages:
+# apt needs the archive's source index for them.
+src_list=/etc/apt/sources.list.d/sbx-oci-src.sources
+src_needed=0
+apt-cache showsrc libseccomp 2>/dev/null | grep -q '^Package:' || src_needed=1
+
 missing=""
 for p in $need; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
     missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && [ "$src_needed" = 0 ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-  echo "sbx-oci setup: missing packages:$missing (run as root to install)" >&2
+  echo "sbx-oci setup: missing:$missing (or Debian's source index): run as root to install" >&2
   exit 1
 fi
-echo "sbx-oci setup: installing$missing" >&2
+if [ "$src_needed" = 1 ]; then
+  echo "sbx-oci setup: adding Debian's source index ($src_list)" >&2
+  cat > "$src_list" <<EOF
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+[ -z "$missing" ] && exit 0
+echo "sbx-oci setup: installing$missing" >&2
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
