@@ -171,6 +171,22 @@ case_state_root_in_workspace ()
   tap_is "$?" 121 "a workspace inside the state root is refused (121)${OUT:+ ($OUT)}"
   tap_has "$OUT" "lies in the state root" "the refusal says it is the state root"
   rm -rf "$WORK/state/ws-in-root"
+  # A bind source that leads into the state root through links whose
+  # expansion outgrows PATH_MAX: the kernel follows it, a libc's realpath
+  # (musl's) gives up.  The check must not give up with it (the review
+  # of the musl build wrote into the state root this way).
+  local dots
+  dots=$(printf './%.0s' $(seq 1 1500))
+  mkdir -p "$WORK/l"
+  ln -sfn "$WORK/state/$dots" "$WORK/l/L2"
+  ln -sfn "L2/$dots" "$WORK/l/cache"
+  mkdir -p "$WS/cache"
+  agent workspace-write "{\"destination\": \"$WS/cache\", \"type\": \"bind\", \"source\": \"$WORK/l/cache\", \"options\": [\"rbind\", \"rw\"]}" \
+    touch "$WS/cache/sr-pwned"
+  tap_is "$RC" 121 "a bind source that reaches the state root through long links is refused (121)${OUT:+ ($OUT)}"
+  tap_has "$OUT" "the state root" "  for the state root"
+  tap_ok "nothing was written in the state root" test ! -e "$WORK/state/sr-pwned"
+  rm -rf "$WORK/l" "$WORK/state/sr-pwned" "$WS/cache"
 }
 
 case_setup_failure ()

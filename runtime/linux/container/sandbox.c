@@ -319,6 +319,29 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
   return r < 0 ? r : 0;
 }
 
+/* Where SOURCE leads, every link followed, as the mount will find it:
+   read from a descriptor of it, not computed by the C library's realpath,
+   which gives up where links expand past PATH_MAX though the kernel
+   follows them (musl's did: a sandbox wrote into the state root through
+   such a chain).  -ENOENT: nothing there (the mount fails later, naming
+   it).  */
+static int
+real_path (const char *source, char *buf, size_t size)
+{
+  cleanup_close int fd = open (source, O_PATH | O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  char link[64];
+  snprintf (link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t n = readlink (link, buf, size - 1);
+  if (n < 0)
+    return -errno;
+  if ((size_t) n >= size - 1)
+    return -ENAMETOOLONG;
+  buf[n] = '\0';
+  return 0;
+}
+
 /* The state root holds what later commands trust: a container's kept
    config and policy, the probe cache.  A sandbox that may write it (the
    operator's --root inside a workspace) could rewrite them.  */
@@ -329,7 +352,7 @@ check_state_root (const struct sbx_plan *plan, int root_fd,
   /* Full access is the operator's choice, and the report says so.  */
   if (plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
     return 0;
-  char link[64], root[PATH_MAX];
+  char link[64], root[PATH_MAX], real[PATH_MAX];
   snprintf (link, sizeof link, "/proc/self/fd/%d", root_fd);
   ssize_t n = readlink (link, root, sizeof root - 1);
   if (n <= 0)
@@ -340,14 +363,22 @@ check_state_root (const struct sbx_plan *plan, int root_fd,
       const struct sbx_plan_mount *m = &plan->mounts[i];
       if (m->op != SBX_PLAN_BIND_RW && m->op != SBX_PLAN_BIND_DEV)
         continue;
-      cleanup_free char *real = m->source ? realpath (m->source, NULL) : NULL;
-      if (real && sbx_path_is_under (root, real))
+      int rr = m->source ? real_path (m->source, real, sizeof real) : -ENOENT;
+      if (rr == -ENOENT)
+        continue;
+      /* Fail closed: a source whose way cannot be told may be the root. */
+      if (rr < 0)
+        return sbx_refuse (err, rr, NULL,
+                           "cannot tell where %s, which the sandbox may "
+                           "write, leads (%s): it could be the state root %s",
+                           m->source, strerror (-rr), root);
+      if (sbx_path_is_under (root, real))
         return sbx_refuse (err, -EPERM, NULL,
                            "the state root %s lies in %s, which the sandbox "
                            "may write: it could rewrite sbx-oci's own "
                            "records; give --root a directory outside it",
                            root, m->source);
-      if (real && sbx_path_is_under (real, root))
+      if (sbx_path_is_under (real, root))
         return sbx_refuse (err, -EPERM, NULL,
                            "%s, which the sandbox may write, lies in the "
                            "state root %s: it could rewrite sbx-oci's own "
