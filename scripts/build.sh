@@ -19,6 +19,14 @@ if [ ! -f "$dir/build.ninja" ] && [ $# = 0 ]; then
   else
     echo "sbx-oci: musl's libraries could not be built (log: $dir/musl-deps.log): linking glibc statically" >&2
   fi
+elif grep -qs "$musl/musl.ini" "$dir/meson-private/cmd_line.txt"; then
+  # A musl build follows the installed -dev packages' versions: libraries
+  # rebuilt for an update are linked afresh (ninja does not track them).
+  if ! out=$(sh scripts/musl-deps.sh "$musl" 2>&1); then
+    echo "$out" >&2
+    exit 1
+  fi
+  [ -z "$out" ] || meson compile -C "$dir" --clean > /dev/null
 fi
 [ -f "$dir/build.ninja" ] || meson setup "$dir" "$@" >/dev/null
 if ! meson compile -C "$dir" > "$dir/build.log" 2>&1; then

@@ -3,8 +3,15 @@
 # from Debian 12's own source packages (apt verifies them against the
 # signed archive index), into PREFIX (default /var/cache/sbx-oci-musl),
 # and writes PREFIX/musl.ini, the meson native file that builds sbx-oci
-# with musl-gcc against them.  Safe to run again: a finished PREFIX whose
-# stamp names the same source versions is kept.
+# with musl-gcc against them.  The versions are those of the installed
+# -dev packages, which the glibc builds link: a security update reaches
+# both builds alike, or the build stops and says so.  Safe to run again:
+# a finished PREFIX whose stamp names the same versions is kept; prints
+# one line when it built.
+#
+# What the musl build gives up: _FORTIFY_SOURCE, which musl does not
+# implement (the glibc builds have it in Debian's archives of the three
+# libraries, not in sbx-oci's own objects); stack protection is kept.
 #
 # Why musl: glibc's start-up asks the CPU for its features and cache
 # layout with about 75 `cpuid` instructions, each a trap to the hypervisor
@@ -12,16 +19,20 @@
 # (docs/benchmarks.md).
 set -eu
 prefix=${1:-/var/cache/sbx-oci-musl}
-pkgs="yajl libseccomp libcap-ng"
 
-versions=$(for p in $pkgs; do
-  apt-cache showsrc "$p" | sed -n 's/^Version: //p' | sort -V | tail -n 1
-done | tr '\n' ' ')
-if [ "$(echo $versions | wc -w)" != 3 ]; then
-  echo "musl-deps.sh: Debian's source index names no $pkgs: run scripts/setup-debian.sh as root" >&2
+wanted=$(dpkg-query -W -f='${source:Package}=${source:Version} ' \
+  libyajl-dev libseccomp-dev libcap-ng-dev 2>/dev/null) || wanted=""
+if [ "$(echo $wanted | wc -w)" != 3 ]; then
+  echo "musl-deps.sh: libyajl-dev, libseccomp-dev and libcap-ng-dev must be installed (scripts/setup-debian.sh)" >&2
   exit 1
 fi
-[ -f "$prefix/stamp" ] && [ "$(cat "$prefix/stamp")" = "$versions" ] && exit 0
+[ -f "$prefix/stamp" ] && [ "$(cat "$prefix/stamp")" = "$wanted" ] && exit 0
+for w in $wanted; do
+  apt-cache showsrc "${w%%=*}" | grep -qx "Version: ${w#*=}" || {
+    echo "musl-deps.sh: Debian's source index has no $w (the installed -dev's source): run scripts/setup-debian.sh as root" >&2
+    exit 1
+  }
+done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -33,7 +44,8 @@ ln -s "/usr/include/$(gcc -dumpmachine)/asm" "$work/kernel/asm"
 cc="musl-gcc -isystem $work/kernel"
 cflags="-O2 -fstack-protector-strong -D_FORTIFY_SOURCE=0"
 
-apt-get source -qq --download-only $pkgs >/dev/null
+# shellcheck disable=SC2086
+apt-get source -qq --download-only $wanted >/dev/null
 # apt checked each file against the archive's signed index; dpkg-source
 # applies Debian's patches (its own signature check needs keyrings that
 # are not installed, and adds nothing to apt's).
@@ -91,6 +103,7 @@ pkg_config_path = '$prefix/lib/pkgconfig'
 EOF
 mkdir -p "$prefix.new/kernel"
 cp -P "$work/kernel/"* "$prefix.new/kernel/"
-echo "$versions" > "$prefix.new/stamp"
+echo "$wanted" > "$prefix.new/stamp"
 rm -rf "$prefix"
 mv "$prefix.new" "$prefix"
+echo "musl-deps.sh: built $wanted into $prefix"

@@ -20,9 +20,22 @@ musl-tools gperf dpkg-dev"
 # The release build is linked against musl (scripts/musl-deps.sh), with
 # yajl, libseccomp and libcap-ng built from Debian's own source packages:
 # apt needs the archive's source index for them.
+# bookworm-updates and -security too: the musl build takes the versions
+# of the installed -dev packages, security updates included.
 src_list=/etc/apt/sources.list.d/sbx-oci-src.sources
+src_text='Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg'
 src_needed=0
-apt-cache showsrc libseccomp 2>/dev/null | grep -q '^Package:' || src_needed=1
+[ "$(cat "$src_list" 2>/dev/null)" = "$src_text" ] || src_needed=1
 
 missing=""
 for p in $need; do
@@ -37,13 +50,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 if [ "$src_needed" = 1 ]; then
   echo "sbx-oci setup: adding Debian's source index ($src_list)" >&2
-  cat > "$src_list" <<EOF
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
+  printf '%s\n' "$src_text" > "$src_list"
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
