@@ -44,6 +44,9 @@ suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 755 "$B"
   make_bundle "$B/long" '["sh","-c","touch /tmp/ran; sleep 30"]'
+  # A script without "#!": execvp's way is to give it to /bin/sh.
+  printf 'echo script-ran "$@"\n' > "$B/long/rootfs/bin/noshebang"
+  chmod 755 "$B/long/rootfs/bin/noshebang"
   make_bundle "$B/exit7" '["sh","-c","exit 7"]'
   make_bundle "$B/noexec" '["no-such-command"]'
   chmod 777 "$B"
@@ -88,6 +91,10 @@ suite () {
   # kill: signal names and numbers; pid 1 without a handler ignores TERM
   # exec: joins the sandbox (pid namespace, /proc), exit status, detach
   check "exec runs a command" [ "$(sbx exec c1 echo hi 2>&1)" = hi ]
+  out=$(sbx exec c1 noshebang a b 2>&1)
+  check "exec of a script without #!, found on PATH, runs it with sh (\"$out\")" [ "$out" = "script-ran a b" ]
+  out=$(sbx exec c1 /bin/noshebang 2>&1)
+  check "and named by its path (\"$out\")" [ "$out" = "script-ran" ]
   # exec sets the capabilities itself (the first process got them from
   # bwrap): the same effective and bounding sets, nothing more.
   caps_of () { grep -E '^Cap(Eff|Prm|Bnd):' "$@"; }

@@ -23,6 +23,7 @@
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "runtime/linux/bwrap/bind_sources.h"
+#include "runtime/linux/exec_search.h"
 #include "runtime/linux/bwrap/runner_env.h"
 #include "runtime/linux/bwrap/runner_nodes.h"
 #include "runtime/linux/bwrap/runner_status.h"
@@ -317,7 +318,7 @@ child_main (void *arg)
           errno = -rr;
           child_fail (report_w, STEP_EXEC);
         }
-      execvpe (a->argv[0], a->argv, a->envp);
+      sbx_exec_search (a->argv, a->envp);
       child_fail (report_w, STEP_EXEC);
     }
   execve (a->argv[0], a->argv, a->envp);

@@ -25,6 +25,7 @@
 #include "runtime/linux/container/exec_join.h"
 #include "runtime/linux/container/exec_labels.h"
 #include "runtime/linux/child_step.h"
+#include "runtime/linux/exec_search.h"
 #include "runtime/linux/container/sealed_self.h"
 #include "runtime/linux/confine/fd_scrub.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
@@ -299,12 +300,12 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
      searched for the command.  */
   if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
     fail_step (report_w, STEP_CAPS);
-  environ = envp; /* execvp searches the process's own PATH */
+  environ = envp; /* the search uses the process's own PATH */
   if (p->helper_fd >= 0)
     syscall (SYS_execveat, helper_fd_number (p->preserve_fds), "",
              p->helper_argv.v, envp, AT_EMPTY_PATH);
   else
-    execvp (pr->args.v[0], pr->args.v);
+    sbx_exec_search (pr->args.v, envp);
   fail_step (report_w, STEP_EXEC);
 }
 
@@ -565,7 +566,7 @@ enter_cgroup (const struct sbx_container *c, struct sbx_error *err)
    non-dumpable (enter), but a sandbox holding CAP_SYS_PTRACE in the
    host's user namespace, or a host with fs.suid_dumpable = 1 (a change
    of uid makes a process dumpable again), could still open their
-   /proc/PID/exe; and execvp keeps its own ways (a script without "#!",
+   /proc/PID/exe; and the search keeps execvp's ways (a script without "#!",
    PATH's empty entries), as before.  A label is taken by the next exec,
    which must be the command's: so not with the Landlock layer, whose
    helper would take it.  */
