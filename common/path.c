@@ -22,14 +22,13 @@ drop_last_component (const char *out, size_t len, bool absolute)
   return start > floor ? start - 1 : floor;
 }
 
-char *
-sbx_path_normalize (const char *path)
+/* PATH normalized into OUT, which has room for strlen (PATH) + 2 bytes
+   and may be PATH itself: what is written never passes what was read,
+   except "" -> ".".  */
+static void
+normalize_into (char *out, const char *path)
 {
   bool absolute = path[0] == '/';
-  /* The result never exceeds the input, except "" -> ".".  */
-  char *out = malloc (strlen (path) + 2);
-  if (out == NULL)
-    return NULL;
   size_t len = 0;
   if (absolute)
     out[len++] = '/';
@@ -53,7 +52,7 @@ sbx_path_normalize (const char *path)
         {
           if (len > 0 && out[len - 1] != '/')
             out[len++] = '/';
-          memcpy (out + len, p, n);
+          memmove (out + len, p, n);
           len += n;
         }
       p = end;
@@ -61,6 +60,14 @@ sbx_path_normalize (const char *path)
   if (len == 0)
     out[len++] = '.';
   out[len] = '\0';
+}
+
+char *
+sbx_path_normalize (const char *path)
+{
+  char *out = malloc (strlen (path) + 2);
+  if (out)
+    normalize_into (out, path);
   return out;
 }
 
@@ -69,6 +76,8 @@ sbx_path_join (const char *base, const char *rel)
 {
   if (rel[0] == '/')
     return sbx_path_normalize (rel);
+  /* Normalized where it was joined: one allocation, as planning joins a
+     few hundred paths a run.  */
   size_t nb = strlen (base), nr = strlen (rel);
   char *joined = malloc (nb + nr + 2);
   if (joined == NULL)
@@ -76,9 +85,8 @@ sbx_path_join (const char *base, const char *rel)
   memcpy (joined, base, nb);
   joined[nb] = '/';
   memcpy (joined + nb + 1, rel, nr + 1);
-  char *normal = sbx_path_normalize (joined);
-  free (joined);
-  return normal;
+  normalize_into (joined, joined);
+  return joined;
 }
 
 bool

@@ -2,9 +2,9 @@
    (policy/ceiling_gate.c): the parser skips what it does not know, as OCI
    asks, so only the raw tree can say what a config tried to set.  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "common/key_path.h"
 #include "spec/parse_sections.h"
 
 /* Maps whose keys are data, not fields: their own path is recorded, what
@@ -54,18 +54,16 @@ walk (yajl_val v, char *path, size_t len, size_t size, struct strv *out)
     return 0;
   for (size_t i = 0; i < v->u.object.len; i++)
     {
-      int n = snprintf (path + len, size - len, "%s%s", len ? "." : "",
-                        v->u.object.keys[i]);
-      if (n < 0 || (size_t) n >= size - len)
+      size_t end = sbx_key_path_append (path, len, size, v->u.object.keys[i]);
+      if (end == 0)
         {
-          path[len] = '\0';
           if (note_too_long (out) < 0)
             return -ENOMEM;
           continue;
         }
       if (!strv_contains (out, path) && strv_push (out, path) < 0)
         return -ENOMEM;
-      int r = walk (v->u.object.values[i], path, len + (size_t) n, size, out);
+      int r = walk (v->u.object.values[i], path, end, size, out);
       if (r < 0)
         return r;
       path[len] = '\0';

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/key_path.h"
 #include "spec/parse_sections.h"
 
 static bool
@@ -113,27 +114,23 @@ walk_object (struct walk *w, yajl_val v, size_t len, bool owned)
   for (size_t i = 0; i < v->u.object.len; i++)
     {
       const char *key = v->u.object.keys[i];
-      int n = snprintf (w->path + len, sizeof w->path - len, "%s%s",
-                        len ? "." : "", key);
+      size_t end = sbx_key_path_append (w->path, len, sizeof w->path, key);
       bool sbx = owned || (len == 0 && strcmp (key, "sbx") == 0);
       /* Too long to name: outside sbx, spec_fields.c records it; inside,
          no key of sbx-oci's is that long, so it is refused as unknown.  */
-      if ((n < 0 || (size_t) n >= sizeof w->path - len) && owned)
-        {
-          w->path[len] = '\0';
-          return sbx_refuse (w->c->err, -EINVAL, w->path,
-                             "an unknown key of %zu bytes: sbx-oci has no "
-                             "such setting",
-                             strlen (key));
-        }
-      if (n < 0 || (size_t) n >= sizeof w->path - len)
+      if (end == 0 && owned)
+        return sbx_refuse (w->c->err, -EINVAL, w->path,
+                           "an unknown key of %zu bytes: sbx-oci has no "
+                           "such setting",
+                           strlen (key));
+      if (end == 0)
         continue;
       bool judged = false, known = looked_up (w->c, v, key, &judged);
       int r = 0;
       if (judged && !known)
         r = unknown_key (w, v, key, owned);
       else
-        r = walk_value (w, v->u.object.values[i], len + (size_t) n, sbx);
+        r = walk_value (w, v->u.object.values[i], end, sbx);
       w->path[len] = '\0';
       if (r < 0)
         return r;

@@ -13,6 +13,10 @@
 static const char *
 reachable_path (char *line)
 {
+  /* Most of a host's sockets have no path (or an abstract name): only a
+     line with a '/' is worth the sscanf, on hosts with thousands.  */
+  if (strchr (line, '/') == NULL)
+    return NULL;
   unsigned long refcount, protocol, flags, type, state, inode;
   int consumed = 0;
   if (sscanf (line, "%*[^:]: %lx %lx %lx %lx %lx %lu %n", &refcount, &protocol,

@@ -56,6 +56,8 @@ struct monitor
   bool grace_over;           /* and the sandbox was killed when it ran out */
   int abandoned;             /* the signal that ended the set-up, or 0 */
   int guard_fd;              /* the run's guard (run_guard.h), or -1 */
+  bool own_pid_ns;           /* the sandbox's init ends all it started */
+  bool guard_released;       /* told it may end (release_guard) */
   int pending; /* a signal forwarded before the command's process was */
 };
 
@@ -67,6 +69,33 @@ learn_sandbox (struct monitor *m)
   m->sandbox_pidfd = sbx_pidfd_open (m->st.child_pid);
   if (m->guard_fd >= 0)
     sbx_run_guard_tell (m->guard_fd, SBX_GUARD_SANDBOX, m->st.child_pid);
+}
+
+/* The command's exit code says the sandbox's init is gone, and in a pid
+   namespace of its own everything it started with it: the guard has
+   nothing left to end (run_guard.h), and is let go now, to end while
+   bwrap does rather than be killed and waited for by the sweep.  Without
+   that namespace what the sandbox left running is still the guard's to
+   end, should sbx-oci die before its sweep.  */
+static void
+release_guard (struct monitor *m)
+{
+  if (!m->own_pid_ns || !m->st.have_exit_code || m->guard_fd < 0)
+    return;
+  sbx_run_guard_tell (m->guard_fd, SBX_GUARD_DONE, 0);
+  m->guard_fd = -1;
+  m->guard_released = true;
+}
+
+/* Whether this process has no child at all, ended or not: then there is
+   nothing to sweep (a look that costs one system call, not two reads of
+   procfs).  */
+static bool
+childless (void)
+{
+  siginfo_t info;
+  return waitid (P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0
+         && errno == ECHILD;
 }
 
 /* Up to MAX of the pids listed in the "children" file at PATH, or -1
@@ -254,6 +283,7 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
       if (fds[1].revents)
         sbx_runner_status_read (&m->st, status_fd);
       learn_sandbox (m);
+      release_guard (m);
       if (fds[0].revents & POLLIN)
         on_signal (m, signal_fd);
       if (fds[2].revents & POLLIN)
@@ -362,9 +392,11 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
                      struct sbx_limits *lim, int signal_fd,
                      struct sbx_outcome *out, struct sbx_error *err)
 {
+  bool own_pid_ns = plan->enforcement.namespaces && plan->unshare[SBX_NS_PID];
   struct monitor m = { .runner = sp->runner_pid,
                        .sandbox_pidfd = -1,
                        .guard_fd = sp->guard_fd,
+                       .own_pid_ns = own_pid_ns,
                        .grace_fd = -1,
                        .cgroup = lim->cgroup,
                        .status_fd = sp->status_fd };
@@ -382,9 +414,14 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
   /* The sandbox's init is left to release its namespaces after we
      return, unless a quota's cgroup is to be removed: that needs the init
      gone from it, and waiting for the init is the quickest way to know.  */
-  bool leave_init = plan->enforcement.namespaces && plan->unshare[SBX_NS_PID]
-                    && m.cgroup == NULL;
-  sweep_children (leave_init ? m.st.child_pid : 0, sp->guard_pid);
+  bool leave_init = own_pid_ns && m.cgroup == NULL;
+  /* A guard let go ends at once: reaped here, it often leaves nothing to
+     sweep.  */
+  if (m.guard_released && sp->guard_pid > 0)
+    while (waitpid (sp->guard_pid, NULL, 0) < 0 && errno == EINTR)
+      ;
+  if (!childless ())
+    sweep_children (leave_init ? m.st.child_pid : 0, sp->guard_pid);
   if (m.sandbox_pidfd >= 0)
     close (m.sandbox_pidfd);
   if (m.grace_fd >= 0)
