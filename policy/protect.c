@@ -204,6 +204,52 @@ protect_missing_hooks (const struct sbx_host_facts *host, const char *root,
   return 0;
 }
 
+/* The protected entries a writable home H lacks: the sandbox can create
+   them (a .bash_profile that bash then runs instead of .profile, an
+   autostart entry, a git config with core.fsmonitor), and what is not
+   there cannot be bound read-only without sbx-oci creating it on the
+   host, where an empty .bash_profile would change what bash reads.  Said
+   as a gap, with the fix.  */
+static int
+note_missing_in_home (const struct sbx_spec *spec,
+                      const struct sbx_host_facts *host, const char *h,
+                      struct sbx_plan *plan)
+{
+  const char *const *list = policy_protected_list (spec);
+  char names[512] = "";
+  size_t len = 0, n = 0;
+  for (size_t k = 0; list && list[k]; k++)
+    {
+      /* A repository's own are not a home's start-up files.  */
+      if (strncmp (list[k], ".git/", 5) == 0)
+        continue;
+      cleanup_free char *p = sbx_path_join (h, list[k]);
+      if (p == NULL)
+        return -ENOMEM;
+      if (host_path_kind (host, p) != SBX_PATH_ABSENT)
+        continue;
+      int w = snprintf (names + len, sizeof names - len, "%s%s",
+                        n++ ? ", " : "", list[k]);
+      if (w > 0 && (size_t) w < sizeof names - len)
+        len += (size_t) w;
+    }
+  if (n == 0)
+    return 0;
+  return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                   "the home %s is writable and lacks %s: the sandbox can "
+                   "create them, and they would run code on the host; "
+                   "create them (empty) to have them held read-only",
+                   h, names);
+}
+
+/* Whether PATH is one of the homes (HOME's, the account's).  */
+static bool
+is_home (const struct sbx_host_facts *host, const char *path)
+{
+  return (host->home && strcmp (host->home, path) == 0)
+         || (host->account_home && strcmp (host->account_home, path) == 0);
+}
+
 static int
 protect_in_root (const struct sbx_spec *spec,
                  const struct sbx_host_facts *host, const char *root,
@@ -215,6 +261,8 @@ protect_in_root (const struct sbx_spec *spec,
     r = protect_missing_hooks (host, root, ".git", plan);
   for (size_t i = 0; r == 0 && list && list[i]; i++)
     r = protect_one (host, root, list[i], plan);
+  if (r == 0 && is_home (host, root))
+    r = note_missing_in_home (spec, host, root, plan);
   return r;
 }
 
@@ -265,6 +313,41 @@ protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
         }
       if (r == 0)
         r = protect_missing_hooks (host, root, rel, plan);
+    }
+  return r;
+}
+
+/* A home inside a writable root (a workspace that is a parent of HOME,
+   or of the account's home): its start-up files run code for the
+   account wherever the home lies, so they are protected as a root's own,
+   with the directories from that root down to them pinned (the home
+   itself too: renamed away, a new one of the sandbox's making would take
+   its place).  A home that is itself a root was protected as one.  */
+static int
+protect_homes (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+               struct sbx_plan *plan)
+{
+  const char *homes[] = { host->home, host->account_home };
+  const char *const *list = policy_protected_list (spec);
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < 2; i++)
+    {
+      const char *h = homes[i];
+      if (h == NULL || (i == 1 && homes[0] && strcmp (h, homes[0]) == 0))
+        continue;
+      const char *root = granted_root_of (plan, h);
+      if (root == NULL)
+        continue;
+      const char *rel = h + strlen (root) + (strcmp (root, "/") != 0);
+      for (size_t k = 0; r == 0 && list && list[k]; k++)
+        {
+          cleanup_free char *sub = NULL;
+          r = asprintf (&sub, "%s/%s", rel, list[k]) < 0
+                  ? -ENOMEM
+                  : protect_one (host, root, sub, plan);
+        }
+      if (r == 0)
+        r = note_missing_in_home (spec, host, h, plan);
     }
   return r;
 }
@@ -395,5 +478,7 @@ policy_protect_metadata (const struct sbx_spec *spec,
     r = protect_in_root (spec, host, spec->ext.temp_roots.v[i], plan);
   if (r == 0)
     r = protect_git_meta (host, plan);
+  if (r == 0)
+    r = protect_homes (spec, host, plan);
   return r;
 }

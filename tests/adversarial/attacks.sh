@@ -356,6 +356,36 @@ case_temp_root_max_mode ()
   rm -rf "$WS/bare.git" "$WS/sub/.git/hooks"
 }
 
+# The workspace holds the home (a parent of HOME): the home's start-up
+# files run code for the account as anywhere, and are protected as a
+# workspace's own, pinned from the workspace so that the home cannot be
+# renamed away and made anew.
+case_home_in_workspace ()
+{
+  local h="$WS/hm"
+  mkdir -p "$h/.config/autostart"
+  echo original > "$h/.bashrc"
+  echo original > "$h/.gitconfig"
+  HOME=$h agent_case home-in-ws workspace-write "" sh -c \
+    "echo evil > $h/.bashrc; echo evil > $h/.gitconfig; echo evil > $h/.config/autostart/x.desktop; mv $h $WS/hm2 && mkdir $h && echo evil > $h/.bashrc; true"
+  tap_is "$(cat "$h/.bashrc")" original \
+    "a home inside the workspace: its .bashrc stays as it was"
+  tap_is "$(cat "$h/.gitconfig")" original \
+    "a home inside the workspace: its .gitconfig stays as it was"
+  tap_ok "a home inside the workspace: nothing autostarts from it" \
+    test ! -e "$h/.config/autostart/x.desktop"
+  tap_ok "a home inside the workspace: it cannot be renamed away" \
+    test ! -e "$WS/hm2"
+  tap_has "$OUTCOME" "the home $h is writable and lacks .bash_profile" \
+    "a home inside the workspace: the start-up files it lacks are reported"
+  HOME=$WS agent_case home-is-ws workspace-write "" true
+  tap_has "$OUTCOME" "the home $WS is writable and lacks .bashrc" \
+    "the workspace is the home: the start-up files it lacks are reported"
+  tap_has "$OUTCOME" '"filesystem":"partial"' \
+    "  and the file-system level says partial"
+  rm -rf "$h" "$WS/hm2"
+}
+
 # HOME names another directory than the account's home (as in this
 # suite): the stores of the account's own home are hidden too.  The
 # account's home is replaced by a scratch one in a mount namespace of the
@@ -635,6 +665,7 @@ run_cases ()
   case_readonly_workspace
   case_temp_root_max_mode
   case_account_home
+  case_home_in_workspace
   case_runner_env
   case_outcome_links
   case_systemd_private
