@@ -242,6 +242,32 @@ check_bind_protected_in (const struct sbx_spec *spec,
   return 0;
 }
 
+/* The same for a git directory the alias walk found (GIT: a nested
+   repository's, a submodule's), whose config and hooks are protected,
+   or a .git file, protected itself.  */
+static int
+check_bind_git_meta (const struct sbx_host_facts *host,
+                     const struct sbx_mount *m, const char *git,
+                     const char *field, struct sbx_error *err)
+{
+  static const char *const inside[] = { "config", "hooks" };
+  bool dir = host_path_kind (host, git) == SBX_PATH_DIR;
+  for (size_t k = 0; k < (dir ? 2u : 1u); k++)
+    {
+      cleanup_free char *path
+          = dir ? sbx_path_join (git, inside[k]) : strdup (git);
+      if (path == NULL)
+        return sbx_fail (err, -ENOMEM, "out of memory");
+      if (bind_reaches (host, m->source, path))
+        return sbx_refuse (err, -EPERM, field,
+                           "would make the protected %s writable at %s; "
+                           "bind a directory that holds no protected "
+                           "metadata",
+                           path, m->destination);
+    }
+  return 0;
+}
+
 /* A writable bind of a directory that holds protected metadata, or of
    the metadata itself, would make it writable at the bind's destination,
    where no pin is.  */
@@ -260,6 +286,14 @@ check_bind_protected (const struct sbx_spec *spec,
   for (size_t i = 0; r == 0 && i < x->writable_roots.n; i++)
     r = check_bind_protected_in (spec, host, m, x->writable_roots.v[i], field,
                                  err);
+  /* A home inside a writable root has its start-up files protected as
+     the root's own (protect.c), and a nested repository its config and
+     hooks: a bind of a directory above them reaches them too.  */
+  const char *homes[] = { host->home, host->account_home };
+  for (size_t i = 0; r == 0 && i < 2; i++)
+    r = check_bind_protected_in (spec, host, m, homes[i], field, err);
+  for (size_t i = 0; r == 0 && host->git_meta && i < host->git_meta->n; i++)
+    r = check_bind_git_meta (host, m, host->git_meta->v[i], field, err);
   return r;
 }
 

@@ -83,6 +83,10 @@ int
 policy_pin_parents (const struct sbx_host_facts *host, const char *root,
                     const char *path, struct sbx_plan *plan)
 {
+  /* Only what lies below ROOT: a pin binds the host's directory
+     writable, which outside every writable root would be a grant.  */
+  if (!sbx_path_is_under (path, root) || strcmp (path, root) == 0)
+    return 0;
   cleanup_free char *dir = strdup (path);
   if (dir == NULL)
     return -ENOMEM;
@@ -139,6 +143,9 @@ protect_one (const struct sbx_host_facts *host, const char *root,
   cleanup_free char *path = sbx_path_join (root, rel);
   if (path == NULL)
     return -ENOMEM;
+  /* A REL that climbs out ("..", a leading "/") names nothing of ROOT's.  */
+  if (!sbx_path_is_under (path, root) || strcmp (path, root) == 0)
+    return 0;
   /* Metadata behind a link cannot be held: the link itself can be
      replaced (a mount cannot sit on it), pointing git at a file no bind
      covers.  */

@@ -362,12 +362,12 @@ case_temp_root_max_mode ()
 # renamed away and made anew.
 case_home_in_workspace ()
 {
-  local h="$WS/hm"
+  local h="$WS/homes/hm"
   mkdir -p "$h/.config/autostart"
   echo original > "$h/.bashrc"
   echo original > "$h/.gitconfig"
   HOME=$h agent_case home-in-ws workspace-write "" sh -c \
-    "echo evil > $h/.bashrc; echo evil > $h/.gitconfig; echo evil > $h/.config/autostart/x.desktop; mv $h $WS/hm2 && mkdir $h && echo evil > $h/.bashrc; true"
+    "echo evil > $h/.bashrc; echo evil > $h/.gitconfig; echo evil > $h/.config/autostart/x.desktop; mv $h $WS/homes/hm2 && mkdir $h && echo evil > $h/.bashrc; true"
   tap_is "$(cat "$h/.bashrc")" original \
     "a home inside the workspace: its .bashrc stays as it was"
   tap_is "$(cat "$h/.gitconfig")" original \
@@ -375,15 +375,40 @@ case_home_in_workspace ()
   tap_ok "a home inside the workspace: nothing autostarts from it" \
     test ! -e "$h/.config/autostart/x.desktop"
   tap_ok "a home inside the workspace: it cannot be renamed away" \
-    test ! -e "$WS/hm2"
+    test ! -e "$WS/homes/hm2"
   tap_has "$OUTCOME" "the home $h is writable and lacks .bash_profile" \
     "a home inside the workspace: the start-up files it lacks are reported"
+  # The workspace bound writable elsewhere: the home's files are reached
+  # through the destination, where no pin is.
+  HOME=$h agent_case home-via-bind workspace-write \
+    "$(bind_to "$WS/homes" "$WS/o" rw)" sh -c "echo evil > $WS/o/hm/.bashrc"
+  refused "would make the protected $h/.bashrc writable" \
+    "a writable bind of a directory that holds a home"
+  tap_is "$(cat "$h/.bashrc")" original \
+    "a home inside the workspace, reached through a bind: .bashrc stays"
+  # HOME written with // (or through a link): the same home.
+  HOME=$WS//homes/hm agent_case home-dslash workspace-write "" sh -c \
+    "echo evil > $h/.bashrc"
+  tap_is "$(cat "$h/.bashrc")" original \
+    "HOME=WS//hm: the home's .bashrc stays as it was"
+  ln -sfn "$WS" "$WORK/wslink"
+  HOME=$WORK/wslink/homes/hm agent_case home-link workspace-write "" sh -c \
+    "echo evil > $h/.bashrc"
+  tap_is "$(cat "$h/.bashrc")" original \
+    "HOME through a link: the home's .bashrc stays as it was"
+  mkdir -p "$WORK/deep/d"
+  echo original > "$WORK/deep/d/.bashrc"
+  HOME="$WS/$WORK/deep/d" agent_case home-escape workspace-write "" sh -c \
+    "touch $WORK/deep/pwned"
+  tap_ok "HOME=WS//elsewhere pins nothing outside the grants" \
+    test ! -e "$WORK/deep/pwned"
+  rm -rf "$WORK/wslink" "$WORK/deep"
   HOME=$WS agent_case home-is-ws workspace-write "" true
   tap_has "$OUTCOME" "the home $WS is writable and lacks .bashrc" \
     "the workspace is the home: the start-up files it lacks are reported"
   tap_has "$OUTCOME" '"filesystem":"partial"' \
     "  and the file-system level says partial"
-  rm -rf "$h" "$WS/hm2"
+  rm -rf "$WS/homes"
 }
 
 # HOME names another directory than the account's home (as in this

@@ -14,7 +14,9 @@
 
 #include "common/cleanup.h"
 #include "common/file_io.h"
+#include "common/path.h"
 #include "runtime/host_paths.h"
+#include "runtime/linux/real_path.h"
 #include "runtime/linux/state/state_dir.h"
 #include "runtime/linux/confine/landlock_abi.h"
 #include "runtime/state_root.h"
@@ -270,6 +272,23 @@ sbx_probe_label_modules (struct sbx_host_facts *f)
     close (fd);
 }
 
+/* A home as the plan compares it with its roots: absolute, where it
+   really leads (HOME=/ws//hm, /ws/link/hm or /x/../ws/hm are /ws/hm), or
+   written normally where it leads nowhere yet.  A relative HOME names no
+   home.  */
+static const char *
+set_home (char *dst, size_t size, const char *home)
+{
+  if (home == NULL || home[0] != '/')
+    return NULL;
+  if (sbx_real_path (home, dst, size) == 0)
+    return dst;
+  cleanup_free char *normal = sbx_path_normalize (home);
+  if (normal == NULL || strlen (normal) >= size)
+    return NULL;
+  return strcpy (dst, normal);
+}
+
 static void
 probe_identity (struct sbx_probe *p)
 {
@@ -277,20 +296,13 @@ probe_identity (struct sbx_probe *p)
   f->uid = geteuid ();
   f->gid = getegid ();
   f->is_root = sbx_probe_is_root ();
-  const char *home = sbx_host_home (f->uid);
-  if (home)
-    {
-      snprintf (p->home, sizeof p->home, "%s", home);
-      f->home = p->home;
-    }
+  f->home = set_home (p->home, sizeof p->home, sbx_host_home (f->uid));
   /* $HOME may point elsewhere (a scratch home): the account's own
      credential stores are hidden too.  */
-  const char *account = sbx_account_home (f->uid);
-  if (account && (f->home == NULL || strcmp (account, f->home) != 0))
-    {
-      snprintf (p->account_home, sizeof p->account_home, "%s", account);
-      f->account_home = p->account_home;
-    }
+  f->account_home = set_home (p->account_home, sizeof p->account_home,
+                              sbx_account_home (f->uid));
+  if (f->account_home && f->home && strcmp (f->account_home, f->home) == 0)
+    f->account_home = NULL;
   f->environ = environ;
   f->path_kind = sbx_host_path_kind;
   f->path_node = sbx_host_path_node;

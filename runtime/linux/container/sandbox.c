@@ -22,6 +22,7 @@
 #include "runtime/linux/confine/unix_sockets.h"
 #include "runtime/linux/state/state_dir.h"
 #include "runtime/linux/bwrap/path_listing.h"
+#include "runtime/linux/real_path.h"
 #include "runtime/linux/bwrap/test_breaks.h"
 #include "runtime/state_root.h"
 
@@ -333,29 +334,6 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
   return r < 0 ? r : 0;
 }
 
-/* Where SOURCE leads, every link followed, as the mount will find it:
-   read from a descriptor of it, not computed by the C library's realpath,
-   which gives up where links expand past PATH_MAX though the kernel
-   follows them (musl's did: a sandbox wrote into the state root through
-   such a chain).  -ENOENT: nothing there (the mount fails later, naming
-   it).  */
-static int
-real_path (const char *source, char *buf, size_t size)
-{
-  cleanup_close int fd = open (source, O_PATH | O_CLOEXEC);
-  if (fd < 0)
-    return -errno;
-  char link[64];
-  snprintf (link, sizeof link, "/proc/self/fd/%d", fd);
-  ssize_t n = readlink (link, buf, size - 1);
-  if (n < 0)
-    return -errno;
-  if ((size_t) n >= size - 1)
-    return -ENAMETOOLONG;
-  buf[n] = '\0';
-  return 0;
-}
-
 /* The state root holds what later commands trust: a container's kept
    config and policy, the probe cache.  A sandbox that may write it (the
    operator's --root inside a workspace) could rewrite them.  */
@@ -377,7 +355,8 @@ check_state_root (const struct sbx_plan *plan, int root_fd,
       const struct sbx_plan_mount *m = &plan->mounts[i];
       if (m->op != SBX_PLAN_BIND_RW && m->op != SBX_PLAN_BIND_DEV)
         continue;
-      int rr = m->source ? real_path (m->source, real, sizeof real) : -ENOENT;
+      int rr
+          = m->source ? sbx_real_path (m->source, real, sizeof real) : -ENOENT;
       if (rr == -ENOENT)
         continue;
       /* Fail closed: a source whose way cannot be told may be the root. */
