@@ -159,7 +159,15 @@ case_termination ()
 run_cases ()
 {
   WS="$WORK/ws"
-  mkdir -p "$WS" "$WORK/state"
+  # A home of the suite's own: case_files makes and removes a ~/.ssh,
+  # which in root's real home raced every other test planning with it
+  # (bwrap: "Can't mkdir /root/.ssh" in front_door, under ASan's load).
+  # Inside podman it is a directory of /var/tmp, which the container
+  # shares, rather than one below WORK.
+  export HOME="$WORK/home"
+  [ "${SBX_NONS_IN:-}" = podman ] && [ "$(id -u)" = 0 ] &&
+    HOME=$(mktemp -d /var/tmp/sbx-nons-home.XXXXXX)
+  mkdir -p "$WS" "$WORK/state" "$HOME"
   if [ "${SBX_NONS_IN:-}" = podman ]; then
     if [ "$(id -u)" != 0 ]; then
       tap_skip "the rung inside podman" "podman is driven as root here (rootless podman is not set up)"
@@ -182,6 +190,7 @@ run_cases ()
   case_tools
   case_network
   case_termination
+  [ "${SBX_NONS_IN:-}" != podman ] || [ "$(id -u)" != 0 ] || rm -rf "$HOME"
 }
 
 tap_suite "$0" no-namespaces SBX_OCI
