@@ -562,6 +562,36 @@ case_swap_race ()
   rm -rf "$WS/nest" "$WS/swap"
 }
 
+# A bind source in another of the ceiling's workspaces (WS/wt), which a
+# concurrent sandbox there may change, swapped for a link to the outside
+# in a loop while this sandbox (workspace WS/lr) is planned and set up:
+# the source is settled where it leads when checked and held with no
+# link allowed, so a swap fails the run rather than mounting the outside.
+case_foreign_swap_race ()
+{
+  local i
+  mkdir -p "$WS/wt/d" "$WS/lr/x"
+  ln -sfn "$OUTSIDE" "$WS/wt/s"
+  "$SWAP_LOOP" "$WS/wt/d" "$WS/wt/s" 8 &
+  local swapper=$!
+  for i in $(seq 1 30); do
+    SBX_WS=$WS/lr agent_case foreign workspace-write \
+      "$(bind_to "$WS/wt/d" "$WS/lr/x" rw)" \
+      sh -c "touch $WS/lr/x/foreign-$i 2>/dev/null; true"
+  done
+  wait "$swapper"
+  tap_ok "a source in another workspace swapped for a link in a loop: nothing written outside" \
+    test -z "$(ls "$OUTSIDE" | grep foreign-)"
+  # The control, with no swapper: the bind is allowed and works.
+  rm -rf "$WS/wt/d" "$WS/wt/s"
+  mkdir -p "$WS/wt/d"
+  SBX_WS=$WS/lr agent_case foreign-control workspace-write \
+    "$(bind_to "$WS/wt/d" "$WS/lr/x" rw)" touch "$WS/lr/x/foreign-control"
+  tap_ok "  control: without a swap the bind takes the write" \
+    test -e "$WS/wt/d/foreign-control"
+  rm -rf "$WS/wt/d" "$WS/lr/x"
+}
+
 # The same swap under a read-only workspace (another sandbox, or any
 # process of the agent's, writing it at the same time) toward a hidden
 # store: a read-only bind of the swapped name must not show the key.
@@ -698,6 +728,7 @@ run_cases ()
   case_alias_destination
   case_swap_race
   case_swap_race_readonly
+  case_foreign_swap_race
   case_bundle_rewrite
   case_nested_repositories
 }

@@ -1,6 +1,7 @@
 #include "runtime/linux/bwrap/bind_sources.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "common/cleanup.h"
 #include "common/path.h"
+#include "runtime/linux/real_path.h"
 
 static bool
 is_bind (const struct sbx_plan_mount *m)
@@ -32,6 +34,30 @@ outermost_root (const struct sbx_plan *plan, const char *source)
         best = m->source;
     }
   return best;
+}
+
+/* A config's bind outside every writable root: settled, and held with
+   no link allowed (see the header).  Not what the runner makes itself
+   under the nodes directory, in a mount namespace of its own, after the
+   plan (a config's tmpfs, its device nodes): that is no one else's.  */
+static bool
+is_settled (const struct sbx_plan *plan, const struct sbx_plan_mount *m)
+{
+  return is_bind (m) && m->why == SBX_WHY_OCI_MOUNT && m->source
+         && m->source[0] == '/'
+         && !(plan->nodes_dir
+              && sbx_path_is_under (m->source, plan->nodes_dir));
+}
+
+static int
+open_no_links (const char *source)
+{
+  struct open_how how = {
+    .flags = O_PATH | O_CLOEXEC,
+    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+  };
+  long fd = syscall (SYS_openat2, AT_FDCWD, source, &how, sizeof how);
+  return fd < 0 ? -errno : (int) fd;
 }
 
 static int
@@ -67,9 +93,10 @@ sbx_bind_sources_open (const struct sbx_plan *plan, int **fds,
       const struct sbx_plan_mount *m = &plan->mounts[i];
       const char *root
           = is_bind (m) && m->source ? outermost_root (plan, m->source) : NULL;
-      if (root == NULL)
+      if (root == NULL && !is_settled (plan, m))
         continue;
-      int fd = open_beneath (root, m->source);
+      int fd
+          = root ? open_beneath (root, m->source) : open_no_links (m->source);
       if (fd == -ENOENT && m->optional)
         continue;
       if (fd < 0)
@@ -84,6 +111,37 @@ sbx_bind_sources_open (const struct sbx_plan *plan, int **fds,
       v[i] = fd;
     }
   *fds = v;
+  return 0;
+}
+
+int
+sbx_bind_sources_settle (struct sbx_plan *plan, struct sbx_error *err)
+{
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      struct sbx_plan_mount *m = &plan->mounts[i];
+      if (!is_settled (plan, m) || outermost_root (plan, m->source))
+        continue;
+      char real[PATH_MAX];
+      int r = sbx_real_path (m->source, real, sizeof real);
+      if (r == -ENOENT && m->optional)
+        continue;
+      if (r < 0)
+        return sbx_fail_errno (
+            err, r, "cannot tell where the bind source %s leads", m->source);
+      if (real[0] != '/' || strcmp (real, m->source) == 0)
+        continue;
+      if (plan->under_ceiling)
+        return sbx_refuse (err, -ELOOP, NULL,
+                           "the bind source %s now leads to %s: it was "
+                           "changed since it was checked",
+                           m->source, real);
+      char *copy = strdup (real);
+      if (copy == NULL)
+        return sbx_fail (err, -ENOMEM, "out of memory");
+      free (m->source);
+      m->source = copy;
+    }
   return 0;
 }
 

@@ -6,9 +6,12 @@
  * would mount whatever the link points to.  Each such source is opened
  * here, beneath the outermost writable root that holds it, with openat2
  * refusing every symbolic link, and bwrap is given the descriptor
- * (--bind-fd, --ro-bind-fd) instead of the path.  Sources outside every
- * writable root are the host's, read-only to every sandbox, and stay
- * paths.  */
+ * (--bind-fd, --ro-bind-fd) instead of the path.  A config's source
+ * outside them is not the sandbox's to change, but may be another's (a
+ * concurrent sandbox's workspace): it is settled where it leads when the
+ * plan is made (sbx_bind_sources_settle), checked there, and opened again
+ * at the mount refusing every link, so a swap in between fails.  The
+ * runtime's own sources (the root, /dev's nodes) stay paths.  */
 #ifndef SBX_BIND_SOURCES_H
 #define SBX_BIND_SOURCES_H
 
@@ -22,5 +25,12 @@ int sbx_bind_sources_open (const struct sbx_plan *plan, int **fds,
                            struct sbx_error *err);
 
 void sbx_bind_sources_close (int *fds, size_t n);
+
+/* Each config bind source outside the plan's writable roots replaced by
+   where it leads now (every link followed; one that leads to no path, a
+   namespace file, is left).  Under a ceiling the config had to name that
+   path already (policy/ceiling_gate.c): one that leads elsewhere now was
+   changed since, and is refused.  Before every check of the sources.  */
+int sbx_bind_sources_settle (struct sbx_plan *plan, struct sbx_error *err);
 
 #endif

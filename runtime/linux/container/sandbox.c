@@ -21,6 +21,7 @@
 #include "runtime/linux/confine/seccomp_builtin.h"
 #include "runtime/linux/confine/unix_sockets.h"
 #include "runtime/linux/state/state_dir.h"
+#include "runtime/linux/bwrap/bind_sources.h"
 #include "runtime/linux/bwrap/path_listing.h"
 #include "runtime/linux/real_path.h"
 #include "runtime/linux/bwrap/test_breaks.h"
@@ -402,6 +403,8 @@ sbx_sandbox_prepare_source (const struct sbx_context *g,
     r = sbx_usable_state_root (g, &root_fd, err);
   if (r == 0)
     r = sbx_sandbox_resolve (g, root_fd, sb, err);
+  if (r == 0)
+    r = sbx_bind_sources_settle (sb->plan, err);
   if (r == 0)
     r = check_state_root (sb->plan, root_fd, err);
   if (r == 0)
