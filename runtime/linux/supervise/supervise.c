@@ -71,12 +71,16 @@ learn_sandbox (struct monitor *m)
     sbx_run_guard_tell (m->guard_fd, SBX_GUARD_SANDBOX, m->st.child_pid);
 }
 
-/* The command's exit code says the sandbox's init is gone, and in a pid
-   namespace of its own everything it started with it: the guard has
-   nothing left to end (run_guard.h), and is let go now, to end while
-   bwrap does rather than be killed and waited for by the sweep.  Without
-   that namespace what the sandbox left running is still the guard's to
-   end, should sbx-oci die before its sweep.  */
+/* The command's exit code says the sandbox's set-up is long over: its
+   init armed its own death signal (run's bwrap has --die-with-parent)
+   before it ran the command, so bwrap's end, and with it sbx-oci's (the
+   runner's death signal), ends the init, and in a pid namespace of its
+   own everything the sandbox started.  (bwrap 0.8.0's init reports the
+   exit code and then waits for its other children: it is not gone yet.)
+   The guard, which covers only the set-up window (run_guard.h), is let
+   go now, to end while bwrap does rather than be killed and waited for
+   by the sweep.  Without that namespace what the sandbox left running is
+   still the guard's to end, should sbx-oci die before its sweep.  */
 static void
 release_guard (struct monitor *m)
 {
