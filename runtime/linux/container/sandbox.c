@@ -13,7 +13,6 @@
 #include "common/cleanup.h"
 #include "common/path.h"
 #include "runtime/ceiling_load.h"
-#include "runtime/host_paths.h"
 #include "runtime/linux/container/exec_lookup.h"
 #include "runtime/linux/confine/capabilities.h"
 #include "runtime/linux/confine/kernel_calls.h"
@@ -22,7 +21,6 @@
 #include "runtime/linux/confine/unix_sockets.h"
 #include "runtime/linux/state/state_dir.h"
 #include "runtime/linux/bwrap/bind_sources.h"
-#include "runtime/linux/bwrap/path_listing.h"
 #include "runtime/linux/real_path.h"
 #include "runtime/linux/bwrap/test_breaks.h"
 #include "runtime/state_root.h"
@@ -307,21 +305,9 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
   sb->probe.facts.approved = &ceiling.approvals;
   if (r == 0 && sb->spec->ext.hardened_defaults)
     r = host_sockets (sb, err);
-  /* The plan's many questions about host paths are answered from
-     directory listings for as long as it is made, and no longer (the
-     fence keeps the plan, and asks afresh).  */
-  struct sbx_path_listing *listing = r == 0 ? sbx_path_listing_new () : NULL;
-  if (listing)
-    {
-      sb->probe.facts.path_kind = sbx_listed_path_kind;
-      sb->probe.facts.path_ctx = listing;
-    }
   if (r == 0)
     r = sbx_policy_resolve (sb->spec, &sb->probe.facts,
                             under ? &ceiling : NULL, &sb->plan, err);
-  sb->probe.facts.path_kind = sbx_host_path_kind;
-  sb->probe.facts.path_ctx = NULL;
-  sbx_path_listing_free (listing);
   sb->probe.facts.approved = NULL; /* the ceiling's, freed next */
   sbx_ceiling_free (&ceiling);
   if (r == 0 && sb->plan->enforcement.landlock_abi > 0
