@@ -218,6 +218,23 @@ bind_reaches (const struct sbx_host_facts *host, const char *source,
          && host_path_kind (host, path) != SBX_PATH_ABSENT;
 }
 
+/* Refused when a writable bind of M's source would reach the protected
+   PATH (freed here).  */
+static int
+refuse_reached (const struct sbx_host_facts *host, const struct sbx_mount *m,
+                char *path, const char *field, struct sbx_error *err)
+{
+  cleanup_free char *p = path;
+  if (p == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  if (!bind_reaches (host, m->source, p))
+    return 0;
+  return sbx_refuse (err, -EPERM, field,
+                     "would make the protected %s writable at %s; bind a "
+                     "directory that holds no protected metadata",
+                     p, m->destination);
+}
+
 /* The protected paths a writable bind of M's source would reach, inside
    ROOT (the source itself, the workspace, each writable root).  */
 static int
@@ -227,19 +244,10 @@ check_bind_protected_in (const struct sbx_spec *spec,
                          const char *field, struct sbx_error *err)
 {
   const char *const *list = policy_protected_list (spec);
-  for (size_t i = 0; root && list && list[i]; i++)
-    {
-      cleanup_free char *path = sbx_path_join (root, list[i]);
-      if (path == NULL)
-        return sbx_fail (err, -ENOMEM, "out of memory");
-      if (bind_reaches (host, m->source, path))
-        return sbx_refuse (err, -EPERM, field,
-                           "would make the protected %s writable at %s; "
-                           "bind a directory that holds no protected "
-                           "metadata",
-                           path, m->destination);
-    }
-  return 0;
+  int r = 0;
+  for (size_t i = 0; r == 0 && root && list && list[i]; i++)
+    r = refuse_reached (host, m, sbx_path_join (root, list[i]), field, err);
+  return r;
 }
 
 /* The same for a git directory the alias walk found (GIT: a nested
@@ -252,20 +260,12 @@ check_bind_git_meta (const struct sbx_host_facts *host,
 {
   static const char *const inside[] = { "config", "hooks" };
   bool dir = host_path_kind (host, git) == SBX_PATH_DIR;
-  for (size_t k = 0; k < (dir ? 2u : 1u); k++)
-    {
-      cleanup_free char *path
-          = dir ? sbx_path_join (git, inside[k]) : strdup (git);
-      if (path == NULL)
-        return sbx_fail (err, -ENOMEM, "out of memory");
-      if (bind_reaches (host, m->source, path))
-        return sbx_refuse (err, -EPERM, field,
-                           "would make the protected %s writable at %s; "
-                           "bind a directory that holds no protected "
-                           "metadata",
-                           path, m->destination);
-    }
-  return 0;
+  int r = 0;
+  for (size_t k = 0; r == 0 && k < (dir ? 2u : 1u); k++)
+    r = refuse_reached (host, m,
+                        dir ? sbx_path_join (git, inside[k]) : strdup (git),
+                        field, err);
+  return r;
 }
 
 /* A writable bind of a directory that holds protected metadata, or of

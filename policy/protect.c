@@ -5,6 +5,7 @@
    git directories the alias walk found likewise.  A config's own
    narrowing over any of it stays as written.  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +292,24 @@ granted_root_of (const struct sbx_plan *plan, const char *path)
   return best;
 }
 
+/* Each of NAMES (N of them, or up to a NULL) below REL, a directory of
+   ROOT's, protected as ROOT's own.  */
+static int
+protect_below (const struct sbx_host_facts *host, const char *root,
+               const char *rel, const char *const *names, size_t n,
+               struct sbx_plan *plan)
+{
+  int r = 0;
+  for (size_t k = 0; r == 0 && k < n && names && names[k]; k++)
+    {
+      cleanup_free char *sub = NULL;
+      r = asprintf (&sub, "%s/%s", rel, names[k]) < 0
+              ? -ENOMEM
+              : protect_one (host, root, sub, plan);
+    }
+  return r;
+}
+
 /* Nested repositories and submodules' git directories, as the alias walk
    found them: a .git file is kept read-only, a git directory's config and
    hooks too, as for each root's own.  */
@@ -311,13 +330,7 @@ protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
           r = protect_one (host, root, rel, plan);
           continue;
         }
-      for (size_t k = 0; r == 0 && k < 2; k++)
-        {
-          cleanup_free char *sub = NULL;
-          r = asprintf (&sub, "%s/%s", rel, inside[k]) < 0
-                  ? -ENOMEM
-                  : protect_one (host, root, sub, plan);
-        }
+      r = protect_below (host, root, rel, inside, 2, plan);
       if (r == 0)
         r = protect_missing_hooks (host, root, rel, plan);
     }
@@ -340,19 +353,11 @@ protect_homes (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   for (size_t i = 0; r == 0 && i < 2; i++)
     {
       const char *h = homes[i];
-      if (h == NULL || (i == 1 && homes[0] && strcmp (h, homes[0]) == 0))
-        continue;
-      const char *root = granted_root_of (plan, h);
+      const char *root = h ? granted_root_of (plan, h) : NULL;
       if (root == NULL)
         continue;
       const char *rel = h + strlen (root) + (strcmp (root, "/") != 0);
-      for (size_t k = 0; r == 0 && list && list[k]; k++)
-        {
-          cleanup_free char *sub = NULL;
-          r = asprintf (&sub, "%s/%s", rel, list[k]) < 0
-                  ? -ENOMEM
-                  : protect_one (host, root, sub, plan);
-        }
+      r = protect_below (host, root, rel, list, SIZE_MAX, plan);
       if (r == 0)
         r = note_missing_in_home (spec, host, h, plan);
     }
