@@ -60,6 +60,28 @@ agent ()
   run_bundle "$WORK/b$((N + 1))"
 }
 
+# An alias of one of a hidden store's own directories beside its path
+# (here / bound again below WORK, as podman's rootfs below WORK was in the
+# podman run): a rule on that entry is a rule on the directory it
+# aliases, which holds the store.  Not inside podman (its own mounts).
+case_alias_of_ancestor ()
+{
+  [ "${SBX_NONS_IN:-}" = podman ] && return
+  local h="$WORK/ahome" b="$WORK/b-alias"
+  mkdir -p "$h/.ssh" "$WORK/aroot"
+  echo sbx-alias-secret > "$h/.ssh/id"
+  write_agent "$b" workspace-write "$WS" "" \
+    sh -c 'cat "$1/.ssh/id" 2>/dev/null || echo store-refused' sh "$h"
+  OUT=$(HOME=$h unshare -U -r -m sh -c \
+    'mount --rbind / "$1" && echo 0 > /proc/sys/user/max_user_namespaces && shift && exec "$@"' \
+    sh "$WORK/aroot" "$SBX_OCI" --root "$WORK/state" run --bundle "$b" alias-1 2>&1)
+  tap_lacks "$OUT" sbx-alias-secret \
+    "a hidden store with an alias of its own / beside its path stays unreadable"
+  tap_has "$OUT" store-refused "  the read is refused"
+  rm -rf "$h"
+  rmdir "$WORK/aroot"
+}
+
 case_report ()
 {
   agent "" true
@@ -187,6 +209,7 @@ run_cases ()
   fi
   case_report
   case_files
+  case_alias_of_ancestor
   case_tools
   case_network
   case_termination

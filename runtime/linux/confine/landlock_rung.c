@@ -27,8 +27,34 @@ static const char *const rung_devices[]
 
 static int carve (struct strv *set, const char *hidden);
 
+/* Whether the entry P is one of HIDDEN's own directories under another
+   name (a bind mount of /, or of a directory on the way, beside that way:
+   podman's rootfs below a bound WORK).  A rule on it would be a rule on
+   that directory, and Landlock grants a rule's rights to everything
+   below it: HIDDEN too.  Such an entry gets no rule (fails closed).  */
+static bool
+aliases_a_way (const char *p, const char *hidden)
+{
+  struct stat sp, sa;
+  if (lstat (p, &sp) < 0 || !S_ISDIR (sp.st_mode))
+    return false;
+  char *way = strdup (hidden);
+  bool alias = false;
+  for (char *end = way; way && !alias;)
+    {
+      alias = stat (way, &sa) == 0 && sa.st_dev == sp.st_dev
+              && sa.st_ino == sp.st_ino;
+      if ((end = strrchr (way, '/')) == NULL || way[1] == '\0')
+        break;
+      end == way ? (void) (way[1] = '\0') : (void) (*end = '\0');
+    }
+  free (way);
+  return alias;
+}
+
 /* Add to SET every entry of DIR but the one HIDDEN is, or lies below,
-   which is expanded in turn.  An unreadable DIR adds nothing.  */
+   which is expanded in turn, and those that alias a directory on
+   HIDDEN's way.  An unreadable DIR adds nothing.  */
 static int
 expand (struct strv *set, const char *dir, const char *hidden)
 {
@@ -45,6 +71,8 @@ expand (struct strv *set, const char *dir, const char *hidden)
       struct stat st;
       if (p == NULL)
         r = -ENOMEM;
+      else if (!sbx_path_is_under (hidden, p) && aliases_a_way (p, hidden))
+        free (p);
       else if (!sbx_path_is_under (hidden, p))
         r = strv_push_owned (set, p);
       else
