@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -21,5 +23,14 @@ sbx_real_path (const char *path, char *buf, size_t size)
   if ((size_t) n >= size - 1)
     return -ENAMETOOLONG;
   buf[n] = '\0';
+  /* The text names the object only where it is reachable by that name
+     from here: not one of another mount namespace's (reached through
+     /proc/PID/root: the text is that namespace's path, which here may be
+     another file), a deleted one (" (deleted)"), a memfd, a namespace
+     file.  The name must lead back to the same object.  */
+  struct stat held, named;
+  if (buf[0] != '/' || fstat (fd, &held) < 0 || stat (buf, &named) < 0
+      || held.st_dev != named.st_dev || held.st_ino != named.st_ino)
+    return -EXDEV;
   return 0;
 }

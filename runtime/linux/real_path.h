@@ -8,7 +8,8 @@
 #include <stddef.h>
 
 /* PATH's real path into BUF (SIZE bytes): 0, or a negative errno
-   (-ENOENT: nothing there).  */
+   (-ENOENT: nothing there; -EXDEV: PATH leads to something no path from
+   here names: in another mount namespace, deleted, a namespace file).  */
 int sbx_real_path (const char *path, char *buf, size_t size);
 
 #endif

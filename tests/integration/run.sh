@@ -189,6 +189,38 @@ case_state_root_in_workspace ()
   rm -rf "$WORK/l" "$WORK/state/sr-pwned" "$WS/cache"
 }
 
+# A bind source reached through /proc/PID/root: another mount namespace's
+# file, whose path text names, here, the host's file below that
+# namespace's mount.  Settling the source by its text would bind the
+# wrong file (review of 3c7f21a): it is refused.  Root only (the other
+# mount namespace).
+case_foreign_namespace_source ()
+{
+  if [ "$(id -u)" != 0 ]; then
+    tap_skip "a bind source in another mount namespace" "root only"
+    return
+  fi
+  local m="$WORK/fns" pid
+  mkdir -p "$m/data" "$WS/fns"
+  echo host-underlying > "$m/data/who"
+  unshare -m --propagation private sh -c \
+    "mount -t tmpfs t '$m' && mkdir '$m/data' && echo other-ns > '$m/data/who' && exec sleep 30" &
+  pid=$!
+  for _ in $(seq 50); do
+    [ "$(cat "/proc/$pid/root$m/data/who" 2>/dev/null)" = other-ns ] && break
+    sleep 0.05
+  done
+  agent workspace-write \
+    "{\"destination\": \"$WS/fns\", \"type\": \"bind\", \"source\": \"/proc/$pid/root$m/data\", \"options\": [\"rbind\", \"rw\"]}" \
+    sh -c "cat $WS/fns/who; echo x > $WS/fns/written"
+  kill "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  tap_is "$RC" 121 "a bind source in another mount namespace is refused (121)${OUT:+ ($OUT)}"
+  tap_ok "  and the host's file below that namespace's mount is untouched" \
+    test ! -e "$m/data/written"
+  rm -rf "$m" "$WS/fns"
+}
+
 case_setup_failure ()
 {
   agent workspace-write "$(bind_rw "$WORK/vanished")" true
@@ -612,6 +644,7 @@ run_cases ()
   case_exit_status
   case_no_survivors
   case_userns_root
+  case_foreign_namespace_source
   case_setup_failure
   case_state_root_in_workspace
   case_inherited_fds

@@ -126,10 +126,16 @@ sbx_bind_sources_settle (struct sbx_plan *plan, struct sbx_error *err)
       int r = sbx_real_path (m->source, real, sizeof real);
       if (r == -ENOENT && m->optional)
         continue;
+      if (r == -EXDEV)
+        return sbx_refuse (err, r, NULL,
+                           "the bind source %s leads to nothing a path from "
+                           "here names (another mount namespace's file, a "
+                           "deleted one, a namespace file): bind a path",
+                           m->source);
       if (r < 0)
         return sbx_fail_errno (
             err, r, "cannot tell where the bind source %s leads", m->source);
-      if (real[0] != '/' || strcmp (real, m->source) == 0)
+      if (strcmp (real, m->source) == 0)
         continue;
       if (plan->under_ceiling)
         return sbx_refuse (err, -ELOOP, NULL,

@@ -27,9 +27,10 @@ int sbx_bind_sources_open (const struct sbx_plan *plan, int **fds,
 void sbx_bind_sources_close (int *fds, size_t n);
 
 /* Each config bind source outside the plan's writable roots replaced by
-   where it leads now (every link followed; one that leads to no path, a
-   namespace file, is left).  Under a ceiling the config had to name that
-   path already (policy/ceiling_gate.c): one that leads elsewhere now was
+   where it leads now (every link followed; one that leads to what no
+   path from here names, a file of another mount namespace's reached
+   through /proc/PID/root, is refused).  Under a ceiling the config had to name
+   that path already (policy/ceiling_gate.c): one that leads elsewhere now was
    changed since, and is refused.  Before every check of the sources.  */
 int sbx_bind_sources_settle (struct sbx_plan *plan, struct sbx_error *err);
 
