@@ -255,6 +255,63 @@ pin_store_ways (const struct sbx_host_facts *host, const char *dir,
   return r;
 }
 
+/* At most this many directories are pinned for aliases: each is an
+   argument triple to bwrap, whose limit is 9,000 arguments (a pnpm tree
+   holds thousands of hard links).  */
+#define MAX_ALIAS_PINS 512
+
+/* Whether the config binds a directory writable under another name: a
+   second writable view of the files it holds.  */
+static bool
+second_writable_view (const struct sbx_spec *spec)
+{
+  for (size_t i = 0; i < spec->n_mounts; i++)
+    {
+      const struct sbx_mount *m = &spec->mounts[i];
+      if (sbx_mount_is_writable_bind (m) && m->source && m->destination
+          && strcmp (m->source, m->destination) != 0)
+        return true;
+    }
+  return false;
+}
+
+/* A file with another name outside the grants is masked read-only where
+   it lies (mask_aliases), and where a writable bind shows it.  With a
+   second writable view of a root, a sandbox could move the file's
+   directory into the bound one, out from under its mask, and write the
+   outside file there: the directories on the way to each such file are
+   pinned, right after the grants, as the stores' are.  Only then: a tree
+   of thousands of links would pass bwrap's argument limit otherwise.  */
+static int
+pin_alias_ways (const struct sbx_spec *spec, const struct sbx_host_facts *host,
+                struct sbx_plan *plan, struct sbx_error *err)
+{
+  if (!spec->ext.alias_masking || plan->mode == SBX_MODE_DANGER_FULL_ACCESS
+      || !host->alias_files || !second_writable_view (spec))
+    return 0;
+  size_t before = plan->n_mounts;
+  for (size_t i = 0; i < host->alias_files->n; i++)
+    {
+      const char *f = host->alias_files->v[i];
+      const struct sbx_plan_mount *w = last_covering (plan, f);
+      if (w == NULL || !sbx_plan_changeable_root (w)
+          || w->op == SBX_PLAN_BIND_RO || strcmp (w->dest, f) == 0)
+        continue;
+      if (policy_pin_parents (host, w->dest, f, plan) < 0)
+        return sbx_fail (err, -ENOMEM, "out of memory");
+      if (plan->n_mounts - before > MAX_ALIAS_PINS)
+        return sbx_refuse (err, -E2BIG, "mounts",
+                           "a writable bind under another name, with hard "
+                           "links to files outside the grants in more than "
+                           "%d directories: their ways cannot all be "
+                           "pinned, and moving one into the bound directory "
+                           "would write the outside file; bind a directory "
+                           "of another tree",
+                           MAX_ALIAS_PINS);
+    }
+  return 0;
+}
+
 static int
 hide_path (const struct sbx_host_facts *host, const char *path,
            enum sbx_plan_why why, struct sbx_plan *plan)
@@ -425,6 +482,8 @@ policy_agent_mounts (const struct sbx_spec *spec,
     r = pin_store_ways (host, host->home, plan);
   if (r == 0 && spec->ext.hardened_defaults)
     r = pin_store_ways (host, host->account_home, plan);
+  if (r == 0)
+    r = pin_alias_ways (spec, host, plan, err);
   for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)
     r = policy_oci_mount (spec, host, i, plan, err);
   if (r == 0)

@@ -541,6 +541,34 @@ case_alias_destination ()
   rm -f "$WS/src/alias"
 }
 
+# A hard link to an outside file, masked read-only where it lies, and a
+# second writable view of the same tree (a directory of the workspace
+# bound writable under another name): moving the link's directory into
+# the bound one would carry it out from under its mask (review).  The
+# directories on its way are pinned: the move fails.
+case_alias_second_view ()
+{
+  mkdir -p "$WS/av/d" "$WS/av/e" "$WS/av/x"
+  echo original > "$OUTSIDE/av-linked"
+  ln -f "$OUTSIDE/av-linked" "$WS/av/e/alias"
+  agent_case alias-view workspace-write "$(bind_to "$WS/av/d" "$WS/av/x" rw)" \
+    sh -c "mv $WS/av/e $WS/av/d/e && echo pwned > $WS/av/x/e/alias; true"
+  tap_is "$(cat "$OUTSIDE/av-linked")" original \
+    "a hard link moved into a directory bound writable elsewhere: the outside file stays"
+  tap_ok "  its directory was not moved" test -d "$WS/av/e"
+  # More such directories than can be pinned within bwrap's argument
+  # limit: refused, not run half-held.
+  local i
+  for i in $(seq 1 520); do
+    mkdir -p "$WS/av/many/$i"
+    ln -f "$OUTSIDE/av-linked" "$WS/av/many/$i/alias"
+  done
+  agent_case alias-many workspace-write "$(bind_to "$WS/av/d" "$WS/av/x" rw)" true
+  refused "in more than 512 directories" \
+    "a second writable view with hard links in 520 directories"
+  rm -rf "$WS/av" "$OUTSIDE/av-linked"
+}
+
 # A nested writable root swapped for a symbolic link to the outside, in a
 # loop, while sandboxes are set up: what was checked must be what is
 # mounted (bind sources are held as descriptors).
@@ -726,6 +754,7 @@ run_cases ()
   case_systemd_private
   case_metadata
   case_alias_destination
+  case_alias_second_view
   case_swap_race
   case_swap_race_readonly
   case_foreign_swap_race
