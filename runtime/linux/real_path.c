@@ -10,11 +10,8 @@
 #include "common/cleanup.h"
 
 int
-sbx_real_path (const char *path, char *buf, size_t size)
+sbx_fd_path (int fd, char *buf, size_t size)
 {
-  cleanup_close int fd = open (path, O_PATH | O_CLOEXEC);
-  if (fd < 0)
-    return -errno;
   char link[64];
   snprintf (link, sizeof link, "/proc/self/fd/%d", fd);
   ssize_t n = readlink (link, buf, size - 1);
@@ -23,6 +20,18 @@ sbx_real_path (const char *path, char *buf, size_t size)
   if ((size_t) n >= size - 1)
     return -ENAMETOOLONG;
   buf[n] = '\0';
+  return 0;
+}
+
+int
+sbx_real_path (const char *path, char *buf, size_t size)
+{
+  cleanup_close int fd = open (path, O_PATH | O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  int r = sbx_fd_path (fd, buf, size);
+  if (r < 0)
+    return r;
   /* The text names the object only where it is reachable by that name
      from here: not one of another mount namespace's (reached through
      /proc/PID/root: the text is that namespace's path, which here may be

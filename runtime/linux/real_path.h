@@ -7,6 +7,10 @@
 
 #include <stddef.h>
 
+/* The path the kernel gives descriptor FD (/proc/self/fd/FD) into BUF
+   (SIZE bytes): 0, or a negative errno.  Taken as is: see below.  */
+int sbx_fd_path (int fd, char *buf, size_t size);
+
 /* PATH's real path into BUF (SIZE bytes): 0, or a negative errno
    (-ENOENT: nothing there; -EXDEV: PATH leads to something no path from
    here names: in another mount namespace, deleted, a namespace file).  */

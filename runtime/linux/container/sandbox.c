@@ -331,12 +331,9 @@ check_state_root (const struct sbx_plan *plan, int root_fd,
   /* Full access is the operator's choice, and the report says so.  */
   if (plan->mode == SBX_MODE_DANGER_FULL_ACCESS)
     return 0;
-  char link[64], root[PATH_MAX], real[PATH_MAX];
-  snprintf (link, sizeof link, "/proc/self/fd/%d", root_fd);
-  ssize_t n = readlink (link, root, sizeof root - 1);
-  if (n <= 0)
+  char root[PATH_MAX], real[PATH_MAX];
+  if (sbx_fd_path (root_fd, root, sizeof root) < 0)
     return 0; /* no procfs: the ownership checks still stand */
-  root[n] = '\0';
   for (size_t i = 0; i < plan->n_mounts; i++)
     {
       const struct sbx_plan_mount *m = &plan->mounts[i];
