@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/cleanup.h"
 #include "common/path.h"
 
 /* The device nodes a shell needs; /dev/shm is the host's here: not
@@ -38,18 +39,19 @@ aliases_a_way (const char *p, const char *hidden)
   struct stat sp, sa;
   if (lstat (p, &sp) < 0 || !S_ISDIR (sp.st_mode))
     return false;
-  char *way = strdup (hidden);
-  bool alias = false;
-  for (char *end = way; way && !alias;)
+  cleanup_free char *way = strdup (hidden);
+  if (way == NULL)
+    return true; /* no rule rather than one unchecked */
+  /* HIDDEN itself, then each directory above it, / last.  */
+  for (char *slash;;)
     {
-      alias = stat (way, &sa) == 0 && sa.st_dev == sp.st_dev
-              && sa.st_ino == sp.st_ino;
-      if ((end = strrchr (way, '/')) == NULL || way[1] == '\0')
-        break;
-      end == way ? (void) (way[1] = '\0') : (void) (*end = '\0');
+      if (stat (way, &sa) == 0 && sa.st_dev == sp.st_dev
+          && sa.st_ino == sp.st_ino)
+        return true;
+      if (strcmp (way, "/") == 0 || (slash = strrchr (way, '/')) == NULL)
+        return false;
+      slash[slash == way] = '\0'; /* "/a" becomes "/" */
     }
-  free (way);
-  return alias;
 }
 
 /* Add to SET every entry of DIR but the one HIDDEN is, or lies below,
