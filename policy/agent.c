@@ -407,15 +407,19 @@ hide_host_sockets (const struct sbx_host_facts *host, struct sbx_plan *plan)
 static int
 hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
-  int r = host->home ? hide_under (host, host->home, credential_stores,
-                                   SBX_WHY_CREDENTIAL, plan)
-                     : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
-                                 "no home directory is known (HOME is unset "
-                                 "and the account has none): the credential "
-                                 "stores in it are not hidden");
-  if (r == 0 && host->account_home)
-    r = hide_under (host, host->account_home, credential_stores,
-                    SBX_WHY_CREDENTIAL, plan);
+  /* HOME unset or not absolute names no home: the account's is still
+     known, and hidden, unless it has none either.  */
+  const char *homes[] = { host->home, host->account_home };
+  int r = homes[0] || homes[1]
+              ? 0
+              : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                          "no home directory is known (HOME is unset or "
+                          "relative, and the account has none): the "
+                          "credential stores in it are not hidden");
+  for (size_t i = 0; r == 0 && i < 2; i++)
+    if (homes[i])
+      r = hide_under (host, homes[i], credential_stores, SBX_WHY_CREDENTIAL,
+                      plan);
   if (r == 0)
     r = hide_sockets (host, plan);
   return r == 0 ? hide_host_sockets (host, plan) : r;

@@ -210,6 +210,19 @@ test_no_home (void)
               && has_reason (plan, "no home directory is known"),
           "no home: filesystem partial, and the reason names it");
   sbx_plan_free (plan);
+  /* HOME relative or empty (no home), the account's known: its stores
+     are hidden, and there is no gap to report.  */
+  host.account_home = "/home/u";
+  plan = NULL;
+  tap_ok (fake_resolve_json (json, &host, &plan, &err) == 0 && plan
+              && !has_reason (plan, "no home directory is known"),
+          "no HOME but the account's home: no gap about it");
+  bool hidden = false;
+  for (size_t i = 0; plan && i < plan->n_mounts; i++)
+    hidden |= plan->mounts[i].why == SBX_WHY_CREDENTIAL
+              && strncmp (plan->mounts[i].dest, "/home/u/", 8) == 0;
+  tap_ok (hidden, "  and the account's home's stores are hidden");
+  sbx_plan_free (plan);
 }
 
 /* Resolve JSON and expect a refusal whose message starts with PREFIX.  */
