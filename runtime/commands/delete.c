@@ -29,10 +29,15 @@
 /* CG, unless the sandbox's first process lives and CG does not hold it:
    a record is data, and a cgroup named there alone could be anyone's
    (exec makes the same check).  With the first process gone there is
-   nothing to check it by, and the record is the way to what it left.  */
+   nothing to check it by, and the record is the way to what it left.
+   A cgroup not used is kept in *REJECTED: nothing is killed through it,
+   but once the container has ended it is removed if it is empty (a
+   create killed while its first process was leaving the cgroup, on its
+   way out, left it so: kill_loop.sh).  */
 static struct sbx_cgroup *
 holding_first (const struct sbx_context *g, struct sbx_cgroup *cg,
-               const struct sbx_container_procs *p, const char *record)
+               const struct sbx_container_procs *p, const char *record,
+               struct sbx_cgroup **rejected)
 {
   for (int i = 0; cg && i < 2; i++)
     if (sbx_pid_alive_since (p->pid[i], p->start[i])
@@ -42,7 +47,10 @@ holding_first (const struct sbx_context *g, struct sbx_cgroup *cg,
                          "the cgroup %s names does not hold the container's "
                          "first process (%d); not using it",
                          record, (int) p->pid[i]);
-        sbx_cgroup_free (cg);
+        if (*rejected == NULL)
+          *rejected = cg;
+        else
+          sbx_cgroup_free (cg);
         cg = NULL;
       }
   return cg;
@@ -54,21 +62,33 @@ holding_first (const struct sbx_context *g, struct sbx_cgroup *cg,
    ends the sandbox.  */
 static struct sbx_cgroup *
 open_cgroup (const struct sbx_context *g, const struct sbx_container *c,
-             const struct sbx_record *rec, const struct sbx_container_procs *p)
+             const struct sbx_record *rec, const struct sbx_container_procs *p,
+             struct sbx_cgroup **rejected)
 {
   struct sbx_cgroup *cg = NULL;
   struct sbx_error err = { 0 };
   if (c->doc && sbx_container_cgroup (c, &cg, &err) < 0)
     sbx_log_warning (g, "%s", err.msg);
-  cg = holding_first (g, cg, p, "state.json");
+  cg = holding_first (g, cg, p, "state.json", rejected);
   if (cg == NULL && rec->cgroup.n > 0)
     {
       sbx_error_clear (&err);
       if (sbx_cgroup_open (rec->cgroup.v, &cg, &err) < 0)
         sbx_log_warning (g, "%s", err.msg);
-      cg = holding_first (g, cg, p, SBX_SANDBOX_RECORD);
+      cg = holding_first (g, cg, p, SBX_SANDBOX_RECORD, rejected);
     }
   return cg;
+}
+
+/* A cgroup not trusted to kill through, once the container has ended:
+   removed if empty (sbx_cgroup_destroy kills nothing), else left.  */
+static void
+remove_if_empty (const struct sbx_context *g, struct sbx_cgroup *cg)
+{
+  struct sbx_error err = { 0 };
+  if (cg && sbx_cgroup_destroy (cg, &err) < 0)
+    sbx_log_warning (g, "%s: left as it is", err.msg);
+  sbx_cgroup_free (cg);
 }
 
 /* Whatever is left in the cgroup (a process that joined it but not the
@@ -93,8 +113,13 @@ end_and_remove (const struct sbx_context *g, struct sbx_container *c,
     sbx_log_warning (g, "%s/%s: unreadable", c->dir, SBX_SANDBOX_RECORD);
   struct sbx_container_procs procs;
   sbx_container_procs_of (c, &rec, &procs);
-  struct sbx_cgroup *cg = open_cgroup (g, c, &rec, &procs);
+  struct sbx_cgroup *rejected = NULL;
+  struct sbx_cgroup *cg = open_cgroup (g, c, &rec, &procs, &rejected);
   int r = sbx_container_end (c, &procs, cg, KILL_WAIT_MS, err);
+  if (r == 0)
+    remove_if_empty (g, rejected);
+  else
+    sbx_cgroup_free (rejected);
   if (r == 0 && c->doc)
     sbx_run_logged_hooks (g, c, SBX_HOOK_POSTSTOP, false);
   r = r ?: (cg ? remove_cgroup (cg, err) : 0);
