@@ -39,6 +39,19 @@ size_t policy_linked_prefix (const struct sbx_host_facts *host, char *path,
 enum sbx_path_kind host_path_kind (const struct sbx_host_facts *host,
                                    const char *path);
 
+/* The values in git config TEXT that send git to other files for hooks
+   or settings (core.hooksPath, include.path, includeIf.*.path), each
+   pushed to OUT as "KEY VALUE", KEY spelt as git's documentation does.
+   Returns 0 or -ENOMEM.  */
+int policy_git_redirects (const char *text, struct strv *out);
+
+/* The gaps of the writable git directory DIR that no mount can close (its
+   config and hooks are held by protect.c): a commondir it lacks, and
+   redirects in its config (policy/git_settings.c).  Returns 0 or
+   -ENOMEM.  */
+int policy_note_git_dir (const struct sbx_host_facts *host,
+                         struct sbx_plan *plan, const char *dir);
+
 /* The protected paths of SPEC (relative to each writable root), NULL-ended:
    its own list, or the defaults.  */
 const char *const *policy_protected_list (const struct sbx_spec *spec);

@@ -19,6 +19,10 @@
 static const char *const default_protected[] = {
   ".git/hooks",
   ".git/config",
+  /* Where git finds a config and hooks besides: a linked worktree's
+     common directory, and the per-worktree config.  */
+  ".git/commondir",
+  ".git/config.worktree",
   ".bashrc",
   ".bash_profile",
   ".bash_login",
@@ -250,6 +254,33 @@ note_missing_in_home (const struct sbx_spec *spec,
                    h, names);
 }
 
+/* Whether LIST protects a root's .git/config: then what else git takes
+   its settings from is looked at as well.  */
+static bool
+holds_git_config (const char *const *list)
+{
+  for (size_t i = 0; list && list[i]; i++)
+    if (strcmp (list[i], ".git/config") == 0)
+      return true;
+  return false;
+}
+
+/* The gaps of the git directory REL of ROOT, when it is one and the
+   sandbox may write it (not narrowed by the config).  */
+static int
+note_git_dir (const struct sbx_host_facts *host, const char *root,
+              const char *rel, struct sbx_plan *plan)
+{
+  cleanup_free char *dir = sbx_path_join (root, rel);
+  if (dir == NULL)
+    return -ENOMEM;
+  if (!sbx_path_is_under (dir, root)
+      || host_path_kind (host, dir) != SBX_PATH_DIR
+      || narrowed_by_config (plan, dir))
+    return 0;
+  return policy_note_git_dir (host, plan, dir);
+}
+
 /* Whether PATH is one of the homes (HOME's, the account's).  */
 static bool
 is_home (const struct sbx_host_facts *host, const char *path)
@@ -269,6 +300,8 @@ protect_in_root (const struct sbx_spec *spec,
     r = protect_missing_hooks (host, root, ".git", plan);
   for (size_t i = 0; r == 0 && list && list[i]; i++)
     r = protect_one (host, root, list[i], plan);
+  if (r == 0 && holds_git_config (list))
+    r = note_git_dir (host, root, ".git", plan);
   if (r == 0 && is_home (host, root))
     r = note_missing_in_home (spec, host, root, plan);
   return r;
@@ -311,12 +344,13 @@ protect_below (const struct sbx_host_facts *host, const char *root,
 }
 
 /* Nested repositories and submodules' git directories, as the alias walk
-   found them: a .git file is kept read-only, a git directory's config and
-   hooks too, as for each root's own.  */
+   found them: a .git file is kept read-only, a git directory's config,
+   hooks, commondir and config.worktree too, as for each root's own.  */
 static int
 protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
-  static const char *const inside[] = { "config", "hooks" };
+  static const char *const inside[]
+      = { "config", "hooks", "commondir", "config.worktree" };
   int r = 0;
   for (size_t i = 0; r == 0 && host->git_meta && i < host->git_meta->n; i++)
     {
@@ -330,9 +364,11 @@ protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
           r = protect_one (host, root, rel, plan);
           continue;
         }
-      r = protect_below (host, root, rel, inside, 2, plan);
+      r = protect_below (host, root, rel, inside, 4, plan);
       if (r == 0)
         r = protect_missing_hooks (host, root, rel, plan);
+      if (r == 0)
+        r = note_git_dir (host, root, rel, plan);
     }
   return r;
 }

@@ -1,5 +1,8 @@
 #include "runtime/host_paths.h"
 
+#include "common/file_io.h"
+
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <pwd.h>
@@ -44,6 +47,15 @@ sbx_host_path_node (const char *path, uint32_t *major, uint32_t *minor,
     return 'b';
   *major = *minor = 0;
   return S_ISFIFO (st.st_mode) ? 'p' : 0;
+}
+
+int
+sbx_host_read_text (const char *path, char **out, void *ctx)
+{
+  (void) ctx;
+  struct sbx_error err = { 0 };
+  size_t len;
+  return sbx_read_file_at (AT_FDCWD, path, path, 256 * 1024, out, &len, &err);
 }
 
 #ifdef __APPLE__

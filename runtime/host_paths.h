@@ -15,6 +15,10 @@ enum sbx_path_kind sbx_host_path_kind (const char *path, void *ctx);
 char sbx_host_path_node (const char *path, uint32_t *major, uint32_t *minor,
                          void *ctx);
 
+/* The text of the regular file PATH, no last link followed, at most 256
+   KiB: sbx_host_facts.read_text.  */
+int sbx_host_read_text (const char *path, char **out, void *ctx);
+
 /* The caller's home: $HOME, else UID's entry in /etc/passwd (on macOS,
    in the user database); NULL when neither is absolute.  The result may
    live in static storage until the next call.  */
@@ -27,10 +31,6 @@ const char *sbx_account_home (uid_t uid);
 /* The caller's hard resource limits, indexed by RLIMIT_* (RLIM_NLIMITS of
    them), read once: sbx_host_facts.rlimit_hard.  */
 const uint64_t *sbx_host_rlimits (void);
-
-/* UID's own home, from its account entry whatever $HOME says, or NULL;
-   static storage as above.  */
-const char *sbx_account_home (uid_t uid);
 
 #ifndef __APPLE__
 /* The home of UID's first entry in the passwd file PASSWD, NULL when it

@@ -528,6 +528,40 @@ case_metadata ()
     "a symlinked .git/config is reported, never skipped silently"
 }
 
+# Git takes its settings from more than config and hooks: a linked
+# worktree's commondir names the directory git takes config and hooks from,
+# and where a git directory has none the sandbox can make one; a
+# core.hooksPath or include.path in the (read-only) config sends git to
+# files the config does not hold.  What exists is held; what cannot be is
+# reported, never claimed.
+case_git_settings ()
+{
+  local g="$WS/gs"
+  mkdir -p "$g/.git/hooks" "$g/.git/worktrees/w" "$g/hk"
+  echo original > "$g/.git/config"
+  echo ../.. > "$g/.git/worktrees/w/commondir"
+  echo original > "$g/.git/worktrees/w/config.worktree"
+  SBX_WS=$g agent_case git-settings workspace-write "" sh -c \
+    "echo $g/evil > $g/.git/worktrees/w/commondir; echo x > $g/.git/worktrees/w/config.worktree"
+  tap_is "$(cat "$g/.git/worktrees/w/commondir")" ../.. \
+    "a linked worktree's commondir is protected"
+  tap_is "$(cat "$g/.git/worktrees/w/config.worktree")" original \
+    "a linked worktree's config.worktree is protected"
+  tap_has "$OUTCOME" "$g/.git lacks commondir" \
+    "a git directory without commondir is reported: the sandbox can make one"
+  printf '[core]\n\thooksPath = hk\n[include]\n\tpath = ../inc\n' > "$g/.git/config"
+  SBX_WS=$g agent_case git-hookspath workspace-write "" true
+  tap_has "$OUTCOME" "$g/.git/config names core.hooksPath" \
+    "a config's core.hooksPath into the workspace is reported"
+  tap_has "$OUTCOME" "include.path" \
+    "a config's include.path is reported"
+  echo original > "$g/.git/config"
+  SBX_WS=$g agent_case git-readonly workspace-write "$(bind_to "$g/.git" "$g/.git" ro)" true
+  tap_lacks "$OUTCOME" "$g/.git lacks commondir" \
+    "a git directory the config keeps read-only is not reported"
+  rm -rf "$g/.git" "$g/hk"
+}
+
 # A hard-linked file reached through a writable bind's destination.
 case_alias_destination ()
 {
@@ -708,8 +742,8 @@ write_ceiling ()
 {
   local approve="" a
   for a in "$@"; do approve="$approve${approve:+, }$(json_str "$a")"; done
-  printf '{"workspaces": [%s, %s, %s], "approve": [%s]}\n' "$(json_str "$WS")" \
-    "$(json_str "$WS/wt")" "$(json_str "$WS/lr")" "$approve" > "$WORK/ceiling"
+  printf '{"workspaces": [%s, %s, %s, %s], "approve": [%s]}\n' "$(json_str "$WS")" \
+    "$(json_str "$WS/wt")" "$(json_str "$WS/lr")" "$(json_str "$WS/gs")" "$approve" > "$WORK/ceiling"
 }
 
 bind_to ()
@@ -723,7 +757,7 @@ run_cases ()
   WS="$WORK/ws"
   OUTSIDE="$WORK/outside"
   HOME_DIR="$WORK/home"
-  mkdir -p "$WS/o" "$WS/k" "$WS/p" "$WS/sub" "$WS/wt" "$WS/lr" "$OUTSIDE" \
+  mkdir -p "$WS/o" "$WS/k" "$WS/p" "$WS/sub" "$WS/wt" "$WS/lr" "$WS/gs" "$OUTSIDE" \
     "$HOME_DIR/.ssh" "$WORK/state"
   echo sbx-adv-secret > "$HOME_DIR/.ssh/id_ed25519"
   export HOME="$HOME_DIR"
@@ -753,6 +787,7 @@ run_cases ()
   case_outcome_links
   case_systemd_private
   case_metadata
+  case_git_settings
   case_alias_destination
   case_alias_second_view
   case_swap_race

@@ -306,6 +306,7 @@ probe_identity (struct sbx_probe *p)
   f->environ = environ;
   f->path_kind = sbx_host_path_kind;
   f->path_node = sbx_host_path_node;
+  f->read_text = sbx_host_read_text;
   f->rlimit_hard = sbx_host_rlimits ();
   f->landlock_abi = landlock_abi ();
   sbx_probe_label_modules (f);

@@ -1,0 +1,211 @@
+/* Where git takes settings from beyond config and hooks
+   (policy/git_settings.c): the config scanner's reading of git's syntax,
+   and the gaps a writable git directory gets, with the fake host's
+   newest bubblewrap so that no other gap hides them.  */
+#include "policy/build.h"
+#include "tests/unit/fake_host.h"
+#include "tests/unit/tap.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Scan TEXT and compare the redirects found, joined by "|", with WANT.  */
+static void
+expect_redirects (const char *text, const char *want, const char *what)
+{
+  struct strv found = { 0 };
+  char got[1024] = "";
+  tap_ok (policy_git_redirects (text, &found) == 0, "%s: scanned", what);
+  for (size_t i = 0; i < found.n; i++)
+    {
+      if (i)
+        strcat (got, "|");
+      strncat (got, found.v[i], sizeof got - strlen (got) - 2);
+    }
+  tap_streq (got, want, what);
+  strv_free (&found);
+}
+
+static void
+test_scanner (void)
+{
+  expect_redirects ("[core]\n\thooksPath = .husky/_\n",
+                    "core.hooksPath .husky/_", "core.hooksPath");
+  expect_redirects ("[CORE]\nHOOKSPATH=hk\n", "core.hooksPath hk",
+                    "section and key names in any case");
+  expect_redirects ("[core] hooksPath = \"a b\" # comment\n",
+                    "core.hooksPath a b",
+                    "a key on the header's line, a quoted value, a comment");
+  expect_redirects (
+      "[include]\n  path = ../x ; c\n[includeIf \"gitdir:~/w/\"]\n"
+      "  path = ~/w.inc\n",
+      "include.path ../x|includeIf.path ~/w.inc",
+      "include.path and includeIf's path");
+  expect_redirects ("[core]\n  hooksPath = a\\\nb\n", "core.hooksPath ab",
+                    "a value continued on the next line");
+  expect_redirects ("[remote \"origin\"]\n  path = x\n[core]\n  editor = vi\n"
+                    "  hooksPathX = y\n# [core] hooksPath = z\n",
+                    "", "other sections, other keys, comments: nothing");
+  expect_redirects ("[core \"sub ]\"]\nhooksPath = s\n", "core.hooksPath s",
+                    "a subsection holding a bracket");
+}
+
+/* The fake host's files with text: a per-test table.  */
+static const char *const *texts;
+
+static int
+fake_read_text (const char *path, char **out, void *ctx)
+{
+  (void) ctx;
+  for (size_t i = 0; texts && texts[i]; i += 2)
+    if (strcmp (texts[i], path) == 0)
+      return (*out = strdup (texts[i + 1])) ? 0 : -ENOMEM;
+  return -ENOENT;
+}
+
+static bool
+has_reason (const struct sbx_plan *plan, const char *part)
+{
+  for (size_t i = 0; plan && i < plan->enforcement.reasons.n; i++)
+    if (strstr (plan->enforcement.reasons.v[i], part))
+      return true;
+  return false;
+}
+
+static struct sbx_plan *
+resolve (const struct fake_path *paths, const char *mounts)
+{
+  char json[2048];
+  snprintf (json, sizeof json,
+            AGENT_JSON ("%s", "\"mode\": \"workspace-write\", "
+                              "\"workspace\": \"/home/u/ws\", "
+                              "\"network\": \"deny\""),
+            mounts ? mounts : "");
+  struct sbx_host_facts host = fake_host (paths);
+  /* A host where nothing else is a gap: a bubblewrap without the fix's
+     gap and with --bind-fd, and Landlock.  */
+  host.runner_version[0] = 1;
+  host.runner_bind_fd = true;
+  host.landlock_abi = 7;
+  host.read_text = fake_read_text;
+  struct sbx_plan *plan = NULL;
+  struct sbx_error err = { 0 };
+  if (fake_resolve_json (json, &host, &plan, &err) < 0)
+    printf ("# %s\n", err.msg);
+  return plan;
+}
+
+/* Every reason, for the log of a failing case.  */
+static void
+show_reasons (const struct sbx_plan *plan)
+{
+  for (size_t i = 0; plan && i < plan->enforcement.reasons.n; i++)
+    printf ("# reason: %s\n", plan->enforcement.reasons.v[i]);
+}
+
+static bool
+bound_ro (const struct sbx_plan *plan, const char *path)
+{
+  for (size_t i = 0; plan && i < plan->n_mounts; i++)
+    if (plan->mounts[i].op == SBX_PLAN_BIND_RO
+        && strcmp (plan->mounts[i].dest, path) == 0)
+      return true;
+  return false;
+}
+
+static void
+test_git_dirs (void)
+{
+  static const struct fake_path repo[] = {
+    { "/home/u/ws/.git", SBX_PATH_DIR },
+    { "/home/u/ws/.git/config", SBX_PATH_FILE },
+    { "/home/u/ws/.git/hooks", SBX_PATH_DIR },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  struct sbx_plan *plan = resolve (repo, NULL);
+  tap_ok (plan && has_reason (plan, "/home/u/ws/.git lacks commondir:")
+              && plan->enforcement.filesystem == SBX_LEVEL_PARTIAL,
+          "a git directory without commondir: the gap, filesystem partial");
+  sbx_plan_free (plan);
+
+  static const struct fake_path bare[] = {
+    { "/home/u/ws/.git", SBX_PATH_DIR },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  plan = resolve (bare, NULL);
+  tap_ok (has_reason (plan, "/home/u/ws/.git lacks commondir and config:"),
+          "no config either: both named");
+  sbx_plan_free (plan);
+
+  static const struct fake_path linked[] = {
+    { "/home/u/ws/.git", SBX_PATH_DIR },
+    { "/home/u/ws/.git/config", SBX_PATH_FILE },
+    { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
+    { "/home/u/ws/.git/config.worktree", SBX_PATH_FILE },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  plan = resolve (linked, NULL);
+  if (!tap_ok (plan && !has_reason (plan, "lacks commondir")
+                   && bound_ro (plan, "/home/u/ws/.git/commondir")
+                   && bound_ro (plan, "/home/u/ws/.git/config.worktree")
+                   && plan->enforcement.filesystem == SBX_LEVEL_FULL,
+               "commondir and config.worktree there: held read-only, no gap"))
+    show_reasons (plan);
+  sbx_plan_free (plan);
+
+  plan = resolve (repo, "{\"destination\": \"/home/u/ws/.git\", \"type\": "
+                        "\"bind\", \"source\": \"/home/u/ws/.git\", "
+                        "\"options\": [\"rbind\", \"ro\"]}");
+  tap_ok (plan && !has_reason (plan, "lacks commondir")
+              && plan->enforcement.filesystem == SBX_LEVEL_FULL,
+          "a git directory the config binds read-only: no gap, full");
+  sbx_plan_free (plan);
+}
+
+static void
+test_redirects (void)
+{
+  static const struct fake_path linked[] = {
+    { "/home/u/ws/.git", SBX_PATH_DIR },
+    { "/home/u/ws/.git/config", SBX_PATH_FILE },
+    { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  static const char *const reach[] = {
+    "/home/u/ws/.git/config",
+    "[core]\n\thooksPath = .husky\n[include]\n\tpath = /etc/gitconfig.d/x\n"
+    "[includeIf \"onbranch:x\"]\n\tpath = /home/u/ws/inc\n",
+    NULL,
+  };
+  texts = reach;
+  struct sbx_plan *plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "the git config /home/u/ws/.git/config names "
+                            "core.hooksPath .husky, includeIf.path "
+                            "/home/u/ws/inc:"),
+          "redirects into the workspace are named; one outside is not");
+  tap_ok (plan && plan->enforcement.filesystem == SBX_LEVEL_PARTIAL,
+          "  and the filesystem is partial");
+  sbx_plan_free (plan);
+  static const char *const outside[] = {
+    "/home/u/ws/.git/config",
+    "[core]\n\thooksPath = /usr/share/hooks\n",
+    NULL,
+  };
+  texts = outside;
+  plan = resolve (linked, NULL);
+  tap_ok (plan && !has_reason (plan, "the git config")
+              && plan->enforcement.filesystem == SBX_LEVEL_FULL,
+          "a hooksPath outside every writable root: no gap");
+  sbx_plan_free (plan);
+  texts = NULL;
+}
+
+int
+main (void)
+{
+  test_scanner ();
+  test_git_dirs ();
+  test_redirects ();
+  return tap_done ();
+}
