@@ -78,6 +78,20 @@ init_report (int report_fd, char *msg, size_t size)
   return msg[0] == '\0' ? 1 : -1;
 }
 
+/* The sandbox ended before it was held: wait for the runner, and say why
+   in sbx-oci-init's words when it left a report, else in the runner's.  */
+static int
+ended_in_setup (const struct sbx_sandbox *sb, pid_t *runner, int report_fd,
+                struct sbx_error *err)
+{
+  int status = 0;
+  waitpid (*runner, &status, 0);
+  *runner = 0;
+  char msg[512] = "";
+  init_report (report_fd, msg, sizeof msg);
+  return init_failed (sb, msg, status, err);
+}
+
 /* PATH (/proc/PID/syscall) shows a read of WANT's fd, or cannot be
    read here (then bwrap's report must do).  */
 static bool
@@ -171,18 +185,13 @@ spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   if (r < 0)
     return sbx_fail_errno (err, r, "cannot read the runner's status");
   if (st.child_pid <= 0)
-    {
-      int status = 0;
-      waitpid (*runner, &status, 0);
-      *runner = 0;
-      char msg[512] = "";
-      init_report (report_fd, msg, sizeof msg);
-      return init_failed (sb, msg, status, err);
-    }
+    return ended_in_setup (sb, runner, report_fd, err);
   c->pid = st.child_pid;
   c->start_time = sbx_pid_start_time (c->pid);
+  /* Gone already: sbx-oci-init may have failed at once (a missing
+     executable), and its report says so.  */
   if (c->start_time == 0)
-    return sbx_fail (err, -ESRCH, "the sandbox ended during setup");
+    return ended_in_setup (sb, runner, report_fd, err);
   /* Before anything else: from here a killed create leaves the sandbox
      findable by this record (until now, by the FIFO it holds).  */
   r = sbx_record_pid (c->dir, "pid", c->pid, c->start_time, err);
