@@ -52,6 +52,13 @@ int policy_git_redirects (const char *text, struct strv *out);
 int policy_note_git_dir (const struct sbx_host_facts *host,
                          struct sbx_plan *plan, const char *dir);
 
+/* The redirects part of that alone, for a git directory the sandbox
+   cannot write whose config still sends git into its reach: one the
+   config binds read-only, one above a root that lies inside its work
+   tree.  Returns 0 or -ENOMEM.  */
+int policy_note_git_configs (const struct sbx_host_facts *host,
+                             struct sbx_plan *plan, const char *dir);
+
 /* The protected paths of SPEC (relative to each writable root), NULL-ended:
    its own list, or the defaults.  */
 const char *const *policy_protected_list (const struct sbx_spec *spec);

@@ -25,6 +25,9 @@ static const struct
   { "core", "hookspath", "core.hooksPath" },
   { "include", "path", "include.path" },
   { "includeif", "path", "includeIf.path" },
+  /* Turns on config.worktree, a config the sandbox may make where none
+     is (held where it is).  */
+  { "extensions", "worktreeconfig", "extensions.worktreeConfig" },
 };
 
 /* Copy the value that starts at P (after "=") to OUT (at most CAP bytes)
@@ -93,7 +96,10 @@ int
 policy_git_redirects (const char *text, struct strv *out)
 {
   char section[32] = "";
-  for (const char *p = text; *p;)
+  const char *p = text;
+  if (strncmp (p, "\xef\xbb\xbf", 3) == 0)
+    p += 3; /* a byte-order mark, which git skips */
+  while (*p)
     {
       while (*p == ' ' || *p == '\t' || *p == '\r')
         p++;
@@ -111,17 +117,19 @@ policy_git_redirects (const char *text, struct strv *out)
       while (*p == ' ' || *p == '\t')
         p++;
       if (n > 0 && *p == '=')
-        for (size_t k = 0; k < sizeof redirect_keys / sizeof *redirect_keys;
-             k++)
-          if (strcmp (section, redirect_keys[k].section) == 0
-              && strcmp (key, redirect_keys[k].key) == 0)
-            {
-              char value[4096];
-              p = config_value (p + 1, value, sizeof value);
-              if (strv_pushf (out, "%s %s", redirect_keys[k].shown, value) < 0)
-                return -ENOMEM;
-              break;
-            }
+        {
+          /* Every value is read whole: one continued over several lines
+             holds what would otherwise look like a header or a key.  */
+          char value[4096];
+          p = config_value (p + 1, value, sizeof value);
+          for (size_t k = 0; k < sizeof redirect_keys / sizeof *redirect_keys;
+               k++)
+            if (strcmp (section, redirect_keys[k].section) == 0
+                && strcmp (key, redirect_keys[k].key) == 0
+                && strv_pushf (out, "%s %s", redirect_keys[k].shown, value)
+                       < 0)
+              return -ENOMEM;
+        }
       while (*p && *p != '\n')
         p++;
       if (*p)
@@ -138,9 +146,12 @@ reaches_writable (const struct sbx_plan *plan, const char *path)
   for (size_t i = 0; i < plan->n_mounts; i++)
     {
       const struct sbx_plan_mount *m = &plan->mounts[i];
-      if (m->op == SBX_PLAN_BIND_RW
-          && (sbx_path_is_under (path, m->dest)
-              || sbx_path_is_under (m->dest, path)))
+      if (m->op != SBX_PLAN_BIND_RW)
+        continue;
+      /* A host path: the bind's source is where the sandbox writes it.  */
+      const char *host_path = m->source ? m->source : m->dest;
+      if (sbx_path_is_under (path, host_path)
+          || sbx_path_is_under (host_path, path))
         return true;
     }
   return false;
@@ -155,14 +166,14 @@ static bool
 redirect_in_reach (const struct sbx_host_facts *host,
                    const struct sbx_plan *plan, const char *value)
 {
+  cleanup_free char *p = NULL;
   if (value[0] == '/')
-    return reaches_writable (plan, value);
-  if (value[0] == '~' && value[1] == '/' && host->home)
-    {
-      cleanup_free char *p = sbx_path_join (host->home, value + 2);
-      return p == NULL || reaches_writable (plan, p);
-    }
-  return true;
+    p = sbx_path_normalize (value);
+  else if (value[0] == '~' && value[1] == '/' && host->home)
+    p = sbx_path_join (host->home, value + 2);
+  else
+    return true;
+  return p == NULL || reaches_writable (plan, p);
 }
 
 /* The redirects of the config file CONFIG that lead within reach, as one
@@ -200,6 +211,18 @@ note_config_redirects (const struct sbx_host_facts *host,
 }
 
 int
+policy_note_git_configs (const struct sbx_host_facts *host,
+                         struct sbx_plan *plan, const char *dir)
+{
+  cleanup_free char *config = sbx_path_join (dir, "config");
+  cleanup_free char *wt = sbx_path_join (dir, "config.worktree");
+  if (config == NULL || wt == NULL)
+    return -ENOMEM;
+  int r = note_config_redirects (host, plan, config);
+  return r ?: note_config_redirects (host, plan, wt);
+}
+
+int
 policy_note_git_dir (const struct sbx_host_facts *host, struct sbx_plan *plan,
                      const char *dir)
 {
@@ -220,11 +243,5 @@ policy_note_git_dir (const struct sbx_host_facts *host, struct sbx_plan *plan,
                    dir, own_config ? "" : " and config", dir)
              < 0)
     return -ENOMEM;
-  int r = note_config_redirects (host, plan, config);
-  if (r == 0)
-    {
-      cleanup_free char *wt = sbx_path_join (dir, "config.worktree");
-      r = wt ? note_config_redirects (host, plan, wt) : -ENOMEM;
-    }
-  return r;
+  return policy_note_git_configs (host, plan, dir);
 }

@@ -275,10 +275,38 @@ note_git_dir (const struct sbx_host_facts *host, const char *root,
   if (dir == NULL)
     return -ENOMEM;
   if (!sbx_path_is_under (dir, root)
-      || host_path_kind (host, dir) != SBX_PATH_DIR
-      || narrowed_by_config (plan, dir))
+      || host_path_kind (host, dir) != SBX_PATH_DIR)
     return 0;
+  if (narrowed_by_config (plan, dir))
+    return policy_note_git_configs (host, plan, dir);
   return policy_note_git_dir (host, plan, dir);
+}
+
+/* A root inside a repository's work tree (a workspace that is one
+   package of a monorepo): git run there takes the repository's config,
+   whose hooksPath may lead into the root (husky's monorepo set-up).
+   The first git directory above ROOT, as git's discovery finds it.  */
+static int
+note_enclosing_repo (const struct sbx_host_facts *host, const char *root,
+                     struct sbx_plan *plan)
+{
+  cleanup_free char *up = strdup (root);
+  if (up == NULL)
+    return -ENOMEM;
+  for (char *slash;
+       strcmp (up, "/") != 0 && (slash = strrchr (up, '/')) != NULL;)
+    {
+      slash[slash == up] = '\0';
+      cleanup_free char *git = sbx_path_join (up, ".git");
+      if (git == NULL)
+        return -ENOMEM;
+      enum sbx_path_kind kind = host_path_kind (host, git);
+      if (kind == SBX_PATH_DIR)
+        return policy_note_git_configs (host, plan, git);
+      if (kind != SBX_PATH_ABSENT)
+        return 0; /* a .git file: the git directory it names is elsewhere */
+    }
+  return 0;
 }
 
 /* Whether PATH is one of the homes (HOME's, the account's).  */
@@ -301,7 +329,14 @@ protect_in_root (const struct sbx_spec *spec,
   for (size_t i = 0; r == 0 && list && list[i]; i++)
     r = protect_one (host, root, list[i], plan);
   if (r == 0 && holds_git_config (list))
-    r = note_git_dir (host, root, ".git", plan);
+    {
+      cleanup_free char *git = sbx_path_join (root, ".git");
+      if (git == NULL)
+        return -ENOMEM;
+      r = host_path_kind (host, git) == SBX_PATH_ABSENT
+              ? note_enclosing_repo (host, root, plan)
+              : note_git_dir (host, root, ".git", plan);
+    }
   if (r == 0 && is_home (host, root))
     r = note_missing_in_home (spec, host, root, plan);
   return r;

@@ -555,10 +555,12 @@ case_git_settings ()
     "a config's core.hooksPath into the workspace is reported"
   tap_has "$OUTCOME" "include.path" \
     "a config's include.path is reported"
-  echo original > "$g/.git/config"
+  printf '[core]\n\thooksPath = hk\n' > "$g/.git/config"
   SBX_WS=$g agent_case git-readonly workspace-write "$(bind_to "$g/.git" "$g/.git" ro)" true
   tap_lacks "$OUTCOME" "$g/.git lacks commondir" \
-    "a git directory the config keeps read-only is not reported"
+    "a git directory the config keeps read-only: no commondir gap"
+  tap_has "$OUTCOME" "$g/.git/config names core.hooksPath" \
+    "  but its config's hooksPath into the workspace is still reported"
   rm -rf "$g/.git" "$g/hk"
 }
 

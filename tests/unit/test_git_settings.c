@@ -49,6 +49,15 @@ test_scanner (void)
                     "", "other sections, other keys, comments: nothing");
   expect_redirects ("[core \"sub ]\"]\nhooksPath = s\n", "core.hooksPath s",
                     "a subsection holding a bracket");
+  /* Found by review: what git reads and the scanner did not.  */
+  expect_redirects ("[core]\n\teditor = vim \\\n[x]\n\thooksPath = /ws/e\n",
+                    "core.hooksPath /ws/e",
+                    "another key's value continued over a [line]");
+  expect_redirects ("\xef\xbb\xbf[core]\n\thooksPath = /ws/e\n",
+                    "core.hooksPath /ws/e", "a byte-order mark first");
+  expect_redirects ("[extensions]\n\tworktreeConfig = true\n",
+                    "extensions.worktreeConfig true",
+                    "extensions.worktreeConfig: config.worktree is read");
 }
 
 /* The fake host's files with text: a per-test table.  */
@@ -192,6 +201,54 @@ test_redirects (void)
     "[core]\n\thooksPath = /usr/share/hooks\n",
     NULL,
   };
+  static const char *const normalised[] = {
+    "/home/u/ws/.git/config",
+    "[core]\n\thooksPath = //home/u/./ws/hk\n",
+    NULL,
+  };
+  texts = normalised;
+  plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "names core.hooksPath //home/u/./ws/hk"),
+          "a value spelt otherwise is compared as the path it is");
+  sbx_plan_free (plan);
+  static const char *const narrowed[] = {
+    "/home/u/ws/.git/config",
+    "[core]\n\thooksPath = .husky\n",
+    NULL,
+  };
+  texts = narrowed;
+  plan = resolve (linked, "{\"destination\": \"/home/u/ws/.git\", \"type\": "
+                          "\"bind\", \"source\": \"/home/u/ws/.git\", "
+                          "\"options\": [\"rbind\", \"ro\"]}");
+  tap_ok (has_reason (plan, "names core.hooksPath .husky"),
+          "a git directory bound read-only still has its config read");
+  sbx_plan_free (plan);
+  static const struct fake_path inner[] = {
+    { "/repo/.git", SBX_PATH_DIR },
+    { "/repo/.git/config", SBX_PATH_FILE },
+    { "/repo/front", SBX_PATH_DIR },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  static const char *const enclosing[] = {
+    "/repo/.git/config",
+    "[core]\n\thooksPath = front/.husky\n",
+    NULL,
+  };
+  texts = enclosing;
+  char json[1024];
+  snprintf (json, sizeof json, "%s",
+            AGENT_JSON ("", "\"mode\": \"workspace-write\", "
+                            "\"workspace\": \"/repo/front\", "
+                            "\"network\": \"deny\""));
+  struct sbx_host_facts host = fake_host (inner);
+  host.read_text = fake_read_text;
+  struct sbx_error err = { 0 };
+  plan = NULL;
+  fake_resolve_json (json, &host, &plan, &err);
+  tap_ok (has_reason (plan, "the git config /repo/.git/config names "
+                            "core.hooksPath front/.husky"),
+          "a workspace inside a repository: the repository's config is read");
+  sbx_plan_free (plan);
   texts = outside;
   plan = resolve (linked, NULL);
   tap_ok (plan && !has_reason (plan, "the git config")
