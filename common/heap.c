@@ -5,17 +5,20 @@
    than with this heap, about 0.1 ms of every run on a VM where a page's
    first touch is dear (docs/benchmarks.md).
 
-   Blocks come in power-of-two classes carved in order from chunks that
-   are never returned (a run's whole heap is about 100 KiB, the first
-   chunk in .bss); a freed block goes on its class's list and is reused,
-   so a long-lived monitor does not grow.  Larger blocks are mapped on
-   their own.  The header before each block carries a check word tied to
-   its address and a per-process secret, and a free block's link is kept
-   under that secret too (link_next): a double free, a free of a pointer the
-   heap never gave, or an overflow that reaches the next header is caught at
-   the next free or reuse and aborts instead of bending the heap.
-   sbx-oci has no threads; the one child that shares its memory while
-   both run (the run's guard) allocates nothing.  */
+   Blocks come in power-of-two classes carved in order from mapped chunks
+   that are never returned (a run's whole heap, about 100 KiB, fits in
+   one); a freed block goes on its class's list and is reused, so a
+   long-lived monitor does not grow.  Larger blocks are mapped on their
+   own.  The header before each block carries a check word that mixes its
+   address and its class under a per-process secret, and a free block's
+   link is kept under that secret too (link_next): a double free, a free
+   of a pointer the heap never gave, an overflow that reaches the next
+   header (a single byte of its class included) or a rewritten link is
+   caught at the next free or reuse and aborts instead of bending the
+   heap.  What it cannot catch, as most allocators cannot: a stale free
+   of a block whose address was handed out again.  sbx-oci has no
+   threads; the one child that shares its memory while both run (the
+   run's guard) allocates nothing.  */
 #include "common/heap.h"
 
 #include <errno.h>
@@ -43,7 +46,6 @@ struct header
 static uint64_t secret;
 static void *free_list[MAX_SHIFT + 1];
 static char *carve, *carve_end;
-static _Alignas(16) char first_chunk[CHUNK];
 
 static uint64_t
 key (void)
@@ -66,10 +68,14 @@ header_of (void *p)
   return (struct header *) p - 1;
 }
 
+/* The check word of the block at P with header word INFO, in use: both
+   mixed under the secret, so that a header rewritten in part (a short
+   overflow into the class, say) no longer matches.  */
 static uint64_t
-in_use (void *p)
+in_use (void *p, uint64_t info)
 {
-  return (uint64_t) (uintptr_t) p ^ key ();
+  uint64_t x = ((uint64_t) (uintptr_t) p ^ key ()) * 0x9e3779b97f4a7c15u;
+  return (x ^ (x >> 29) ^ info) * 0xbf58476d1ce4e5b9u;
 }
 
 /* The header of P, a block in use, or abort.  */
@@ -77,7 +83,7 @@ static struct header *
 checked (void *p)
 {
   struct header *h = header_of (p);
-  if (((uintptr_t) p & 15) != 0 || h->check != in_use (p)
+  if (((uintptr_t) p & 15) != 0 || h->check != in_use (p, h->info)
       || ((h->info & 0xff) != BIG
           && (h->info < MIN_SHIFT || h->info > MAX_SHIFT)))
     abort ();
@@ -109,12 +115,10 @@ static void *
 carve_block (unsigned shift)
 {
   size_t need = sizeof (struct header) + ((size_t) 1 << shift);
-  if (carve == NULL)
-    {
-      carve = first_chunk;
-      carve_end = first_chunk + CHUNK;
-    }
-  if ((size_t) (carve_end - carve) < need)
+  /* Chunks are mapped, never in .bss: the binary is not position
+     independent, and a heap at a fixed address would give away where
+     every block lies.  */
+  if (carve == NULL || (size_t) (carve_end - carve) < need)
     {
       void *m = mmap (NULL, CHUNK, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -138,7 +142,8 @@ map_block (size_t size)
   if (m == MAP_FAILED)
     return NULL;
   void *p = m + sizeof (struct header);
-  *header_of (p) = (struct header){ BIG | (uint64_t) size << 8, in_use (p) };
+  uint64_t info = BIG | (uint64_t) size << 8;
+  *header_of (p) = (struct header){ info, in_use (p, info) };
   return p;
 }
 
@@ -157,13 +162,13 @@ sbx_heap_alloc (size_t size)
       if (p != NULL)
         {
           struct header *h = header_of (p);
-          if (h->check != ~in_use (p) || h->info != shift)
+          if (h->info != shift || h->check != ~in_use (p, shift))
             abort ();
           free_list[shift] = unlink_next (p);
-          h->check = in_use (p);
+          h->check = in_use (p, shift);
         }
       else if ((p = carve_block (shift)) != NULL)
-        *header_of (p) = (struct header){ shift, in_use (p) };
+        *header_of (p) = (struct header){ shift, in_use (p, shift) };
     }
   if (p == NULL)
     errno = ENOMEM;
@@ -178,11 +183,15 @@ sbx_heap_free (void *p)
   struct header *h = checked (p);
   if ((h->info & 0xff) == BIG)
     {
+      /* A mapped block's header starts its mapping: anything else is no
+         block of ours, and an unmap that fails is a heap gone wrong.  */
       h->check = 0;
-      munmap (h, sizeof *h + (h->info >> 8));
+      if (((uintptr_t) h & 4095) != 0
+          || munmap (h, sizeof *h + (h->info >> 8)) < 0)
+        abort ();
       return;
     }
-  h->check = ~in_use (p);
+  h->check = ~in_use (p, h->info);
   link_next (p, free_list[h->info]);
   free_list[h->info] = p;
 }
@@ -203,11 +212,10 @@ sbx_heap_realloc (void *p, size_t size)
   if (size <= have && (size > have / 2 || have <= 16))
     return p;
   void *q = sbx_heap_alloc (size);
-  if (q != NULL)
-    {
-      memcpy (q, p, have < size ? have : size);
-      sbx_heap_free (p);
-    }
+  if (q == NULL)
+    return size <= have ? p : NULL; /* a shrink can keep the block */
+  memcpy (q, p, have < size ? have : size);
+  sbx_heap_free (p);
   return q;
 }
 

@@ -4,9 +4,11 @@
 #include "common/heap.h"
 #include "tests/unit/tap.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,9 +52,11 @@ test_reuse (void)
   sbx_heap_free (c);
   tap_ok (sbx_heap_calloc (SIZE_MAX / 2, 4) == NULL,
           "calloc refuses a product that overflows");
-  void *big = sbx_heap_alloc (1 << 20);
+  char *big = sbx_heap_alloc (1 << 20);
+  uintptr_t page = (uintptr_t) big & ~(uintptr_t) 4095;
   sbx_heap_free (big);
-  tap_ok (true, "a mapped block is unmapped on free");
+  tap_ok (msync ((void *) page, 4096, MS_ASYNC) < 0 && errno == ENOMEM,
+          "a mapped block is unmapped on free");
 }
 
 static void
@@ -105,6 +109,21 @@ aborts (int which)
           sbx_heap_alloc (32);
           sbx_heap_alloc (32);
           break;
+        case 4: /* one byte over, into the next block's class */
+          {
+            char *next = sbx_heap_alloc (32);
+            p[32] = 0x10;
+            sbx_heap_free (next);
+            break;
+          }
+        case 5: /* the next block's class forged as a mapped block's */
+          {
+            char *next = sbx_heap_alloc (32);
+            uint64_t forged = 0xff | (uint64_t) 4096 << 8;
+            memcpy (p + 32, &forged, sizeof forged);
+            sbx_heap_free (next);
+            break;
+          }
         }
       _exit (0);
     }
@@ -120,6 +139,8 @@ test_guards (void)
   tap_ok (aborts (1), "a free of a pointer the heap never gave aborts");
   tap_ok (aborts (2), "an overflow into the next header aborts at its free");
   tap_ok (aborts (3), "a free block's link overwritten aborts at reuse");
+  tap_ok (aborts (4), "one byte over into the next class aborts at its free");
+  tap_ok (aborts (5), "a class forged as a mapped block's aborts at its free");
 }
 
 int
