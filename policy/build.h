@@ -59,6 +59,12 @@ int policy_note_git_dir (const struct sbx_host_facts *host,
 int policy_note_git_configs (const struct sbx_host_facts *host,
                              struct sbx_plan *plan, const char *dir);
 
+/* The same for the global git configs of the homes (HOME's, the
+   account's): ~/.gitconfig and ~/.config/git/config.  Returns 0 or
+   -ENOMEM.  */
+int policy_note_git_global (const struct sbx_host_facts *host,
+                            struct sbx_plan *plan);
+
 /* The protected paths of SPEC (relative to each writable root), NULL-ended:
    its own list, or the defaults.  */
 const char *const *policy_protected_list (const struct sbx_spec *spec);

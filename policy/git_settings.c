@@ -16,19 +16,51 @@
 #include "common/path.h"
 #include "policy/build.h"
 
-/* The keys that name a path git reads hooks or settings from, lowercased
-   as git compares them, and as git's documentation spells them.  */
+/* What a key's value is to git.  */
+enum value_kind
+{
+  VALUE_PATH,    /* where git reads hooks or settings */
+  VALUE_INCLUDE, /* a config file git reads as well */
+  VALUE_COMMAND, /* a program git runs (its first word) */
+  VALUE_FLAG,    /* turns on a file the sandbox may make */
+};
+
+/* The keys whose values send git elsewhere, lowercased as git compares
+   them ("*": any key, or any subsection's), and spelt as git's
+   documentation does.  */
 static const struct
 {
   const char *section, *key, *shown;
+  enum value_kind kind;
 } redirect_keys[] = {
-  { "core", "hookspath", "core.hooksPath" },
-  { "include", "path", "include.path" },
-  { "includeif", "path", "includeIf.path" },
-  /* Turns on config.worktree, a config the sandbox may make where none
-     is (held where it is).  */
-  { "extensions", "worktreeconfig", "extensions.worktreeConfig" },
+  { "core", "hookspath", "core.hooksPath", VALUE_PATH },
+  { "include", "path", "include.path", VALUE_INCLUDE },
+  { "includeif", "path", "includeIf.path", VALUE_INCLUDE },
+  /* config.worktree, which the sandbox may make where none is.  */
+  { "extensions", "worktreeconfig", "extensions.worktreeConfig", VALUE_FLAG },
+  { "core", "fsmonitor", "core.fsmonitor", VALUE_COMMAND },
+  { "core", "sshcommand", "core.sshCommand", VALUE_COMMAND },
+  { "core", "editor", "core.editor", VALUE_COMMAND },
+  { "core", "pager", "core.pager", VALUE_COMMAND },
+  { "core", "askpass", "core.askPass", VALUE_COMMAND },
+  { "sequence", "editor", "sequence.editor", VALUE_COMMAND },
+  { "diff", "external", "diff.external", VALUE_COMMAND },
+  { "diff", "textconv", "diff.*.textconv", VALUE_COMMAND },
+  { "diff", "command", "diff.*.command", VALUE_COMMAND },
+  { "filter", "clean", "filter.*.clean", VALUE_COMMAND },
+  { "filter", "smudge", "filter.*.smudge", VALUE_COMMAND },
+  { "filter", "process", "filter.*.process", VALUE_COMMAND },
+  { "merge", "driver", "merge.*.driver", VALUE_COMMAND },
+  { "credential", "helper", "credential.helper", VALUE_COMMAND },
+  { "gpg", "program", "gpg.program", VALUE_COMMAND },
+  { "interactive", "difffilter", "interactive.diffFilter", VALUE_COMMAND },
+  { "uploadpack", "packobjectshook", "uploadpack.packObjectsHook",
+    VALUE_COMMAND },
+  { "alias", "*", "alias.*", VALUE_COMMAND },
+  { "pager", "*", "pager.*", VALUE_COMMAND },
 };
+
+#define N_REDIRECT_KEYS (sizeof redirect_keys / sizeof *redirect_keys)
 
 /* Copy the value that starts at P (after "=") to OUT (at most CAP bytes)
    as git reads it: quotes removed, escapes taken, a comment outside quotes
@@ -122,10 +154,10 @@ policy_git_redirects (const char *text, struct strv *out)
              holds what would otherwise look like a header or a key.  */
           char value[4096];
           p = config_value (p + 1, value, sizeof value);
-          for (size_t k = 0; k < sizeof redirect_keys / sizeof *redirect_keys;
-               k++)
+          for (size_t k = 0; k < N_REDIRECT_KEYS; k++)
             if (strcmp (section, redirect_keys[k].section) == 0
-                && strcmp (key, redirect_keys[k].key) == 0
+                && (strcmp (key, redirect_keys[k].key) == 0
+                    || strcmp (redirect_keys[k].key, "*") == 0)
                 && strv_pushf (out, "%s %s", redirect_keys[k].shown, value)
                        < 0)
               return -ENOMEM;
@@ -157,35 +189,132 @@ reaches_writable (const struct sbx_plan *plan, const char *path)
   return false;
 }
 
-/* Whether a redirect's VALUE leads where the sandbox may write: an
-   absolute path into a writable bind, a home-relative one into the home
-   likewise, and anything else (relative to a work tree or to the config
-   file, another user's home, git's install prefix) as it cannot be told
-   here.  */
-static bool
-redirect_in_reach (const struct sbx_host_facts *host,
-                   const struct sbx_plan *plan, const char *value)
+/* Where VALUE, a path in the config file CONFIG, leads on the host: an
+   absolute path normalised, a home-relative one in the home, an
+   include's relative one beside CONFIG.  NULL when that cannot be told
+   here (relative to a work tree, another user's home, git's prefix).  */
+static char *
+value_path (const struct sbx_host_facts *host, const char *config,
+            const char *value, enum value_kind kind)
 {
-  cleanup_free char *p = NULL;
   if (value[0] == '/')
-    p = sbx_path_normalize (value);
-  else if (value[0] == '~' && value[1] == '/' && host->home)
-    p = sbx_path_join (host->home, value + 2);
-  else
+    return sbx_path_normalize (value);
+  if (value[0] == '~' && value[1] == '/')
+    return host->home ? sbx_path_join (host->home, value + 2) : NULL;
+  if (kind != VALUE_INCLUDE || value[0] == '~' || value[0] == '%')
+    return NULL;
+  cleanup_free char *dir = strdup (config);
+  char *slash = dir ? strrchr (dir, '/') : NULL;
+  if (slash == NULL)
+    return NULL;
+  slash[slash == dir] = '\0';
+  return sbx_path_join (dir, value);
+}
+
+/* The program a command VALUE runs: its first word (an alias's after its
+   "!"), into WORD; false when it is git's own (core.fsmonitor's true or
+   false) or none.  */
+static bool
+command_word (const char *shown, const char *value, char *word, size_t cap)
+{
+  if (strcmp (shown, "alias.*") == 0)
+    {
+      if (value[0] != '!')
+        return false; /* another git command */
+      value++;
+    }
+  value += strspn (value, " \t");
+  size_t n = strcspn (value, " \t");
+  if (n == 0 || n >= cap)
+    return n != 0;
+  memcpy (word, value, n);
+  word[n] = '\0';
+  static const char *const booleans[]
+      = { "true", "false", "yes", "no", "on", "off", "1", "0" };
+  for (size_t i = 0; strcmp (shown, "core.fsmonitor") == 0 && i < 8; i++)
+    if (strcasecmp (word, booleans[i]) == 0)
+      return false;
+  return true;
+}
+
+/* Why a config could not be read, in a few words.  */
+static const char *
+read_failure (int r)
+{
+  switch (r)
+    {
+    case -EFBIG:
+      return "larger than 256 KiB";
+    case -EINVAL:
+      return "not a regular file";
+    case -EILSEQ:
+      return "it holds a NUL byte";
+    default:
+      return "it cannot be opened";
+    }
+}
+
+static int note_config_redirects (const struct sbx_host_facts *host,
+                                  struct sbx_plan *plan, const char *config,
+                                  int depth);
+
+/* Whether the redirect ENTRY ("KEY VALUE") of CONFIG leads where the
+   sandbox may write; an include that does not is read in its turn.  */
+static int
+redirect_in_reach (const struct sbx_host_facts *host, struct sbx_plan *plan,
+                   const char *config, const char *entry, int depth)
+{
+  const char *value = strchr (entry, ' ') + 1;
+  size_t klen = (size_t) (value - 1 - entry);
+  enum value_kind kind = VALUE_PATH;
+  for (size_t k = 0; k < N_REDIRECT_KEYS; k++)
+    if (strlen (redirect_keys[k].shown) == klen
+        && strncmp (redirect_keys[k].shown, entry, klen) == 0)
+      kind = redirect_keys[k].kind;
+  char word[4096];
+  if (kind == VALUE_FLAG)
     return true;
-  return p == NULL || reaches_writable (plan, p);
+  if (kind == VALUE_COMMAND)
+    {
+      /* A bare name is found on the host's PATH, not in the sandbox's
+         reach; a path is looked at as any other.  */
+      if (!command_word (entry, value, word, sizeof word))
+        return false;
+      if (strchr (word, '/') == NULL)
+        return false;
+      value = word;
+    }
+  cleanup_free char *path = value_path (host, config, value, kind);
+  if (path == NULL)
+    return true;
+  if (reaches_writable (plan, path))
+    return true;
+  if (kind != VALUE_INCLUDE)
+    return false;
+  /* git stops at ten levels of includes: past that, say so.  */
+  int r = depth < 10 ? note_config_redirects (host, plan, path, depth + 1) : 1;
+  return r < 0 ? r : r > 0;
 }
 
 /* The redirects of the config file CONFIG that lead within reach, as one
-   gap naming them.  */
+   gap naming them.  Returns 0, or 1 when it said one, or -ENOMEM.  */
 static int
 note_config_redirects (const struct sbx_host_facts *host,
-                       struct sbx_plan *plan, const char *config)
+                       struct sbx_plan *plan, const char *config, int depth)
 {
   cleanup_free char *text = NULL;
-  if (host->read_text == NULL
-      || host->read_text (config, &text, host->path_ctx) < 0)
-    return 0; /* absent, or a link (reported where it is protected) */
+  int r = host->read_text ? host->read_text (config, &text, host->path_ctx)
+                          : -ENOENT;
+  if (r == -ENOENT)
+    return 0;
+  if (r < 0)
+    return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                     "the git config %s cannot be read here (%s): where it "
+                     "sends git for hooks or settings is not known",
+                     config, read_failure (r))
+                   < 0
+               ? -ENOMEM
+               : 1;
   cleanup_strv struct strv found = { 0 };
   if (policy_git_redirects (text, &found) < 0)
     return -ENOMEM;
@@ -193,8 +322,10 @@ note_config_redirects (const struct sbx_host_facts *host,
   size_t len = 0, n = 0;
   for (size_t i = 0; i < found.n; i++)
     {
-      const char *value = strchr (found.v[i], ' ') + 1;
-      if (!redirect_in_reach (host, plan, value))
+      r = redirect_in_reach (host, plan, config, found.v[i], depth);
+      if (r < 0)
+        return r;
+      if (r == 0)
         continue;
       int w = snprintf (names + len, sizeof names - len, "%s%s",
                         n++ ? ", " : "", found.v[i]);
@@ -204,10 +335,13 @@ note_config_redirects (const struct sbx_host_facts *host,
   if (n == 0)
     return 0;
   return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
-                   "the git config %s names %s: git takes hooks or settings "
-                   "from there, which the sandbox may write and sbx-oci does "
-                   "not hold",
-                   config, names);
+                   "the git config %s names %s: git takes hooks, settings "
+                   "or programs from there, which the sandbox may write and "
+                   "sbx-oci does not hold",
+                   config, names)
+                 < 0
+             ? -ENOMEM
+             : 1;
 }
 
 int
@@ -218,8 +352,10 @@ policy_note_git_configs (const struct sbx_host_facts *host,
   cleanup_free char *wt = sbx_path_join (dir, "config.worktree");
   if (config == NULL || wt == NULL)
     return -ENOMEM;
-  int r = note_config_redirects (host, plan, config);
-  return r ?: note_config_redirects (host, plan, wt);
+  int r = note_config_redirects (host, plan, config, 0);
+  if (r >= 0)
+    r = note_config_redirects (host, plan, wt, 0);
+  return r < 0 ? r : 0;
 }
 
 int
@@ -244,4 +380,22 @@ policy_note_git_dir (const struct sbx_host_facts *host, struct sbx_plan *plan,
              < 0)
     return -ENOMEM;
   return policy_note_git_configs (host, plan, dir);
+}
+
+int
+policy_note_git_global (const struct sbx_host_facts *host,
+                        struct sbx_plan *plan)
+{
+  const char *homes[] = { host->home, host->account_home };
+  static const char *const names[] = { ".gitconfig", ".config/git/config" };
+  for (size_t i = 0; i < 2; i++)
+    for (size_t k = 0; homes[i] && k < 2; k++)
+      {
+        cleanup_free char *config = sbx_path_join (homes[i], names[k]);
+        int r
+            = config ? note_config_redirects (host, plan, config, 0) : -ENOMEM;
+        if (r < 0)
+          return r;
+      }
+  return 0;
 }

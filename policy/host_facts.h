@@ -79,8 +79,9 @@ struct sbx_host_facts
   enum sbx_path_kind (*path_kind) (const char *path, void *ctx);
   void *path_ctx;
   /* The text of the regular file PATH (not through a last link, at most
-     256 KiB) into *OUT, to be freed; a negative errno when it is absent,
-     a link or not a regular file.  Same CTX as path_kind; NULL: no file
+     256 KiB) into *OUT, to be freed; -ENOENT when it is absent, -EINVAL
+     when it is a link or not a regular file, -EFBIG when larger, -EILSEQ
+     when it holds a NUL byte, another negative errno when unreadable.  Same CTX as path_kind; NULL: no file
      is read (a git config's redirects go unreported).  */
   int (*read_text) (const char *path, char **out, void *ctx);
   /* What node PATH is on the host, not following the last link: 'c',

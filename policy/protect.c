@@ -563,5 +563,7 @@ policy_protect_metadata (const struct sbx_spec *spec,
     r = protect_git_meta (host, plan);
   if (r == 0)
     r = protect_homes (spec, host, plan);
+  if (r == 0)
+    r = policy_note_git_global (host, plan);
   return r;
 }

@@ -2,6 +2,7 @@
 
 #include "common/file_io.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -55,7 +56,16 @@ sbx_host_read_text (const char *path, char **out, void *ctx)
   (void) ctx;
   struct sbx_error err = { 0 };
   size_t len;
-  return sbx_read_file_at (AT_FDCWD, path, path, 256 * 1024, out, &len, &err);
+  int r = sbx_read_file_at (AT_FDCWD, path, path, 256 * 1024, out, &len, &err);
+  /* Text that stops early would hide what follows a NUL from a reader
+     of C strings; git reads on.  */
+  if (r == 0 && memchr (*out, '\0', len) != NULL)
+    {
+      free (*out);
+      *out = NULL;
+      return -EILSEQ;
+    }
+  return r;
 }
 
 #ifdef __APPLE__

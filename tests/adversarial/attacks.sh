@@ -555,6 +555,14 @@ case_git_settings ()
     "a config's core.hooksPath into the workspace is reported"
   tap_has "$OUTCOME" "include.path" \
     "a config's include.path is reported"
+  printf '[core]\n\tfsmonitor = tools/fsmon\n[include]\n\tpath = %s\n' \
+    "$OUTSIDE/team.inc" > "$g/.git/config"
+  printf '[core]\n\thooksPath = %s\n' "$g/hk" > "$OUTSIDE/team.inc"
+  SBX_WS=$g agent_case git-programs workspace-write "" true
+  tap_has "$OUTCOME" "names core.fsmonitor tools/fsmon" \
+    "a config's core.fsmonitor program in the workspace is reported"
+  tap_has "$OUTCOME" "the git config $OUTSIDE/team.inc names core.hooksPath $g/hk" \
+    "an included file outside is read, and its hooksPath reported"
   printf '[core]\n\thooksPath = hk\n' > "$g/.git/config"
   SBX_WS=$g agent_case git-readonly workspace-write "$(bind_to "$g/.git" "$g/.git" ro)" true
   tap_lacks "$OUTCOME" "$g/.git lacks commondir" \

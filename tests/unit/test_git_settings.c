@@ -44,14 +44,14 @@ test_scanner (void)
       "include.path and includeIf's path");
   expect_redirects ("[core]\n  hooksPath = a\\\nb\n", "core.hooksPath ab",
                     "a value continued on the next line");
-  expect_redirects ("[remote \"origin\"]\n  path = x\n[core]\n  editor = vi\n"
+  expect_redirects ("[remote \"origin\"]\n  path = x\n[core]\n  bare = false\n"
                     "  hooksPathX = y\n# [core] hooksPath = z\n",
                     "", "other sections, other keys, comments: nothing");
   expect_redirects ("[core \"sub ]\"]\nhooksPath = s\n", "core.hooksPath s",
                     "a subsection holding a bracket");
   /* Found by review: what git reads and the scanner did not.  */
   expect_redirects ("[core]\n\teditor = vim \\\n[x]\n\thooksPath = /ws/e\n",
-                    "core.hooksPath /ws/e",
+                    "core.editor vim [x]|core.hooksPath /ws/e",
                     "another key's value continued over a [line]");
   expect_redirects ("\xef\xbb\xbf[core]\n\thooksPath = /ws/e\n",
                     "core.hooksPath /ws/e", "a byte-order mark first");
@@ -60,7 +60,9 @@ test_scanner (void)
                     "extensions.worktreeConfig: config.worktree is read");
 }
 
-/* The fake host's files with text: a per-test table.  */
+/* The fake host's files with text: a per-test table of paths and texts,
+   UNREADABLE for a file the host cannot read (too large, say).  */
+#define UNREADABLE "(unreadable)"
 static const char *const *texts;
 
 static int
@@ -69,7 +71,9 @@ fake_read_text (const char *path, char **out, void *ctx)
   (void) ctx;
   for (size_t i = 0; texts && texts[i]; i += 2)
     if (strcmp (texts[i], path) == 0)
-      return (*out = strdup (texts[i + 1])) ? 0 : -ENOMEM;
+      return strcmp (texts[i + 1], UNREADABLE) == 0   ? -EFBIG
+             : (*out = strdup (texts[i + 1])) == NULL ? -ENOMEM
+                                                      : 0;
   return -ENOENT;
 }
 
@@ -258,11 +262,91 @@ test_redirects (void)
   texts = NULL;
 }
 
+/* Settings that name a program, includes followed, a config that
+   cannot be read.  */
+static void
+test_commands_and_includes (void)
+{
+  static const struct fake_path linked[] = {
+    { "/home/u/ws/.git", SBX_PATH_DIR },
+    { "/home/u/ws/.git/config", SBX_PATH_FILE },
+    { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  static const char *const commands[] = {
+    "/home/u/ws/.git/config",
+    "[core]\n\tfsmonitor = tools/fsmon\n\tsshCommand = ssh -v\n"
+    "[alias]\n\tst = !./st.sh --x\n\tco = checkout\n"
+    "[filter \"lfs\"]\n\tclean = git-lfs clean\n"
+    "[diff \"pdf\"]\n\ttextconv = /home/u/ws/bin/pdf2txt\n",
+    NULL,
+  };
+  texts = commands;
+  struct sbx_plan *plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "names core.fsmonitor tools/fsmon, alias.* "
+                            "!./st.sh --x, diff.*.textconv "
+                            "/home/u/ws/bin/pdf2txt:"),
+          "programs in the workspace are named, programs on PATH are not");
+  sbx_plan_free (plan);
+  static const char *const boolean[] = {
+    "/home/u/ws/.git/config",
+    "[core]\n\tfsmonitor = true\n",
+    NULL,
+  };
+  texts = boolean;
+  plan = resolve (linked, NULL);
+  tap_ok (plan && !has_reason (plan, "the git config"),
+          "core.fsmonitor = true is git's own daemon: not named");
+  sbx_plan_free (plan);
+  static const char *const included[] = {
+    "/home/u/ws/.git/config",
+    "[include]\n\tpath = /etc/team.inc\n\tpath = local.inc\n",
+    "/etc/team.inc",
+    "[core]\n\thooksPath = /home/u/ws/hooks\n",
+    "/home/u/ws/.git/local.inc",
+    "[include]\n\tpath = /etc/team.inc\n",
+    NULL,
+  };
+  texts = included;
+  plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "the git config /etc/team.inc names "
+                            "core.hooksPath /home/u/ws/hooks:"),
+          "an include outside is followed, and what it names is reported");
+  tap_ok (has_reason (plan, "include.path /etc/team.inc, include.path "
+                            "local.inc:"),
+          "  a relative include is taken from the config's directory");
+  sbx_plan_free (plan);
+  static const char *const global[] = {
+    "/home/u/.gitconfig",
+    "[core]\n\thooksPath = /home/u/ws/h\n",
+    NULL,
+  };
+  texts = global;
+  plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "the git config /home/u/.gitconfig names "
+                            "core.hooksPath /home/u/ws/h:"),
+          "the home's global config is read as well");
+  sbx_plan_free (plan);
+  static const char *const unreadable[] = {
+    "/home/u/ws/.git/config",
+    UNREADABLE,
+    NULL,
+  };
+  texts = unreadable;
+  plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "the git config /home/u/ws/.git/config cannot "
+                            "be read here"),
+          "a config sbx-oci cannot read is a gap");
+  sbx_plan_free (plan);
+  texts = NULL;
+}
+
 int
 main (void)
 {
   test_scanner ();
   test_git_dirs ();
   test_redirects ();
+  test_commands_and_includes ();
   return tap_done ();
 }
