@@ -255,6 +255,16 @@ pin_store_ways (const struct sbx_host_facts *host, const char *dir,
   return r;
 }
 
+static int
+pin_homes_stores (const struct sbx_host_facts *host, struct sbx_plan *plan)
+{
+  cleanup_strv struct strv homes = { 0 };
+  int r = policy_homes (host, &homes);
+  for (size_t i = 0; r == 0 && i < homes.n; i++)
+    r = pin_store_ways (host, homes.v[i], plan);
+  return r;
+}
+
 /* At most this many directories are pinned for aliases: each is an
    argument triple to bwrap, whose limit is 9,000 arguments (a pnpm tree
    holds thousands of hard links).  */
@@ -409,17 +419,16 @@ hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
 {
   /* HOME unset or not absolute names no home: the account's is still
      known, and hidden, unless it has none either.  */
-  const char *homes[] = { host->home, host->account_home };
-  int r = homes[0] || homes[1]
-              ? 0
+  cleanup_strv struct strv homes = { 0 };
+  int r = host->home || host->account_home
+              ? policy_homes (host, &homes)
               : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
                           "no home directory is known (HOME is unset or "
                           "relative, and the account has none): the "
                           "credential stores in it are not hidden");
-  for (size_t i = 0; r == 0 && i < 2; i++)
-    if (homes[i])
-      r = hide_under (host, homes[i], credential_stores, SBX_WHY_CREDENTIAL,
-                      plan);
+  for (size_t i = 0; r == 0 && i < homes.n; i++)
+    r = hide_under (host, homes.v[i], credential_stores, SBX_WHY_CREDENTIAL,
+                    plan);
   if (r == 0)
     r = hide_sockets (host, plan);
   return r == 0 ? hide_host_sockets (host, plan) : r;
@@ -483,9 +492,7 @@ policy_agent_mounts (const struct sbx_spec *spec,
   if (r == 0)
     r = mode_grants (spec, host, plan, err);
   if (r == 0 && spec->ext.hardened_defaults)
-    r = pin_store_ways (host, host->home, plan);
-  if (r == 0 && spec->ext.hardened_defaults)
-    r = pin_store_ways (host, host->account_home, plan);
+    r = pin_homes_stores (host, plan);
   if (r == 0)
     r = pin_alias_ways (spec, host, plan, err);
   for (size_t i = 0; r == 0 && i < spec->n_mounts; i++)

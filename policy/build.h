@@ -65,6 +65,12 @@ int policy_note_git_configs (const struct sbx_host_facts *host,
 int policy_note_git_global (const struct sbx_host_facts *host,
                             struct sbx_plan *plan);
 
+/* The homes whose start-up files and credential stores the plan keeps:
+   HOME's, the account's, and each directory that is one of them under
+   another name (host->home_aliases), each once, into OUT.  Returns 0 or
+   -ENOMEM.  */
+int policy_homes (const struct sbx_host_facts *host, struct strv *out);
+
 /* The protected paths of SPEC (relative to each writable root), NULL-ended:
    its own list, or the defaults.  */
 const char *const *policy_protected_list (const struct sbx_spec *spec);

@@ -72,6 +72,11 @@ struct sbx_host_facts
      (nested repositories, submodules' git directories), found by the same
      walk: protected like the root's own.  NULL: no walk.  */
   const struct strv *git_meta;
+  /* Directories in the writable roots that are a home (HOME's, the
+     account's) under another name, found by the same walk: a host's bind
+     mount of the home into a workspace.  Their start-up files and
+     credential stores are the home's.  NULL: no walk.  */
+  const struct strv *home_aliases;
   /* The caller's hard resource limits, indexed by RLIMIT_*: what an
      untrusted config may not exceed.  NULL: unknown (any is refused).  */
   const uint64_t *rlimit_hard;
@@ -81,8 +86,9 @@ struct sbx_host_facts
   /* The text of the regular file PATH (not through a last link, at most
      256 KiB) into *OUT, to be freed; -ENOENT when it is absent, -EINVAL
      when it is a link or not a regular file, -EFBIG when larger, -EILSEQ
-     when it holds a NUL byte, another negative errno when unreadable.  Same CTX as path_kind; NULL: no file
-     is read (a git config's redirects go unreported).  */
+     when it holds a NUL byte, another negative errno when unreadable.  Same
+     CTX as path_kind; NULL: no file is read (a git config's redirects go
+     unreported).  */
   int (*read_text) (const char *path, char **out, void *ctx);
   /* What node PATH is on the host, not following the last link: 'c',
      'b' or 'p' (a FIFO, numbers 0) with its numbers, or 0 when it is

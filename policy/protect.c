@@ -414,16 +414,30 @@ protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
    with the directories from that root down to them pinned (the home
    itself too: renamed away, a new one of the sandbox's making would take
    its place).  A home that is itself a root was protected as one.  */
+int
+policy_homes (const struct sbx_host_facts *host, struct strv *out)
+{
+  const char *named[] = { host->home, host->account_home };
+  size_t n = host->home_aliases ? host->home_aliases->n : 0;
+  for (size_t i = 0; i < 2 + n; i++)
+    {
+      const char *h = i < 2 ? named[i] : host->home_aliases->v[i - 2];
+      if (h && !strv_contains (out, h) && strv_push (out, h) < 0)
+        return -ENOMEM;
+    }
+  return 0;
+}
+
 static int
 protect_homes (const struct sbx_spec *spec, const struct sbx_host_facts *host,
                struct sbx_plan *plan)
 {
-  const char *homes[] = { host->home, host->account_home };
+  cleanup_strv struct strv homes = { 0 };
   const char *const *list = policy_protected_list (spec);
-  int r = 0;
-  for (size_t i = 0; r == 0 && i < 2; i++)
+  int r = policy_homes (host, &homes);
+  for (size_t i = 0; r == 0 && i < homes.n; i++)
     {
-      const char *h = homes[i];
+      const char *h = homes.v[i];
       const char *root = h ? granted_root_of (plan, h) : NULL;
       if (root == NULL)
         continue;

@@ -411,6 +411,48 @@ case_home_in_workspace ()
   rm -rf "$WS/homes"
 }
 
+# The home bind-mounted into the workspace by the host (a dev container's
+# set-up, say): the same directory under another name, where its start-up
+# files and credential stores were reached by path no more.  Root makes
+# the mount; the sandbox runs as root and, through setpriv, as uid 65534.
+case_home_bind_mounted ()
+{
+  if ! as_root; then
+    tap_skip "a home bind-mounted into the workspace" "needs root for the host's mount"
+    return
+  fi
+  local hm="$WORK/mhome" at="$WS/mh" who
+  mkdir -p "$hm/.ssh" "$at"
+  echo sbx-adv-mounted-secret > "$hm/.ssh/id_ed25519"
+  mount --bind "$hm" "$at" || { tap_skip "a home bind-mounted" "mount failed"; return; }
+  for who in root 65534; do
+    echo original > "$hm/.bashrc"
+    chown -R "$who" "$hm" "$WS"
+    if [ "$who" = root ]; then
+      HOME=$hm agent_case home-mounted workspace-write "" sh -c \
+        "cat $at/.ssh/id_ed25519; echo evil > $at/.bashrc"
+    else
+      mkdir -p "$WORK/state65534"
+      chown 65534 "$WORK/state65534"
+      local b="$WORK/b$N"
+      write_agent "$b" workspace-write "$WS" "" sh -c \
+        "cat $at/.ssh/id_ed25519; echo evil > $at/.bashrc"
+      sed -i 's/"uid": 0, "gid": 0/"uid": 65534, "gid": 65534/' "$b/config.json"
+      chmod -R a+rX "$b"
+      OUT=$(HOME=$hm setpriv --reuid 65534 --regid 65534 --clear-groups \
+        "$SBX_OCI" --root "$WORK/state65534" --ceiling "$WORK/ceiling" \
+        run --bundle "$b" "adv-mounted" 2>&1)
+    fi
+    tap_is "$(cat "$hm/.bashrc")" original \
+      "a home bind-mounted into the workspace ($who): its .bashrc stays"
+    tap_lacks "$OUT" sbx-adv-mounted-secret \
+      "a home bind-mounted into the workspace ($who): its ~/.ssh is hidden"
+  done
+  chown -R root "$WS"
+  umount "$at"
+  rm -rf "$hm" "$at"
+}
+
 # HOME names another directory than the account's home (as in this
 # suite): the stores of the account's own home are hidden too.  The
 # account's home is replaced by a scratch one in a mount namespace of the
@@ -793,6 +835,7 @@ run_cases ()
   case_temp_root_max_mode
   case_account_home
   case_home_in_workspace
+  case_home_bind_mounted
   case_runner_env
   case_outcome_links
   case_systemd_private

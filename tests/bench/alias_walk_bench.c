@@ -81,7 +81,8 @@ walk (const char *root)
   const char *roots[] = { root };
   struct sbx_alias_result res = { 0 };
   struct sbx_error err = { 0 };
-  int r = sbx_alias_walk (roots, 1, UINT32_MAX, 256, &res, &err);
+  struct sbx_alias_walk_opts opts = { UINT32_MAX, 256, NULL, 0 };
+  int r = sbx_alias_walk (roots, 1, &opts, &res, &err);
   int status = r < 0 || res.truncated;
   if (status)
     fprintf (stderr, "alias_walk_bench: %s\n", r < 0 ? err.msg : res.reason);

@@ -76,7 +76,8 @@ walk (const char *const *rel, size_t n, uint32_t max_entries,
     }
   struct sbx_alias_result res = { 0 };
   struct sbx_error err = { 0 };
-  if (sbx_alias_walk (roots, n, max_entries, max_depth, &res, &err) < 0)
+  struct sbx_alias_walk_opts opts = { max_entries, max_depth, NULL, 0 };
+  if (sbx_alias_walk (roots, n, &opts, &res, &err) < 0)
     snprintf (line, len, "error: %s", err.msg);
   else
     {
@@ -153,7 +154,8 @@ test_errors (void)
   struct sbx_alias_result res = { 0 };
   struct sbx_error err = { 0 };
   const char *rel[] = { "relative/path" };
-  tap_ok (sbx_alias_walk (rel, 1, 10, 10, &res, &err) == -EINVAL
+  struct sbx_alias_walk_opts ten = { 10, 10, NULL, 0 };
+  tap_ok (sbx_alias_walk (rel, 1, &ten, &res, &err) == -EINVAL
               && contains (err.msg, "relative/path: must be an absolute"),
           "relative root refused");
   sbx_alias_result_free (&res);
@@ -307,6 +309,39 @@ test_other_fs (void)
              "other filesystem walked only as its own root");
 }
 
+/* A home met by the walk is noted by identity, under the name it was met
+   by (a host's bind mount gives it another; the policy keeps the home's
+   files there as the home's), and a root that is a home too.  */
+static void
+test_home_aliases (void)
+{
+  make ("hw/");
+  make ("hw/deep/");
+  make ("hw/deep/h/");
+  char root[600], home[600];
+  snprintf (root, sizeof root, "%s/hw", base);
+  snprintf (home, sizeof home, "%s/hw/deep/h", base);
+  struct stat st, rst;
+  if (stat (home, &st) < 0 || stat (root, &rst) < 0)
+    {
+      tap_ok (false, "stat the home");
+      return;
+    }
+  struct sbx_dir_id ids[]
+      = { { st.st_dev, st.st_ino }, { rst.st_dev, rst.st_ino } };
+  struct sbx_alias_walk_opts opts = { 100, 24, ids, 2 };
+  struct sbx_alias_result res = { 0 };
+  struct sbx_error err = { 0 };
+  const char *roots[] = { root };
+  int r = sbx_alias_walk (roots, 1, &opts, &res, &err);
+  tap_ok (r == 0 && res.home_aliases.n == 2
+              && strcmp (res.home_aliases.v[0], root) == 0
+              && strcmp (res.home_aliases.v[1], home) == 0,
+          "homes met by identity: the root and the directory (%zu)",
+          res.home_aliases.n);
+  sbx_alias_result_free (&res);
+}
+
 int
 main (void)
 {
@@ -323,6 +358,7 @@ main (void)
   test_entry_bound ();
   test_other_fs ();
   test_unreadable ();
+  test_home_aliases ();
   char cmd[128];
   snprintf (cmd, sizeof cmd, "chmod -R u+rwx %s && rm -rf %s", base, base);
   if (system (cmd) != 0)

@@ -37,6 +37,8 @@ struct walk
   struct walk_root *roots;
   size_t n_roots;
   uint32_t max_entries, max_depth;
+  const struct sbx_dir_id *homes;
+  size_t n_homes;
   dev_t dev;  /* of the root being walked: -xdev */
   char *path; /* the path of the entry at hand, grown as needed */
   size_t len, cap;
@@ -125,6 +127,18 @@ is_a_root (const struct walk *w, const struct stat *st)
   return false;
 }
 
+/* PATH, a directory of identity ST, is one of the homes under another
+   name: noted (a home met under its own name is the home).  */
+static int
+note_home_alias (struct walk *w, const struct stat *st, const char *path)
+{
+  for (size_t i = 0; i < w->n_homes; i++)
+    if (w->homes[i].dev == st->st_dev && w->homes[i].ino == st->st_ino
+        && strv_push (&w->out->home_aliases, path) < 0)
+      return sbx_fail (w->err, -ENOMEM, "alias walk: out of memory");
+  return 0;
+}
+
 /* Does the directory DFD hold anything besides . and ..?  */
 static int
 dir_has_entries (struct walk *w, int dfd, uint32_t depth)
@@ -182,8 +196,9 @@ visit_dir (struct walk *w, int parent, const char *name, uint32_t depth)
   if (fstat (fd, &st) < 0)
     return sbx_fail_errno (w->err, -errno, "alias walk: cannot stat %s",
                            w->path);
-  if (st.st_dev != w->dev || is_a_root (w, &st))
-    return 0;
+  int r = note_home_alias (w, &st, w->path);
+  if (r < 0 || st.st_dev != w->dev || is_a_root (w, &st))
+    return r;
   if (depth < w->max_depth)
     return walk_dir (w, fd, depth);
   int has = dir_has_entries (w, fd, depth);
@@ -330,6 +345,12 @@ open_root (struct walk *w, size_t i, const char *path)
     }
   root->dev = st.st_dev;
   root->ino = st.st_ino;
+  int r = note_home_alias (w, &st, path);
+  if (r < 0)
+    {
+      close (fd);
+      return r;
+    }
   if (is_a_root (w, &st))
     close (fd);
   else
@@ -428,13 +449,16 @@ walk_free (struct walk *w)
 }
 
 int
-sbx_alias_walk (const char *const *roots, size_t n_roots, uint32_t max_entries,
-                uint32_t max_depth, struct sbx_alias_result *out,
-                struct sbx_error *err)
+sbx_alias_walk (const char *const *roots, size_t n_roots,
+                const struct sbx_alias_walk_opts *opts,
+                struct sbx_alias_result *out, struct sbx_error *err)
 {
-  struct walk w = {
-    .max_entries = max_entries, .max_depth = max_depth, .out = out, .err = err
-  };
+  struct walk w = { .max_entries = opts->max_entries,
+                    .max_depth = opts->max_depth,
+                    .homes = opts->homes,
+                    .n_homes = opts->n_homes,
+                    .out = out,
+                    .err = err };
   int r = 0;
   w.roots = calloc (n_roots ? n_roots : 1, sizeof *w.roots);
   if (w.roots == NULL)
@@ -458,6 +482,7 @@ sbx_alias_result_free (struct sbx_alias_result *r)
 {
   strv_free (&r->paths);
   strv_free (&r->git_meta);
+  strv_free (&r->home_aliases);
   free (r->reason);
   *r = (struct sbx_alias_result){ 0 };
 }

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "common/error.h"
 #include "common/strv.h"
@@ -32,6 +33,11 @@ struct sbx_alias_result
      and of linked worktrees (".git/worktrees/NAME"),
      whose config and hooks run code on the host's next git command.  */
   struct strv git_meta;
+  /* Directories the walk met (roots included) that are one of the homes
+     it was given under another name (a host's bind mount of a home into
+     a workspace): their start-up files and credential stores are the
+     home's, reached by another path.  */
+  struct strv home_aliases;
   /* Directory entries examined, over all roots; never more than
      max_entries.  */
   uint64_t visited;
@@ -45,18 +51,33 @@ struct sbx_alias_result
   char *reason;
 };
 
+/* A directory's identity.  */
+struct sbx_dir_id
+{
+  dev_t dev;
+  ino_t ino;
+};
+
+struct sbx_alias_walk_opts
+{
+  uint32_t max_entries, max_depth; /* the bounds, below */
+  /* The homes, by identity: what home_aliases looks for.  */
+  const struct sbx_dir_id *homes;
+  size_t n_homes;
+};
+
 /* Walk ROOTS[0..N_ROOTS) (absolute paths of directories; a root that is
    not a directory is a single granted file and is not walked) and fill OUT,
    which must be zeroed.  Each root is opened following symlinks, as the
    runner binds it; nothing below a root is.  A root equal to or nested in
-   another is walked once, as itself.  At most MAX_ENTRIES directory entries
-   are examined in all; entries deeper than MAX_DEPTH (the root's own entries
-   are at depth 1) are not.  Hitting either bound sets OUT->truncated and
-   OUT->reason; it is not an error.  Returns 0, or a negative errno with ERR
-   filled (a root that is relative or does not exist, out of memory or
-   fds); on error OUT is left for sbx_alias_result_free.  */
+   another is walked once, as itself.  At most OPTS->max_entries directory
+   entries are examined in all; entries deeper than OPTS->max_depth (the
+   root's own entries are at depth 1) are not.  Hitting either bound sets
+   OUT->truncated and OUT->reason; it is not an error.  Returns 0, or a
+   negative errno with ERR filled (a root that is relative or does not exist,
+   out of memory or fds); on error OUT is left for sbx_alias_result_free.  */
 int sbx_alias_walk (const char *const *roots, size_t n_roots,
-                    uint32_t max_entries, uint32_t max_depth,
+                    const struct sbx_alias_walk_opts *opts,
                     struct sbx_alias_result *out, struct sbx_error *err);
 
 /* Release what sbx_alias_walk put in R; R is zeroed again.  */

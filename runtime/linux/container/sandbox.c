@@ -81,9 +81,22 @@ walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
     return sbx_fail (err, -ENOMEM, "out of memory");
   if (roots.n == 0)
     return 0;
-  int r = sbx_alias_walk ((const char *const *) roots.v, roots.n,
-                          spec->ext.alias_max_entries,
-                          spec->ext.alias_max_depth, &sb->aliases, err);
+  /* The homes by identity: one bind-mounted into a root is met there
+     under another name.  */
+  const char *homes[] = { sb->probe.facts.home, sb->probe.facts.account_home };
+  struct sbx_dir_id ids[2];
+  struct sbx_alias_walk_opts opts
+      = { .max_entries = spec->ext.alias_max_entries,
+          .max_depth = spec->ext.alias_max_depth,
+          .homes = ids };
+  for (size_t i = 0; i < 2; i++)
+    {
+      struct stat st;
+      if (homes[i] && stat (homes[i], &st) == 0)
+        ids[opts.n_homes++] = (struct sbx_dir_id){ st.st_dev, st.st_ino };
+    }
+  int r = sbx_alias_walk ((const char *const *) roots.v, roots.n, &opts,
+                          &sb->aliases, err);
   if (r == -ENOENT)
     {
       /* A missing root is the policy's to report, with its JSON path.  */
@@ -104,6 +117,7 @@ walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
     return sbx_fail (err, -ENOMEM, "out of memory");
   sb->probe.facts.alias_files = &a->paths;
   sb->probe.facts.git_meta = &a->git_meta;
+  sb->probe.facts.home_aliases = &a->home_aliases;
   sb->probe.facts.alias_gap = sb->alias_gap;
   return 0;
 }
