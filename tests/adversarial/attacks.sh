@@ -453,6 +453,24 @@ case_home_bind_mounted ()
   rm -rf "$hm" "$at"
 }
 
+# A mount of another file system inside the workspace (a tmpfs, a
+# volume): the walk does not enter it, so hard-link aliases, nested
+# repositories and homes there are not looked for, and the report says so.
+case_other_fs_mount ()
+{
+  if ! as_root; then
+    tap_skip "a mount of another file system in the workspace" "needs root for the host's mount"
+    return
+  fi
+  mkdir -p "$WS/tm"
+  mount -t tmpfs -o size=1m tmpfs "$WS/tm" || { tap_skip "another file system" "mount failed"; return; }
+  agent_case other-fs workspace-write "" true
+  tap_has "$OUTCOME" "mounts of other file systems, not entered: $WS/tm" \
+    "a mount of another file system in the workspace is reported"
+  umount "$WS/tm"
+  rmdir "$WS/tm"
+}
+
 # HOME names another directory than the account's home (as in this
 # suite): the stores of the account's own home are hidden too.  The
 # account's home is replaced by a scratch one in a mount namespace of the
@@ -836,6 +854,7 @@ run_cases ()
   case_account_home
   case_home_in_workspace
   case_home_bind_mounted
+  case_other_fs_mount
   case_runner_env
   case_outcome_links
   case_systemd_private

@@ -197,8 +197,12 @@ visit_dir (struct walk *w, int parent, const char *name, uint32_t depth)
     return sbx_fail_errno (w->err, -errno, "alias walk: cannot stat %s",
                            w->path);
   int r = note_home_alias (w, &st, w->path);
-  if (r < 0 || st.st_dev != w->dev || is_a_root (w, &st))
+  if (r < 0 || is_a_root (w, &st))
     return r;
+  if (st.st_dev != w->dev)
+    return strv_push (&w->out->other_fs, w->path) < 0
+               ? sbx_fail (w->err, -ENOMEM, "alias walk: out of memory")
+               : 0;
   if (depth < w->max_depth)
     return walk_dir (w, fd, depth);
   int has = dir_has_entries (w, fd, depth);
@@ -483,6 +487,7 @@ sbx_alias_result_free (struct sbx_alias_result *r)
   strv_free (&r->paths);
   strv_free (&r->git_meta);
   strv_free (&r->home_aliases);
+  strv_free (&r->other_fs);
   free (r->reason);
   *r = (struct sbx_alias_result){ 0 };
 }

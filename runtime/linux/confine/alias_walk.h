@@ -38,6 +38,9 @@ struct sbx_alias_result
      a workspace): their start-up files and credential stores are the
      home's, reached by another path.  */
   struct strv home_aliases;
+  /* Directories below a root that are mounts of another file system: not
+     entered (as find -xdev), so what they hold is not looked at.  */
+  struct strv other_fs;
   /* Directory entries examined, over all roots; never more than
      max_entries.  */
   uint64_t visited;

@@ -69,6 +69,41 @@ writable_roots (const struct sbx_spec *spec, struct strv *roots)
   return r;
 }
 
+/* What the walk A did not look at, as one reason into *GAP (NULL when
+   it looked at everything).  Returns 0 or -ENOMEM.  */
+static int
+alias_gap (const struct sbx_alias_result *a, char **gap)
+{
+  char mounts[512] = "";
+  size_t len = 0;
+  for (size_t i = 0; i < a->other_fs.n && i < 4; i++)
+    {
+      int w = snprintf (mounts + len, sizeof mounts - len, "%s%s",
+                        i ? ", " : "", a->other_fs.v[i]);
+      if (w > 0 && (size_t) w < sizeof mounts - len)
+        len += (size_t) w;
+    }
+  if (a->other_fs.n > 4)
+    snprintf (mounts + len, sizeof mounts - len, " and %zu more",
+              a->other_fs.n - 4);
+  if (!a->truncated && !a->skipped && a->other_fs.n == 0)
+    return 0;
+  return asprintf (gap,
+                   "hard-link aliases: %s%s%" PRIu64
+                   " entries could not be read%s%s; those parts of the "
+                   "writable roots are not checked (hard-link aliases, "
+                   "nested repositories, homes under other names)",
+                   a->truncated ? a->reason : "", a->truncated ? "; " : "",
+                   a->skipped,
+                   a->other_fs.n ? "; mounts of other file systems, not "
+                                   "entered: "
+                                 : "",
+                   mounts)
+                 < 0
+             ? -ENOMEM
+             : 0;
+}
+
 static int
 walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
 {
@@ -106,14 +141,7 @@ walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
   if (r < 0)
     return r;
   struct sbx_alias_result *a = &sb->aliases;
-  if ((a->truncated || a->skipped)
-      && asprintf (&sb->alias_gap,
-                   "hard-link aliases: %s%s%" PRIu64
-                   " entries could not be read; those parts of the "
-                   "writable roots are not checked",
-                   a->truncated ? a->reason : "", a->truncated ? "; " : "",
-                   a->skipped)
-             < 0)
+  if (alias_gap (a, &sb->alias_gap) < 0)
     return sbx_fail (err, -ENOMEM, "out of memory");
   sb->probe.facts.alias_files = &a->paths;
   sb->probe.facts.git_meta = &a->git_meta;
