@@ -56,6 +56,24 @@ strv_contains (const struct strv *sv, const char *s)
   return false;
 }
 
+char *
+strv_join_list (const struct strv *sv, size_t max)
+{
+  size_t len = 1, shown = sv->n < max ? sv->n : max;
+  for (size_t i = 0; i < shown; i++)
+    len += strlen (sv->v[i]) + 2;
+  len += sizeof " and 18446744073709551615 more";
+  char *out = malloc (len), *p = out;
+  if (out == NULL)
+    return NULL;
+  *p = '\0';
+  for (size_t i = 0; i < shown; i++)
+    p += sprintf (p, "%s%s", i ? ", " : "", sv->v[i]);
+  if (sv->n > shown)
+    sprintf (p, " and %zu more", sv->n - shown);
+  return out;
+}
+
 void
 strv_free (struct strv *sv)
 {

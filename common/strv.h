@@ -19,6 +19,10 @@ int strv_push_owned (struct strv *sv, char *s);
 int strv_pushf (struct strv *sv, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3)));
 bool strv_contains (const struct strv *sv, const char *s);
+/* The first MAX entries of SV joined by ", " (all when fewer), then
+   " and N more" for the rest: a list for one line of a report.  NULL
+   when out of memory.  */
+char *strv_join_list (const struct strv *sv, size_t max);
 /* The value of NAME in ENV ("NAME=value" entries, NULL-terminated; ENV
    may be NULL), or NULL.  */
 const char *strv_env_value (char *const *env, const char *name);

@@ -9,6 +9,7 @@
    redirects lie within the sandbox's reach.  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,30 +319,25 @@ note_config_redirects (const struct sbx_host_facts *host,
   cleanup_strv struct strv found = { 0 };
   if (policy_git_redirects (text, &found) < 0)
     return -ENOMEM;
-  char names[512] = "";
-  size_t len = 0, n = 0;
+  cleanup_strv struct strv named = { 0 };
   for (size_t i = 0; i < found.n; i++)
     {
       r = redirect_in_reach (host, plan, config, found.v[i], depth);
-      if (r < 0)
-        return r;
-      if (r == 0)
-        continue;
-      int w = snprintf (names + len, sizeof names - len, "%s%s",
-                        n++ ? ", " : "", found.v[i]);
-      if (w > 0 && (size_t) w < sizeof names - len)
-        len += (size_t) w;
+      if (r < 0 || (r > 0 && strv_push (&named, found.v[i]) < 0))
+        return -ENOMEM;
     }
-  if (n == 0)
+  if (named.n == 0)
     return 0;
-  return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+  cleanup_free char *names = strv_join_list (&named, SIZE_MAX);
+  if (names == NULL
+      || plan_gap (plan, false, SBX_LEVEL_PARTIAL,
                    "the git config %s names %s: git takes hooks, settings "
                    "or programs from there, which the sandbox may write and "
                    "sbx-oci does not hold",
                    config, names)
-                 < 0
-             ? -ENOMEM
-             : 1;
+             < 0)
+    return -ENOMEM;
+  return 1;
 }
 
 int

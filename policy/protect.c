@@ -228,30 +228,29 @@ note_missing_in_home (const struct sbx_spec *spec,
                       struct sbx_plan *plan)
 {
   const char *const *list = policy_protected_list (spec);
-  char names[512] = "";
-  size_t len = 0, n = 0;
+  cleanup_strv struct strv lacking = { 0 };
   for (size_t k = 0; list && list[k]; k++)
     {
       /* A repository's own are not a home's start-up files.  */
       if (strncmp (list[k], ".git/", 5) == 0)
         continue;
       cleanup_free char *p = sbx_path_join (h, list[k]);
-      if (p == NULL)
+      if (p == NULL
+          || (host_path_kind (host, p) == SBX_PATH_ABSENT
+              && strv_push (&lacking, list[k]) < 0))
         return -ENOMEM;
-      if (host_path_kind (host, p) != SBX_PATH_ABSENT)
-        continue;
-      int w = snprintf (names + len, sizeof names - len, "%s%s",
-                        n++ ? ", " : "", list[k]);
-      if (w > 0 && (size_t) w < sizeof names - len)
-        len += (size_t) w;
     }
-  if (n == 0)
+  if (lacking.n == 0)
     return 0;
-  return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
-                   "the home %s is writable and lacks %s: the sandbox can "
-                   "create them, and they would run code on the host; "
-                   "create them (empty) to have them held read-only",
-                   h, names);
+  cleanup_free char *names = strv_join_list (&lacking, SIZE_MAX);
+  return names == NULL
+             ? -ENOMEM
+             : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                         "the home %s is writable and lacks %s: the sandbox "
+                         "can create them, and they would run code on the "
+                         "host; create them (empty) to have them held "
+                         "read-only",
+                         h, names);
 }
 
 /* Whether LIST protects a root's .git/config: then what else git takes

@@ -77,6 +77,15 @@ fake_read_text (const char *path, char **out, void *ctx)
   return -ENOENT;
 }
 
+/* A linked worktree's git directory: commondir there, so no gap of its
+   own, and what a config names is all there is to report.  */
+static const struct fake_path linked[] = {
+  { "/home/u/ws/.git", SBX_PATH_DIR },
+  { "/home/u/ws/.git/config", SBX_PATH_FILE },
+  { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
+  { NULL, SBX_PATH_ABSENT },
+};
+
 static bool
 has_reason (const struct sbx_plan *plan, const char *part)
 {
@@ -151,14 +160,14 @@ test_git_dirs (void)
           "no config either: both named");
   sbx_plan_free (plan);
 
-  static const struct fake_path linked[] = {
+  static const struct fake_path worktree[] = {
     { "/home/u/ws/.git", SBX_PATH_DIR },
     { "/home/u/ws/.git/config", SBX_PATH_FILE },
     { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
     { "/home/u/ws/.git/config.worktree", SBX_PATH_FILE },
     { NULL, SBX_PATH_ABSENT },
   };
-  plan = resolve (linked, NULL);
+  plan = resolve (worktree, NULL);
   if (!tap_ok (plan && !has_reason (plan, "lacks commondir")
                    && bound_ro (plan, "/home/u/ws/.git/commondir")
                    && bound_ro (plan, "/home/u/ws/.git/config.worktree")
@@ -179,12 +188,6 @@ test_git_dirs (void)
 static void
 test_redirects (void)
 {
-  static const struct fake_path linked[] = {
-    { "/home/u/ws/.git", SBX_PATH_DIR },
-    { "/home/u/ws/.git/config", SBX_PATH_FILE },
-    { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
-    { NULL, SBX_PATH_ABSENT },
-  };
   static const char *const reach[] = {
     "/home/u/ws/.git/config",
     "[core]\n\thooksPath = .husky\n[include]\n\tpath = /etc/gitconfig.d/x\n"
@@ -267,12 +270,6 @@ test_redirects (void)
 static void
 test_commands_and_includes (void)
 {
-  static const struct fake_path linked[] = {
-    { "/home/u/ws/.git", SBX_PATH_DIR },
-    { "/home/u/ws/.git/config", SBX_PATH_FILE },
-    { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
-    { NULL, SBX_PATH_ABSENT },
-  };
   static const char *const commands[] = {
     "/home/u/ws/.git/config",
     "[core]\n\tfsmonitor = tools/fsmon\n\tsshCommand = ssh -v\n"

@@ -3,6 +3,7 @@
 #include "tests/unit/tap.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 int
@@ -23,6 +24,21 @@ main (void)
   v = strv_steal (&empty);
   tap_ok (v != NULL && v[0] == NULL, "steal of an empty vector is {NULL}");
   free (v);
+
+  struct strv names = { 0 };
+  char *list = strv_join_list (&names, 4);
+  tap_streq (list, "", "join of nothing is empty");
+  free (list);
+  for (int i = 0; i < 6; i++)
+    strv_pushf (&names, "n%d", i);
+  list = strv_join_list (&names, 4);
+  tap_streq (list, "n0, n1, n2, n3 and 2 more",
+             "join shows MAX, counts the rest");
+  free (list);
+  list = strv_join_list (&names, SIZE_MAX);
+  tap_streq (list, "n0, n1, n2, n3, n4, n5", "join of all");
+  free (list);
+  strv_free (&names);
 
   struct sbx_error err = { 0 };
   int r = sbx_fail (&err, -ENOENT, "root.path: %s", "does not exist");

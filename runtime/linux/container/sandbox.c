@@ -74,20 +74,11 @@ writable_roots (const struct sbx_spec *spec, struct strv *roots)
 static int
 alias_gap (const struct sbx_alias_result *a, char **gap)
 {
-  char mounts[512] = "";
-  size_t len = 0;
-  for (size_t i = 0; i < a->other_fs.n && i < 4; i++)
-    {
-      int w = snprintf (mounts + len, sizeof mounts - len, "%s%s",
-                        i ? ", " : "", a->other_fs.v[i]);
-      if (w > 0 && (size_t) w < sizeof mounts - len)
-        len += (size_t) w;
-    }
-  if (a->other_fs.n > 4)
-    snprintf (mounts + len, sizeof mounts - len, " and %zu more",
-              a->other_fs.n - 4);
   if (!a->truncated && !a->skipped && a->other_fs.n == 0)
     return 0;
+  cleanup_free char *mounts = strv_join_list (&a->other_fs, 4);
+  if (mounts == NULL)
+    return -ENOMEM;
   return asprintf (gap,
                    "hard-link aliases: %s%s%" PRIu64
                    " entries could not be read%s%s; those parts of the "
