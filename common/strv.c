@@ -70,7 +70,7 @@ strv_join_list (const struct strv *sv, size_t max)
   for (size_t i = 0; i < shown; i++)
     p += sprintf (p, "%s%s", i ? ", " : "", sv->v[i]);
   if (sv->n > shown)
-    sprintf (p, " and %zu more", sv->n - shown);
+    sprintf (p, "%s%zu more", shown ? " and " : "", sv->n - shown);
   return out;
 }
 

@@ -52,12 +52,19 @@ int policy_git_redirects (const char *text, struct strv *out);
 int policy_note_git_dir (const struct sbx_host_facts *host,
                          struct sbx_plan *plan, const char *dir);
 
-/* The redirects part of that alone, for a git directory the sandbox
-   cannot write whose config still sends git into its reach: one the
-   config binds read-only, one above a root that lies inside its work
-   tree.  Returns 0 or -ENOMEM.  */
+/* The redirects part of that alone, for the git directory DIR, which
+   the sandbox may write or not (WRITABLE: a flag that turns on a file
+   there counts only then), and the common directory its commondir names:
+   one the config binds read-only, one above a root that lies inside its
+   work tree.  Returns 0 or -ENOMEM.  */
 int policy_note_git_configs (const struct sbx_host_facts *host,
-                             struct sbx_plan *plan, const char *dir);
+                             struct sbx_plan *plan, const char *dir,
+                             bool writable);
+
+/* The same for the git directory a .git file FILE names ("gitdir:"): a
+   linked worktree's or a submodule's.  Returns 0 or -ENOMEM.  */
+int policy_note_git_file (const struct sbx_host_facts *host,
+                          struct sbx_plan *plan, const char *file);
 
 /* The same for the global git configs of the homes (HOME's, the
    account's): ~/.gitconfig and ~/.config/git/config.  Returns 0 or

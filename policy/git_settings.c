@@ -125,6 +125,25 @@ config_section (const char *p, char *section, size_t cap)
   return *p == ']' ? p + 1 : p;
 }
 
+/* The flag key KEY of SECTION as git's documentation spells it, or
+   NULL when it is none.  */
+static const char *
+flag_shown (const char *section, const char *key)
+{
+  for (size_t k = 0; k < N_REDIRECT_KEYS; k++)
+    if (redirect_keys[k].kind == VALUE_FLAG
+        && strcmp (section, redirect_keys[k].section) == 0
+        && strcmp (key, redirect_keys[k].key) == 0)
+      return redirect_keys[k].shown;
+  return NULL;
+}
+
+static bool
+is_flag_key (const char *section, const char *key)
+{
+  return flag_shown (section, key) != NULL;
+}
+
 int
 policy_git_redirects (const char *text, struct strv *out)
 {
@@ -149,6 +168,9 @@ policy_git_redirects (const char *text, struct strv *out)
       key[n] = '\0';
       while (*p == ' ' || *p == '\t')
         p++;
+      if (n > 0 && *p != '=' && is_flag_key (section, key)
+          && strv_pushf (out, "%s true", flag_shown (section, key)) < 0)
+        return -ENOMEM; /* a key alone is git's true */
       if (n > 0 && *p == '=')
         {
           /* Every value is read whole: one continued over several lines
@@ -212,30 +234,51 @@ value_path (const struct sbx_host_facts *host, const char *config,
   return sbx_path_join (dir, value);
 }
 
-/* The program a command VALUE runs: its first word (an alias's after its
-   "!"), into WORD; false when it is git's own (core.fsmonitor's true or
-   false) or none.  */
+/* Whether VALUE is one of git's words for true.  */
 static bool
-command_word (const char *shown, const char *value, char *word, size_t cap)
+is_true (const char *value)
 {
-  if (strcmp (shown, "alias.*") == 0)
+  static const char *const words[] = { "true", "yes", "on", "1" };
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+    if (strcasecmp (value, words[i]) == 0)
+      return true;
+  return false;
+}
+
+/* Whether the command VALUE of the key SHOWN names a file within reach:
+   any of its words that is a path (an option's "--file=PATH" too), not
+   only the program (core.sshCommand's "-F CONFIG" runs what CONFIG says).
+   A bare name is found on the host's PATH and is not looked at; an
+   alias without "!" is a git command; core.fsmonitor's booleans are
+   git's own daemon.  */
+static bool
+command_in_reach (const struct sbx_host_facts *host,
+                  const struct sbx_plan *plan, const char *shown,
+                  const char *value)
+{
+  if (strcmp (shown, "alias.*") == 0 && value[0] != '!')
+    return false;
+  if (strcmp (shown, "core.fsmonitor") == 0
+      && (is_true (value) || strcasecmp (value, "false") == 0
+          || strcasecmp (value, "no") == 0 || strcasecmp (value, "off") == 0
+          || strcmp (value, "0") == 0))
+    return false;
+  static const char separators[] = " \t!;|&()<>\"'`";
+  for (const char *w = value; *(w += strspn (w, separators));)
     {
-      if (value[0] != '!')
-        return false; /* another git command */
-      value++;
+      size_t n = strcspn (w, separators);
+      char word[4096];
+      snprintf (word, sizeof word, "%.*s", (int) n, w);
+      w += n;
+      const char *path = strrchr (word, '=');
+      path = path ? path + 1 : word;
+      if (strchr (path, '/') == NULL)
+        continue;
+      cleanup_free char *p = value_path (host, NULL, path, VALUE_COMMAND);
+      if (p == NULL || reaches_writable (plan, p))
+        return true;
     }
-  value += strspn (value, " \t");
-  size_t n = strcspn (value, " \t");
-  if (n == 0 || n >= cap)
-    return n != 0;
-  memcpy (word, value, n);
-  word[n] = '\0';
-  static const char *const booleans[]
-      = { "true", "false", "yes", "no", "on", "off", "1", "0" };
-  for (size_t i = 0; strcmp (shown, "core.fsmonitor") == 0 && i < 8; i++)
-    if (strcasecmp (word, booleans[i]) == 0)
-      return false;
-  return true;
+  return false;
 }
 
 /* Why a config could not be read, in a few words.  */
@@ -257,57 +300,58 @@ read_failure (int r)
 
 static int note_config_redirects (const struct sbx_host_facts *host,
                                   struct sbx_plan *plan, const char *config,
-                                  int depth);
+                                  bool writable, int depth);
 
-/* Whether the redirect ENTRY ("KEY VALUE") of CONFIG leads where the
-   sandbox may write; an include that does not is read in its turn.  */
+/* Whether the redirect ENTRY ("KEY VALUE") of CONFIG, in a git
+   directory the sandbox may write or not (WRITABLE), leads where the
+   sandbox may write: 1, else 0, or -ENOMEM.  An include outside reach is
+   read in its turn, and what it names is reported under its own name.  */
 static int
 redirect_in_reach (const struct sbx_host_facts *host, struct sbx_plan *plan,
-                   const char *config, const char *entry, int depth)
+                   const char *config, bool writable, const char *entry,
+                   int depth)
 {
   const char *value = strchr (entry, ' ') + 1;
   size_t klen = (size_t) (value - 1 - entry);
+  char shown[64];
+  snprintf (shown, sizeof shown, "%.*s", (int) klen, entry);
   enum value_kind kind = VALUE_PATH;
   for (size_t k = 0; k < N_REDIRECT_KEYS; k++)
-    if (strlen (redirect_keys[k].shown) == klen
-        && strncmp (redirect_keys[k].shown, entry, klen) == 0)
+    if (strcmp (redirect_keys[k].shown, shown) == 0)
       kind = redirect_keys[k].kind;
-  char word[4096];
+  /* config.worktree matters where the sandbox could make one.  */
   if (kind == VALUE_FLAG)
-    return true;
+    return writable && is_true (value);
   if (kind == VALUE_COMMAND)
-    {
-      /* A bare name is found on the host's PATH, not in the sandbox's
-         reach; a path is looked at as any other.  */
-      if (!command_word (entry, value, word, sizeof word))
-        return false;
-      if (strchr (word, '/') == NULL)
-        return false;
-      value = word;
-    }
+    return command_in_reach (host, plan, shown, value);
   cleanup_free char *path = value_path (host, config, value, kind);
-  if (path == NULL)
-    return true;
-  if (reaches_writable (plan, path))
-    return true;
+  if (path == NULL || reaches_writable (plan, path))
+    return 1;
   if (kind != VALUE_INCLUDE)
-    return false;
+    return 0;
   /* git stops at ten levels of includes: past that, say so.  */
-  int r = depth < 10 ? note_config_redirects (host, plan, path, depth + 1) : 1;
-  return r < 0 ? r : r > 0;
+  int r = depth < 10
+              ? note_config_redirects (host, plan, path, false, depth + 1)
+              : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                          "the git config %s is included more than "
+                          "ten levels deep: git stops there, and so "
+                          "does sbx-oci",
+                          path);
+  return r < 0 ? r : 0;
 }
 
 /* The redirects of the config file CONFIG that lead within reach, as one
    gap naming them.  Returns 0, or 1 when it said one, or -ENOMEM.  */
 static int
 note_config_redirects (const struct sbx_host_facts *host,
-                       struct sbx_plan *plan, const char *config, int depth)
+                       struct sbx_plan *plan, const char *config,
+                       bool writable, int depth)
 {
   cleanup_free char *text = NULL;
   int r = host->read_text ? host->read_text (config, &text, host->path_ctx)
                           : -ENOENT;
-  if (r == -ENOENT)
-    return 0;
+  if (r == -ENOENT || r == -ENOMEM)
+    return r == -ENOENT ? 0 : r;
   if (r < 0)
     return plan_gap (plan, false, SBX_LEVEL_PARTIAL,
                      "the git config %s cannot be read here (%s): where it "
@@ -322,7 +366,7 @@ note_config_redirects (const struct sbx_host_facts *host,
   cleanup_strv struct strv named = { 0 };
   for (size_t i = 0; i < found.n; i++)
     {
-      r = redirect_in_reach (host, plan, config, found.v[i], depth);
+      r = redirect_in_reach (host, plan, config, writable, found.v[i], depth);
       if (r < 0 || (r > 0 && strv_push (&named, found.v[i]) < 0))
         return -ENOMEM;
     }
@@ -340,18 +384,83 @@ note_config_redirects (const struct sbx_host_facts *host,
   return 1;
 }
 
+/* The first line of the file PATH, into *OUT (to be freed): 0,
+   -ENOENT when there is none to be read, or -ENOMEM.  */
+static int
+first_line (const struct sbx_host_facts *host, const char *path, char **out)
+{
+  cleanup_free char *text = NULL;
+  int r = host->read_text ? host->read_text (path, &text, host->path_ctx)
+                          : -ENOENT;
+  if (r == -ENOMEM)
+    return r;
+  if (r < 0)
+    return -ENOENT;
+  text[strcspn (text, "\r\n")] = '\0';
+  *out = text;
+  text = NULL;
+  return 0;
+}
+
+/* PATH as git takes a path written in a file of the directory DIR
+   (commondir, a .git file's gitdir): absolute, or relative to DIR.  */
+static char *
+beside (const char *dir, const char *path)
+{
+  return path[0] == '/' ? sbx_path_normalize (path)
+                        : sbx_path_join (dir, path);
+}
+
 int
 policy_note_git_configs (const struct sbx_host_facts *host,
-                         struct sbx_plan *plan, const char *dir)
+                         struct sbx_plan *plan, const char *dir, bool writable)
 {
   cleanup_free char *config = sbx_path_join (dir, "config");
   cleanup_free char *wt = sbx_path_join (dir, "config.worktree");
-  if (config == NULL || wt == NULL)
+  cleanup_free char *common_file = sbx_path_join (dir, "commondir");
+  if (config == NULL || wt == NULL || common_file == NULL)
     return -ENOMEM;
-  int r = note_config_redirects (host, plan, config, 0);
+  int r = note_config_redirects (host, plan, config, writable, 0);
   if (r >= 0)
-    r = note_config_redirects (host, plan, wt, 0);
+    r = note_config_redirects (host, plan, wt, writable, 0);
+  /* A linked worktree's git directory: its settings are mostly the
+     common directory's.  */
+  cleanup_free char *common = NULL;
+  int c = r < 0 ? 0 : first_line (host, common_file, &common);
+  if (c == -ENOMEM)
+    return c;
+  if (r >= 0 && c == 0 && common[0])
+    {
+      cleanup_free char *to = beside (dir, common);
+      r = to == NULL ? -ENOMEM
+          : strcmp (to, dir) == 0
+              ? 0
+              : policy_note_git_configs (host, plan, to,
+                                         reaches_writable (plan, to));
+    }
   return r < 0 ? r : 0;
+}
+
+int
+policy_note_git_file (const struct sbx_host_facts *host, struct sbx_plan *plan,
+                      const char *file)
+{
+  cleanup_free char *line = NULL;
+  int r = first_line (host, file, &line);
+  if (r < 0)
+    return r == -ENOMEM ? r : 0;
+  if (strncmp (line, "gitdir:", 7) != 0)
+    return 0;
+  const char *to = line + 7 + strspn (line + 7, " \t");
+  cleanup_free char *dir = strdup (file);
+  char *slash = dir ? strrchr (dir, '/') : NULL;
+  if (slash == NULL)
+    return -ENOMEM;
+  slash[slash == dir] = '\0';
+  cleanup_free char *gitdir = beside (dir, to);
+  return gitdir ? policy_note_git_configs (host, plan, gitdir,
+                                           reaches_writable (plan, gitdir))
+                : -ENOMEM;
 }
 
 int
@@ -375,7 +484,7 @@ policy_note_git_dir (const struct sbx_host_facts *host, struct sbx_plan *plan,
                    dir, own_config ? "" : " and config", dir)
              < 0)
     return -ENOMEM;
-  return policy_note_git_configs (host, plan, dir);
+  return policy_note_git_configs (host, plan, dir, true);
 }
 
 int
@@ -388,8 +497,8 @@ policy_note_git_global (const struct sbx_host_facts *host,
     for (size_t k = 0; homes[i] && k < 2; k++)
       {
         cleanup_free char *config = sbx_path_join (homes[i], names[k]);
-        int r
-            = config ? note_config_redirects (host, plan, config, 0) : -ENOMEM;
+        int r = config ? note_config_redirects (host, plan, config, false, 0)
+                       : -ENOMEM;
         if (r < 0)
           return r;
       }

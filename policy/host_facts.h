@@ -83,9 +83,9 @@ struct sbx_host_facts
   /* How PATH looks on the host (lstat, not following the last link).  */
   enum sbx_path_kind (*path_kind) (const char *path, void *ctx);
   void *path_ctx;
-  /* The text of the regular file PATH (not through a last link, at most
-     256 KiB) into *OUT, to be freed; -ENOENT when it is absent, -EINVAL
-     when it is a link or not a regular file, -EFBIG when larger, -EILSEQ
+  /* The text of the regular file PATH (a last link followed, as git
+     does; at most 256 KiB) into *OUT, to be freed; -ENOENT when it is
+     absent, -EINVAL when it is not a regular file, -EFBIG when larger, -EILSEQ
      when it holds a NUL byte, another negative errno when unreadable.  Same
      CTX as path_kind; NULL: no file is read (a git config's redirects go
      unreported).  */

@@ -277,7 +277,7 @@ note_git_dir (const struct sbx_host_facts *host, const char *root,
       || host_path_kind (host, dir) != SBX_PATH_DIR)
     return 0;
   if (narrowed_by_config (plan, dir))
-    return policy_note_git_configs (host, plan, dir);
+    return policy_note_git_configs (host, plan, dir, false);
   return policy_note_git_dir (host, plan, dir);
 }
 
@@ -301,9 +301,9 @@ note_enclosing_repo (const struct sbx_host_facts *host, const char *root,
         return -ENOMEM;
       enum sbx_path_kind kind = host_path_kind (host, git);
       if (kind == SBX_PATH_DIR)
-        return policy_note_git_configs (host, plan, git);
+        return policy_note_git_configs (host, plan, git, false);
       if (kind != SBX_PATH_ABSENT)
-        return 0; /* a .git file: the git directory it names is elsewhere */
+        return policy_note_git_file (host, plan, git); /* a worktree's */
     }
   return 0;
 }
@@ -332,9 +332,10 @@ protect_in_root (const struct sbx_spec *spec,
       cleanup_free char *git = sbx_path_join (root, ".git");
       if (git == NULL)
         return -ENOMEM;
-      r = host_path_kind (host, git) == SBX_PATH_ABSENT
-              ? note_enclosing_repo (host, root, plan)
-              : note_git_dir (host, root, ".git", plan);
+      enum sbx_path_kind kind = host_path_kind (host, git);
+      r = kind == SBX_PATH_ABSENT ? note_enclosing_repo (host, root, plan)
+          : kind == SBX_PATH_DIR  ? note_git_dir (host, root, ".git", plan)
+                                  : policy_note_git_file (host, plan, git);
     }
   if (r == 0 && is_home (host, root))
     r = note_missing_in_home (spec, host, root, plan);

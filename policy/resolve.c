@@ -72,6 +72,13 @@ plan_gap (struct sbx_plan *plan, bool network, enum sbx_level level,
   va_end (ap);
   if (r < 0)
     return -ENOMEM;
+  /* The same gap found twice (a git config reached from two places) is
+     said once.  */
+  if (strv_contains (&plan->enforcement.reasons, reason))
+    {
+      free (reason);
+      return 0;
+    }
   return strv_push_owned (&plan->enforcement.reasons, reason);
 }
 

@@ -15,8 +15,8 @@ enum sbx_path_kind sbx_host_path_kind (const char *path, void *ctx);
 char sbx_host_path_node (const char *path, uint32_t *major, uint32_t *minor,
                          void *ctx);
 
-/* The text of the regular file PATH, no last link followed, at most 256
-   KiB and holding no NUL byte (-EILSEQ): sbx_host_facts.read_text.  */
+/* The text of the regular file PATH (a link followed), at most 256 KiB
+   and holding no NUL byte (-EILSEQ): sbx_host_facts.read_text.  */
 int sbx_host_read_text (const char *path, char **out, void *ctx);
 
 /* The caller's home: $HOME, else UID's entry in /etc/passwd (on macOS,

@@ -126,6 +126,27 @@ show_reasons (const struct sbx_plan *plan)
     printf ("# reason: %s\n", plan->enforcement.reasons.v[i]);
 }
 
+/* resolve () with the workspace WS (no mounts).  */
+static struct sbx_plan *
+resolve_at (const struct fake_path *paths, const char *ws)
+{
+  char json[2048];
+  snprintf (json, sizeof json,
+            AGENT_JSON ("", "\"mode\": \"workspace-write\", "
+                            "\"workspace\": \"%s\", \"network\": \"deny\""),
+            ws);
+  struct sbx_host_facts host = fake_host (paths);
+  host.runner_version[0] = 1;
+  host.runner_bind_fd = true;
+  host.landlock_abi = 7;
+  host.read_text = fake_read_text;
+  struct sbx_plan *plan = NULL;
+  struct sbx_error err = { 0 };
+  if (fake_resolve_json (json, &host, &plan, &err) < 0)
+    printf ("# %s\n", err.msg);
+  return plan;
+}
+
 static bool
 bound_ro (const struct sbx_plan *plan, const char *path)
 {
@@ -309,9 +330,10 @@ test_commands_and_includes (void)
   tap_ok (has_reason (plan, "the git config /etc/team.inc names "
                             "core.hooksPath /home/u/ws/hooks:"),
           "an include outside is followed, and what it names is reported");
-  tap_ok (has_reason (plan, "include.path /etc/team.inc, include.path "
+  tap_ok (has_reason (plan, "/home/u/ws/.git/config names include.path "
                             "local.inc:"),
-          "  a relative include is taken from the config's directory");
+          "  the including config names the include in reach, not the one "
+          "outside");
   sbx_plan_free (plan);
   static const char *const global[] = {
     "/home/u/.gitconfig",
@@ -338,6 +360,96 @@ test_commands_and_includes (void)
   texts = NULL;
 }
 
+/* Found by review: a root in a linked worktree (its .git a file naming
+   the git directory, whose commondir names the main one), command
+   arguments, a relative include outside reach, worktreeConfig's value.  */
+static void
+test_review_cases (void)
+{
+  static const struct fake_path repo[] = {
+    { "/r", SBX_PATH_DIR },
+    { "/r/main/.git", SBX_PATH_DIR },
+    { "/r/main/.git/config", SBX_PATH_FILE },
+    { "/r/main/.git/worktrees/wt", SBX_PATH_DIR },
+    { "/r/main/.git/worktrees/wt/commondir", SBX_PATH_FILE },
+    { "/r/wt", SBX_PATH_DIR },
+    { "/r/wt/.git", SBX_PATH_FILE },
+    { "/r/wt/pkg", SBX_PATH_DIR },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  static const char *const files[] = {
+    "/r/wt/.git", "gitdir: /r/main/.git/worktrees/wt\n",
+    "/r/main/.git/worktrees/wt/commondir", "../..\n",
+    "/r/main/.git/config", "[core]\n\thooksPath = pkg/.husky\n",
+    NULL,
+  };
+  texts = files;
+  struct sbx_plan *plan = resolve_at (repo, "/r/wt/pkg");
+  tap_ok (has_reason (plan, "the git config /r/main/.git/config names "
+                            "core.hooksPath pkg/.husky"),
+          "a root inside a linked worktree: the main repository's config");
+  sbx_plan_free (plan);
+  plan = resolve_at (repo, "/r/wt");
+  tap_ok (has_reason (plan, "the git config /r/main/.git/config names "
+                            "core.hooksPath pkg/.husky"),
+          "a root that is a linked worktree: the same");
+  sbx_plan_free (plan);
+
+  static const char *const args[] = {
+    "/home/u/ws/.git/config",
+    "[core]\n\tsshCommand = ssh -F /home/u/ws/ssh_config\n\tpager = less\n"
+    "[credential]\n\thelper = store --file=/home/u/ws/.creds\n"
+    "[alias]\n\tx = !sh ./x.sh\n",
+    NULL,
+  };
+  texts = args;
+  plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "names core.sshCommand ssh -F "
+                            "/home/u/ws/ssh_config, credential.helper store "
+                            "--file=/home/u/ws/.creds, alias.* !sh ./x.sh:"),
+          "a command's arguments are looked at, not only its first word");
+  sbx_plan_free (plan);
+
+  static const struct fake_path inner[] = {
+    { "/repo/.git", SBX_PATH_DIR },
+    { "/repo/.git/config", SBX_PATH_FILE },
+    { "/repo/front", SBX_PATH_DIR },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  static const char *const relative[] = {
+    "/repo/.git/config", "[include]\n\tpath = team.inc\n",
+    "/repo/.git/team.inc", "[core]\n\thooksPath = /repo/front/h\n",
+    NULL,
+  };
+  texts = relative;
+  plan = resolve_at (inner, "/repo/front");
+  tap_ok (has_reason (plan, "the git config /repo/.git/team.inc names "
+                            "core.hooksPath /repo/front/h:")
+              && !has_reason (plan, "names include.path team.inc"),
+          "a relative include outside reach is read beside its config, and "
+          "only what it names is reported");
+  sbx_plan_free (plan);
+
+  static const char *const flags[] = {
+    "/home/u/ws/.git/config", "[extensions]\n\tworktreeConfig = false\n",
+    NULL,
+  };
+  texts = flags;
+  plan = resolve (linked, NULL);
+  tap_ok (plan && !has_reason (plan, "the git config"),
+          "worktreeConfig = false is not reported");
+  sbx_plan_free (plan);
+  static const char *const bare[] = {
+    "/home/u/ws/.git/config", "[extensions]\n\tworktreeConfig\n", NULL,
+  };
+  texts = bare;
+  plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "names extensions.worktreeConfig true"),
+          "a bare worktreeConfig is git's true: reported");
+  sbx_plan_free (plan);
+  texts = NULL;
+}
+
 int
 main (void)
 {
@@ -345,5 +457,6 @@ main (void)
   test_git_dirs ();
   test_redirects ();
   test_commands_and_includes ();
+  test_review_cases ();
   return tap_done ();
 }

@@ -85,7 +85,8 @@ ended_in_setup (const struct sbx_sandbox *sb, pid_t *runner, int report_fd,
                 struct sbx_error *err)
 {
   int status = 0;
-  waitpid (*runner, &status, 0);
+  while (waitpid (*runner, &status, 0) < 0 && errno == EINTR)
+    ;
   *runner = 0;
   char msg[512] = "";
   init_report (report_fd, msg, sizeof msg);

@@ -76,17 +76,21 @@ alias_gap (const struct sbx_alias_result *a, char **gap)
 {
   if (!a->truncated && !a->skipped && a->other_fs.n == 0)
     return 0;
+  char skipped[64] = "";
+  if (a->skipped)
+    snprintf (skipped, sizeof skipped, "%" PRIu64 " entries could not be read",
+              a->skipped);
   cleanup_free char *mounts = strv_join_list (&a->other_fs, 4);
   if (mounts == NULL)
     return -ENOMEM;
   return asprintf (gap,
-                   "hard-link aliases: %s%s%" PRIu64
-                   " entries could not be read%s%s; those parts of the "
+                   "hard-link aliases: %s%s%s%s%s%s; those parts of the "
                    "writable roots are not checked (hard-link aliases, "
                    "nested repositories, homes under other names)",
-                   a->truncated ? a->reason : "", a->truncated ? "; " : "",
-                   a->skipped,
-                   a->other_fs.n ? "; mounts of other file systems, not "
+                   a->truncated ? a->reason : "",
+                   a->truncated && (a->skipped || a->other_fs.n) ? "; " : "",
+                   skipped, a->skipped && a->other_fs.n ? "; " : "",
+                   a->other_fs.n ? "mounts of other file systems, not "
                                    "entered: "
                                  : "",
                    mounts)
