@@ -212,6 +212,20 @@ reaches_writable (const struct sbx_plan *plan, const char *path)
   return false;
 }
 
+/* Whether PATH (absolute, normalised) reaches something the sandbox may
+   write, as written or where its links lead on the host (a value through
+   a link to the workspace, /tmp on macOS).  */
+static bool
+path_in_reach (const struct sbx_host_facts *host, const struct sbx_plan *plan,
+               const char *path)
+{
+  if (reaches_writable (plan, path))
+    return true;
+  cleanup_free char *real
+      = host->resolve ? host->resolve (path, host->path_ctx) : NULL;
+  return real && reaches_writable (plan, real);
+}
+
 /* Where VALUE, a path in the config file CONFIG, leads on the host: an
    absolute path normalised, a home-relative one in the home, an
    include's relative one beside CONFIG.  NULL when that cannot be told
@@ -275,7 +289,7 @@ command_in_reach (const struct sbx_host_facts *host,
       if (strchr (path, '/') == NULL)
         continue;
       cleanup_free char *p = value_path (host, NULL, path, VALUE_COMMAND);
-      if (p == NULL || reaches_writable (plan, p))
+      if (p == NULL || path_in_reach (host, plan, p))
         return true;
     }
   return false;
@@ -325,7 +339,7 @@ redirect_in_reach (const struct sbx_host_facts *host, struct sbx_plan *plan,
   if (kind == VALUE_COMMAND)
     return command_in_reach (host, plan, shown, value);
   cleanup_free char *path = value_path (host, config, value, kind);
-  if (path == NULL || reaches_writable (plan, path))
+  if (path == NULL || path_in_reach (host, plan, path))
     return 1;
   if (kind != VALUE_INCLUDE)
     return 0;

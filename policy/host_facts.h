@@ -90,6 +90,11 @@ struct sbx_host_facts
      CTX as path_kind; NULL: no file is read (a git config's redirects go
      unreported).  */
   int (*read_text) (const char *path, char **out, void *ctx);
+  /* Where the absolute PATH leads on the host, every link followed, as
+     far as it exists (the rest appended as written), to be freed; NULL
+     when that cannot be told.  Same CTX as path_kind; NULL: paths are
+     compared as written.  */
+  char *(*resolve) (const char *path, void *ctx);
   /* What node PATH is on the host, not following the last link: 'c',
      'b' or 'p' (a FIFO, numbers 0) with its numbers, or 0 when it is
      none (or absent).  Same CTX as path_kind.  */

@@ -86,6 +86,17 @@ static const struct fake_path linked[] = {
   { NULL, SBX_PATH_ABSENT },
 };
 
+/* The fake host's one link: /tmp/wslink leads to the workspace.  */
+static char *
+fake_resolve (const char *path, void *ctx)
+{
+  (void) ctx;
+  char *out = NULL;
+  if (strncmp (path, "/tmp/wslink/", 12) == 0)
+    return asprintf (&out, "/home/u/ws/%s", path + 12) < 0 ? NULL : out;
+  return strdup (path);
+}
+
 static bool
 has_reason (const struct sbx_plan *plan, const char *part)
 {
@@ -111,6 +122,7 @@ resolve (const struct fake_path *paths, const char *mounts)
   host.runner_bind_fd = true;
   host.landlock_abi = 7;
   host.read_text = fake_read_text;
+  host.resolve = fake_resolve;
   struct sbx_plan *plan = NULL;
   struct sbx_error err = { 0 };
   if (fake_resolve_json (json, &host, &plan, &err) < 0)
@@ -140,6 +152,7 @@ resolve_at (const struct fake_path *paths, const char *ws)
   host.runner_bind_fd = true;
   host.landlock_abi = 7;
   host.read_text = fake_read_text;
+  host.resolve = fake_resolve;
   struct sbx_plan *plan = NULL;
   struct sbx_error err = { 0 };
   if (fake_resolve_json (json, &host, &plan, &err) < 0)
@@ -378,9 +391,12 @@ test_review_cases (void)
     { NULL, SBX_PATH_ABSENT },
   };
   static const char *const files[] = {
-    "/r/wt/.git", "gitdir: /r/main/.git/worktrees/wt\n",
-    "/r/main/.git/worktrees/wt/commondir", "../..\n",
-    "/r/main/.git/config", "[core]\n\thooksPath = pkg/.husky\n",
+    "/r/wt/.git",
+    "gitdir: /r/main/.git/worktrees/wt\n",
+    "/r/main/.git/worktrees/wt/commondir",
+    "../..\n",
+    "/r/main/.git/config",
+    "[core]\n\thooksPath = pkg/.husky\n",
     NULL,
   };
   texts = files;
@@ -417,8 +433,10 @@ test_review_cases (void)
     { NULL, SBX_PATH_ABSENT },
   };
   static const char *const relative[] = {
-    "/repo/.git/config", "[include]\n\tpath = team.inc\n",
-    "/repo/.git/team.inc", "[core]\n\thooksPath = /repo/front/h\n",
+    "/repo/.git/config",
+    "[include]\n\tpath = team.inc\n",
+    "/repo/.git/team.inc",
+    "[core]\n\thooksPath = /repo/front/h\n",
     NULL,
   };
   texts = relative;
@@ -430,8 +448,20 @@ test_review_cases (void)
           "only what it names is reported");
   sbx_plan_free (plan);
 
+  static const char *const linked_value[] = {
+    "/home/u/ws/.git/config",
+    "[core]\n\thooksPath = /tmp/wslink/hk\n",
+    NULL,
+  };
+  texts = linked_value;
+  plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "names core.hooksPath /tmp/wslink/hk:"),
+          "a value through a link into the workspace is followed");
+  sbx_plan_free (plan);
+
   static const char *const flags[] = {
-    "/home/u/ws/.git/config", "[extensions]\n\tworktreeConfig = false\n",
+    "/home/u/ws/.git/config",
+    "[extensions]\n\tworktreeConfig = false\n",
     NULL,
   };
   texts = flags;
@@ -440,7 +470,9 @@ test_review_cases (void)
           "worktreeConfig = false is not reported");
   sbx_plan_free (plan);
   static const char *const bare[] = {
-    "/home/u/ws/.git/config", "[extensions]\n\tworktreeConfig\n", NULL,
+    "/home/u/ws/.git/config",
+    "[extensions]\n\tworktreeConfig\n",
+    NULL,
   };
   texts = bare;
   plan = resolve (linked, NULL);

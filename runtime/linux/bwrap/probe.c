@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +290,31 @@ set_home (char *dst, size_t size, const char *home)
   return strcpy (dst, normal);
 }
 
+/* sbx_host_facts.resolve: the real path of PATH's longest existing
+   prefix, the rest appended.  */
+static char *
+resolve_path (const char *path, void *ctx)
+{
+  (void) ctx;
+  char head[PATH_MAX], real[PATH_MAX];
+  if (snprintf (head, sizeof head, "%s", path) >= (int) sizeof head)
+    return NULL;
+  size_t cut = strlen (head);
+  for (;;)
+    {
+      int r = sbx_real_path (head, real, sizeof real);
+      if (r == 0)
+        break;
+      char *slash = strrchr (head, '/');
+      if (r != -ENOENT || slash == NULL || slash == head)
+        return NULL;
+      *slash = '\0';
+      cut = (size_t) (slash - head);
+    }
+  char *out = NULL;
+  return asprintf (&out, "%s%s", real, path + cut) < 0 ? NULL : out;
+}
+
 static void
 probe_identity (struct sbx_probe *p)
 {
@@ -307,6 +333,7 @@ probe_identity (struct sbx_probe *p)
   f->path_kind = sbx_host_path_kind;
   f->path_node = sbx_host_path_node;
   f->read_text = sbx_host_read_text;
+  f->resolve = resolve_path;
   f->rlimit_hard = sbx_host_rlimits ();
   f->landlock_abi = landlock_abi ();
   sbx_probe_label_modules (f);
