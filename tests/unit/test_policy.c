@@ -702,10 +702,53 @@ test_bind_fd_gap (void)
     }
 }
 
+/* Gaps that only the integration suites met, where this host's
+   bubblewrap (0.8.0, a gap of its own) keeps every run partial: on a
+   host with nothing else to report, each alone makes the file system
+   partial.  */
+static void
+test_walk_and_home_gaps (void)
+{
+  static const struct fake_path paths[] = {
+    { "/home/u/ws/.bashrc", SBX_PATH_FILE },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  struct sbx_host_facts host = fake_host (paths);
+  host.runner_version[0] = 1;
+  host.runner_bind_fd = true;
+  host.landlock_abi = 7;
+  const char *json = AGENT_JSON ("", "\"mode\": \"workspace-write\", "
+                                     "\"workspace\": \"/home/u/ws\", "
+                                     "\"network\": \"deny\"");
+  struct sbx_plan *plan = NULL;
+  struct sbx_error err = { 0 };
+  fake_resolve_json (json, &host, &plan, &err);
+  tap_ok (plan && plan->enforcement.filesystem == SBX_LEVEL_FULL,
+          "a host with nothing to report: filesystem full");
+  sbx_plan_free (plan);
+  host.alias_gap = "hard-link aliases: the alias walk stopped at its bound";
+  plan = NULL;
+  fake_resolve_json (json, &host, &plan, &err);
+  tap_ok (plan && plan->enforcement.filesystem == SBX_LEVEL_PARTIAL
+              && has_reason (plan, "stopped at its bound"),
+          "a walk cut short: filesystem partial, with the reason");
+  sbx_plan_free (plan);
+  host.alias_gap = NULL;
+  host.home = "/home/u/ws";
+  plan = NULL;
+  fake_resolve_json (json, &host, &plan, &err);
+  tap_ok (plan && plan->enforcement.filesystem == SBX_LEVEL_PARTIAL
+              && has_reason (plan, "the home /home/u/ws is writable and "
+                                   "lacks .bash_profile"),
+          "the workspace is the home: what it lacks makes it partial");
+  sbx_plan_free (plan);
+}
+
 int
 main (void)
 {
   test_filters ();
+  test_walk_and_home_gaps ();
   test_bind_fd_gap ();
   test_supplementary_groups ();
   test_init_takes_identity ();
