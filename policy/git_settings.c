@@ -425,34 +425,46 @@ beside (const char *dir, const char *path)
                         : sbx_path_join (dir, path);
 }
 
-int
-policy_note_git_configs (const struct sbx_host_facts *host,
-                         struct sbx_plan *plan, const char *dir, bool writable)
+/* The configs of the git directory DIR (config, config.worktree).  */
+static int
+note_dir_configs (const struct sbx_host_facts *host, struct sbx_plan *plan,
+                  const char *dir, bool writable)
 {
   cleanup_free char *config = sbx_path_join (dir, "config");
   cleanup_free char *wt = sbx_path_join (dir, "config.worktree");
-  cleanup_free char *common_file = sbx_path_join (dir, "commondir");
-  if (config == NULL || wt == NULL || common_file == NULL)
+  if (config == NULL || wt == NULL)
     return -ENOMEM;
   int r = note_config_redirects (host, plan, config, writable, 0);
   if (r >= 0)
     r = note_config_redirects (host, plan, wt, writable, 0);
+  return r < 0 ? r : 0;
+}
+
+int
+policy_note_git_configs (const struct sbx_host_facts *host,
+                         struct sbx_plan *plan, const char *dir, bool writable)
+{
+  int r = note_dir_configs (host, plan, dir, writable);
   /* A linked worktree's git directory: its settings are mostly the
-     common directory's.  */
+     common directory's.  git reads one commondir, the git directory's
+     own, never the common directory's: neither does this (two that
+     name each other are no loop).  */
+  cleanup_free char *common_file = sbx_path_join (dir, "commondir");
   cleanup_free char *common = NULL;
+  if (r == 0 && common_file == NULL)
+    return -ENOMEM;
   int c = r < 0 ? 0 : first_line (host, common_file, &common);
   if (c == -ENOMEM)
     return c;
-  if (r >= 0 && c == 0 && common[0])
+  if (r == 0 && c == 0 && common[0])
     {
       cleanup_free char *to = beside (dir, common);
       r = to == NULL ? -ENOMEM
           : strcmp (to, dir) == 0
               ? 0
-              : policy_note_git_configs (host, plan, to,
-                                         reaches_writable (plan, to));
+              : note_dir_configs (host, plan, to, reaches_writable (plan, to));
     }
-  return r < 0 ? r : 0;
+  return r;
 }
 
 int

@@ -411,6 +411,29 @@ test_review_cases (void)
           "a root that is a linked worktree: the same");
   sbx_plan_free (plan);
 
+  static const struct fake_path loop[] = {
+    { "/home/u/ws/.git", SBX_PATH_DIR },
+    { "/home/u/ws/.git/config", SBX_PATH_FILE },
+    { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
+    { "/home/u/ws/b", SBX_PATH_DIR },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  static const char *const loops[] = {
+    "/home/u/ws/.git/commondir",
+    "../b\n",
+    "/home/u/ws/b/commondir",
+    "../.git\n",
+    "/home/u/ws/b/config",
+    "[core]\n\thooksPath = /home/u/ws/h\n",
+    NULL,
+  };
+  texts = loops;
+  plan = resolve_at (loop, "/home/u/ws");
+  tap_ok (has_reason (plan, "the git config /home/u/ws/b/config names "
+                            "core.hooksPath /home/u/ws/h"),
+          "two commondirs that name each other: one step, as git takes");
+  sbx_plan_free (plan);
+
   static const char *const args[] = {
     "/home/u/ws/.git/config",
     "[core]\n\tsshCommand = ssh -F /home/u/ws/ssh_config\n\tpager = less\n"
