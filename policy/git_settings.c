@@ -149,6 +149,11 @@ policy_git_redirects (const char *text, struct strv *out)
 {
   char section[32] = "";
   const char *p = text;
+  /* No value is longer than the text: none is cut short.  */
+  size_t cap = strlen (text) + 1;
+  cleanup_free char *value = malloc (cap);
+  if (value == NULL)
+    return -ENOMEM;
   if (strncmp (p, "\xef\xbb\xbf", 3) == 0)
     p += 3; /* a byte-order mark, which git skips */
   while (*p)
@@ -175,8 +180,7 @@ policy_git_redirects (const char *text, struct strv *out)
         {
           /* Every value is read whole: one continued over several lines
              holds what would otherwise look like a header or a key.  */
-          char value[4096];
-          p = config_value (p + 1, value, sizeof value);
+          p = config_value (p + 1, value, cap);
           for (size_t k = 0; k < N_REDIRECT_KEYS; k++)
             if (strcmp (section, redirect_keys[k].section) == 0
                 && (strcmp (key, redirect_keys[k].key) == 0
@@ -312,9 +316,14 @@ read_failure (int r)
     }
 }
 
+/* How many config files one config may bring in through includes, all
+   levels together: git's ten levels of a config that includes itself
+   several times over would otherwise be read thousands of times.  */
+#define MAX_CONFIG_READS 64
+
 static int note_config_redirects (const struct sbx_host_facts *host,
                                   struct sbx_plan *plan, const char *config,
-                                  bool writable, int depth);
+                                  bool writable, int depth, int *reads);
 
 /* Whether the redirect ENTRY ("KEY VALUE") of CONFIG, in a git
    directory the sandbox may write or not (WRITABLE), leads where the
@@ -323,7 +332,7 @@ static int note_config_redirects (const struct sbx_host_facts *host,
 static int
 redirect_in_reach (const struct sbx_host_facts *host, struct sbx_plan *plan,
                    const char *config, bool writable, const char *entry,
-                   int depth)
+                   int depth, int *reads)
 {
   const char *value = strchr (entry, ' ') + 1;
   size_t klen = (size_t) (value - 1 - entry);
@@ -343,14 +352,16 @@ redirect_in_reach (const struct sbx_host_facts *host, struct sbx_plan *plan,
     return 1;
   if (kind != VALUE_INCLUDE)
     return 0;
-  /* git stops at ten levels of includes: past that, say so.  */
-  int r = depth < 10
-              ? note_config_redirects (host, plan, path, false, depth + 1)
-              : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
-                          "the git config %s is included more than "
-                          "ten levels deep: git stops there, and so "
-                          "does sbx-oci",
-                          path);
+  /* git stops at ten levels of includes; sbx-oci at that, or at
+     MAX_CONFIG_READS files: past either, say so.  */
+  int r
+      = depth < 10 && *reads < MAX_CONFIG_READS
+            ? note_config_redirects (host, plan, path, false, depth + 1, reads)
+            : plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                        "the git config %s is included more than ten "
+                        "levels deep, or past %d included files: what it "
+                        "names is not looked at",
+                        path, MAX_CONFIG_READS);
   return r < 0 ? r : 0;
 }
 
@@ -359,8 +370,9 @@ redirect_in_reach (const struct sbx_host_facts *host, struct sbx_plan *plan,
 static int
 note_config_redirects (const struct sbx_host_facts *host,
                        struct sbx_plan *plan, const char *config,
-                       bool writable, int depth)
+                       bool writable, int depth, int *reads)
 {
+  ++*reads;
   cleanup_free char *text = NULL;
   int r = host->read_text ? host->read_text (config, &text, host->path_ctx)
                           : -ENOENT;
@@ -380,7 +392,8 @@ note_config_redirects (const struct sbx_host_facts *host,
   cleanup_strv struct strv named = { 0 };
   for (size_t i = 0; i < found.n; i++)
     {
-      r = redirect_in_reach (host, plan, config, writable, found.v[i], depth);
+      r = redirect_in_reach (host, plan, config, writable, found.v[i], depth,
+                             reads);
       if (r < 0 || (r > 0 && strv_push (&named, found.v[i]) < 0))
         return -ENOMEM;
     }
@@ -425,6 +438,24 @@ beside (const char *dir, const char *path)
                         : sbx_path_join (dir, path);
 }
 
+/* Whether DIR is a git directory whose config and hooks the plan holds
+   (or will: the walk's git directories are protected with it): a root's
+   own .git, one the walk found.  */
+static bool
+held_git_dir (const struct sbx_host_facts *host, const struct sbx_plan *plan,
+              const char *dir)
+{
+  for (size_t i = 0; host->git_meta && i < host->git_meta->n; i++)
+    if (strcmp (host->git_meta->v[i], dir) == 0)
+      return true;
+  cleanup_free char *config = sbx_path_join (dir, "config");
+  for (size_t i = plan->n_mounts; config && i-- > 0;)
+    if (strcmp (plan->mounts[i].dest, config) == 0)
+      return plan->mounts[i].op == SBX_PLAN_BIND_RO
+             || plan->mounts[i].op == SBX_PLAN_HIDE_FILE;
+  return false;
+}
+
 /* The configs of the git directory DIR (config, config.worktree).  */
 static int
 note_dir_configs (const struct sbx_host_facts *host, struct sbx_plan *plan,
@@ -434,9 +465,10 @@ note_dir_configs (const struct sbx_host_facts *host, struct sbx_plan *plan,
   cleanup_free char *wt = sbx_path_join (dir, "config.worktree");
   if (config == NULL || wt == NULL)
     return -ENOMEM;
-  int r = note_config_redirects (host, plan, config, writable, 0);
+  int reads = 0;
+  int r = note_config_redirects (host, plan, config, writable, 0, &reads);
   if (r >= 0)
-    r = note_config_redirects (host, plan, wt, writable, 0);
+    r = note_config_redirects (host, plan, wt, writable, 0, &reads);
   return r < 0 ? r : 0;
 }
 
@@ -459,10 +491,18 @@ policy_note_git_configs (const struct sbx_host_facts *host,
   if (r == 0 && c == 0 && common[0])
     {
       cleanup_free char *to = beside (dir, common);
-      r = to == NULL ? -ENOMEM
-          : strcmp (to, dir) == 0
-              ? 0
-              : note_dir_configs (host, plan, to, reaches_writable (plan, to));
+      if (to == NULL)
+        return -ENOMEM;
+      if (strcmp (to, dir) == 0)
+        return 0;
+      bool reach = path_in_reach (host, plan, to);
+      r = note_dir_configs (host, plan, to, reach);
+      if (r == 0 && reach && !held_git_dir (host, plan, to))
+        r = plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                      "the git directory %s names %s as its commondir, "
+                      "which the sandbox may write: git takes its config "
+                      "and hooks from there",
+                      dir, to);
     }
   return r;
 }
@@ -523,7 +563,9 @@ policy_note_git_global (const struct sbx_host_facts *host,
     for (size_t k = 0; homes[i] && k < 2; k++)
       {
         cleanup_free char *config = sbx_path_join (homes[i], names[k]);
-        int r = config ? note_config_redirects (host, plan, config, false, 0)
+        int reads = 0;
+        int r = config ? note_config_redirects (host, plan, config, false, 0,
+                                                &reads)
                        : -ENOMEM;
         if (r < 0)
           return r;

@@ -434,6 +434,87 @@ test_review_cases (void)
           "two commondirs that name each other: one step, as git takes");
   sbx_plan_free (plan);
 
+  /* A commondir planted by an earlier run, naming a directory of the
+     workspace that no one holds; and one naming the workspace's own
+     (held) git directory, as a linked worktree's does.  */
+  static const struct fake_path planted[] = {
+    { "/home/u/ws/.git", SBX_PATH_DIR },
+    { "/home/u/ws/.git/config", SBX_PATH_FILE },
+    { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
+    { "/home/u/ws/evil", SBX_PATH_DIR },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  static const char *const to_evil[] = {
+    "/home/u/ws/.git/commondir",
+    "../evil\n",
+    NULL,
+  };
+  texts = to_evil;
+  plan = resolve_at (planted, "/home/u/ws");
+  tap_ok (has_reason (plan, "the git directory /home/u/ws/.git names "
+                            "/home/u/ws/evil as its commondir"),
+          "a commondir into the workspace's reach that no one holds: a gap");
+  sbx_plan_free (plan);
+  static const struct fake_path wt_in_ws[] = {
+    { "/home/u/ws/.git", SBX_PATH_DIR },
+    { "/home/u/ws/.git/config", SBX_PATH_FILE },
+    { "/home/u/ws/.git/hooks", SBX_PATH_DIR },
+    { "/home/u/ws/.git/worktrees/w", SBX_PATH_DIR },
+    { "/home/u/ws/.git/worktrees/w/commondir", SBX_PATH_FILE },
+    { NULL, SBX_PATH_ABSENT },
+  };
+  static const char *const to_main[] = {
+    "/home/u/ws/.git/worktrees/w/commondir",
+    "../..\n",
+    NULL,
+  };
+  static const char *const meta_v[] = { "/home/u/ws/.git/worktrees/w", NULL };
+  struct strv meta = { (char **) meta_v, 1, 1 };
+  texts = to_main;
+  {
+    char json[2048];
+    snprintf (json, sizeof json, "%s",
+              AGENT_JSON ("", "\"mode\": \"workspace-write\", "
+                              "\"workspace\": \"/home/u/ws\", "
+                              "\"network\": \"deny\""));
+    struct sbx_host_facts host = fake_host (wt_in_ws);
+    host.read_text = fake_read_text;
+    host.git_meta = &meta;
+    struct sbx_error err = { 0 };
+    plan = NULL;
+    fake_resolve_json (json, &host, &plan, &err);
+  }
+  tap_ok (plan && !has_reason (plan, "as its commondir"),
+          "a worktree's commondir naming the held main git directory: no "
+          "gap");
+  sbx_plan_free (plan);
+
+  /* A value past 4 KiB, and a config that includes itself many times.  */
+  static char long_cmd[6000];
+  memset (long_cmd, 'A', sizeof long_cmd);
+  static const char head[] = "[core]\n\tsshCommand = ssh -o X=";
+  memcpy (long_cmd, head, sizeof head - 1);
+  snprintf (long_cmd + 5000, 1000, " -F /home/u/ws/cfg\n");
+  static const char *long_v[] = { "/home/u/ws/.git/config", long_cmd, NULL };
+  texts = long_v;
+  plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "-F /home/u/ws/cfg"),
+          "a path after 4 KiB of value is still looked at");
+  sbx_plan_free (plan);
+  static const char *const fan[] = {
+    "/home/u/ws/.git/config",
+    "[include]\n\tpath = /etc/fan\n",
+    "/etc/fan",
+    "[include]\n\tpath = /etc/fan\n\tpath = /etc/fan\n\tpath = "
+    "/etc/fan\n\tpath = /etc/fan\n\tpath = /etc/fan\n\tpath = /etc/fan\n",
+    NULL,
+  };
+  texts = fan;
+  plan = resolve (linked, NULL);
+  tap_ok (has_reason (plan, "past 64 included files"),
+          "includes that fan out stop at a bound, and say so");
+  sbx_plan_free (plan);
+
   static const char *const args[] = {
     "/home/u/ws/.git/config",
     "[core]\n\tsshCommand = ssh -F /home/u/ws/ssh_config\n\tpager = less\n"

@@ -306,7 +306,9 @@ resolve_path (const char *path, void *ctx)
       if (r == 0)
         break;
       char *slash = strrchr (head, '/');
-      if (r != -ENOENT || slash == NULL || slash == head)
+      /* Absent, or a file in the way (which the sandbox could make a
+         directory): resolve what is there, keep the rest as written.  */
+      if ((r != -ENOENT && r != -ENOTDIR) || slash == NULL || slash == head)
         return NULL;
       *slash = '\0';
       cut = (size_t) (slash - head);
