@@ -106,28 +106,43 @@ has_reason (const struct sbx_plan *plan, const char *part)
   return false;
 }
 
-static struct sbx_plan *
-resolve (const struct fake_path *paths, const char *mounts)
+/* A host where nothing else is a gap: a bubblewrap without the fix's
+   gap and with --bind-fd, Landlock, and the fake files and link.  */
+static struct sbx_host_facts
+quiet_host (const struct fake_path *paths)
 {
-  char json[2048];
-  snprintf (json, sizeof json,
-            AGENT_JSON ("%s", "\"mode\": \"workspace-write\", "
-                              "\"workspace\": \"/home/u/ws\", "
-                              "\"network\": \"deny\""),
-            mounts ? mounts : "");
   struct sbx_host_facts host = fake_host (paths);
-  /* A host where nothing else is a gap: a bubblewrap without the fix's
-     gap and with --bind-fd, and Landlock.  */
   host.runner_version[0] = 1;
   host.runner_bind_fd = true;
   host.landlock_abi = 7;
   host.read_text = fake_read_text;
   host.resolve = fake_resolve;
+  return host;
+}
+
+/* An agent config with workspace WS and the entries MOUNTS, resolved on
+   HOST.  */
+static struct sbx_plan *
+resolve_on (const struct sbx_host_facts *host, const char *ws,
+            const char *mounts)
+{
+  char json[2048];
+  snprintf (json, sizeof json,
+            AGENT_JSON ("%s", "\"mode\": \"workspace-write\", "
+                              "\"workspace\": \"%s\", \"network\": \"deny\""),
+            mounts ? mounts : "", ws);
   struct sbx_plan *plan = NULL;
   struct sbx_error err = { 0 };
-  if (fake_resolve_json (json, &host, &plan, &err) < 0)
+  if (fake_resolve_json (json, host, &plan, &err) < 0)
     printf ("# %s\n", err.msg);
   return plan;
+}
+
+static struct sbx_plan *
+resolve (const struct fake_path *paths, const char *mounts)
+{
+  struct sbx_host_facts host = quiet_host (paths);
+  return resolve_on (&host, "/home/u/ws", mounts);
 }
 
 /* Every reason, for the log of a failing case.  */
@@ -136,28 +151,6 @@ show_reasons (const struct sbx_plan *plan)
 {
   for (size_t i = 0; plan && i < plan->enforcement.reasons.n; i++)
     printf ("# reason: %s\n", plan->enforcement.reasons.v[i]);
-}
-
-/* resolve () with the workspace WS (no mounts).  */
-static struct sbx_plan *
-resolve_at (const struct fake_path *paths, const char *ws)
-{
-  char json[2048];
-  snprintf (json, sizeof json,
-            AGENT_JSON ("", "\"mode\": \"workspace-write\", "
-                            "\"workspace\": \"%s\", \"network\": \"deny\""),
-            ws);
-  struct sbx_host_facts host = fake_host (paths);
-  host.runner_version[0] = 1;
-  host.runner_bind_fd = true;
-  host.landlock_abi = 7;
-  host.read_text = fake_read_text;
-  host.resolve = fake_resolve;
-  struct sbx_plan *plan = NULL;
-  struct sbx_error err = { 0 };
-  if (fake_resolve_json (json, &host, &plan, &err) < 0)
-    printf ("# %s\n", err.msg);
-  return plan;
 }
 
 static bool
@@ -219,242 +212,238 @@ test_git_dirs (void)
   sbx_plan_free (plan);
 }
 
-static void
-test_redirects (void)
+/* One resolution: the workspace WS (NULL: /home/u/ws) on the fake host's
+   PATHS (NULL: the linked repository) with FILES' texts, and what its
+   reasons must hold (WANT) or must not (NOT).  */
+struct config_case
 {
-  static const char *const reach[] = {
-    "/home/u/ws/.git/config",
-    "[core]\n\thooksPath = .husky\n[include]\n\tpath = /etc/gitconfig.d/x\n"
-    "[includeIf \"onbranch:x\"]\n\tpath = /home/u/ws/inc\n",
+  const char *what;
+  const struct fake_path *paths;
+  const char *ws;
+  const char *mounts;
+  const char *const *files;
+  const char *want, *not ;
+};
+
+static const struct fake_path inner[] = {
+  { "/repo/.git", SBX_PATH_DIR },
+  { "/repo/.git/config", SBX_PATH_FILE },
+  { "/repo/front", SBX_PATH_DIR },
+  { NULL, SBX_PATH_ABSENT },
+};
+
+/* A linked worktree of /r/main checked out at /r/wt.  */
+static const struct fake_path worktrees[] = {
+  { "/r", SBX_PATH_DIR },
+  { "/r/main/.git", SBX_PATH_DIR },
+  { "/r/main/.git/config", SBX_PATH_FILE },
+  { "/r/main/.git/worktrees/wt", SBX_PATH_DIR },
+  { "/r/main/.git/worktrees/wt/commondir", SBX_PATH_FILE },
+  { "/r/wt", SBX_PATH_DIR },
+  { "/r/wt/.git", SBX_PATH_FILE },
+  { "/r/wt/pkg", SBX_PATH_DIR },
+  { NULL, SBX_PATH_ABSENT },
+};
+static const char *const worktree_files[] = {
+  "/r/wt/.git",
+  "gitdir: /r/main/.git/worktrees/wt\n",
+  "/r/main/.git/worktrees/wt/commondir",
+  "../..\n",
+  "/r/main/.git/config",
+  "[core]\n\thooksPath = pkg/.husky\n",
+  NULL,
+};
+
+/* Commondir files: two that name each other, and one planted to name a
+   directory of the workspace no one holds.  */
+static const struct fake_path commondirs[] = {
+  { "/home/u/ws/.git", SBX_PATH_DIR },
+  { "/home/u/ws/.git/config", SBX_PATH_FILE },
+  { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
+  { "/home/u/ws/b", SBX_PATH_DIR },
+  { NULL, SBX_PATH_ABSENT },
+};
+
+#define GIT_RO                                                                \
+  "{\"destination\": \"/home/u/ws/.git\", \"type\": \"bind\", \"source\": "   \
+  "\"/home/u/ws/.git\", \"options\": [\"rbind\", \"ro\"]}"
+#define WS_CONFIG "/home/u/ws/.git/config"
+
+static char long_command[6000];
+
+static const struct config_case config_cases[] = {
+  { "redirects into the workspace are named; one outside is not", NULL, NULL,
     NULL,
-  };
-  texts = reach;
+    (const char *const[]){ WS_CONFIG,
+                           "[core]\n\thooksPath = .husky\n[include]\n\tpath = "
+                           "/etc/gitconfig.d/x\n[includeIf \"onbranch:x\"]\n"
+                           "\tpath = /home/u/ws/inc\n",
+                           NULL },
+    "the git config " WS_CONFIG " names core.hooksPath .husky, "
+    "includeIf.path /home/u/ws/inc:",
+    NULL },
+  { "a hooksPath outside every writable root: no gap", NULL, NULL, NULL,
+    (const char *const[]){ WS_CONFIG, "[core]\n\thooksPath = /usr/share/h\n",
+                           NULL },
+    NULL, "the git config" },
+  { "a value spelt otherwise is compared as the path it is", NULL, NULL, NULL,
+    (const char *const[]){ WS_CONFIG,
+                           "[core]\n\thooksPath = //home/u/./ws/h\n", NULL },
+    "names core.hooksPath //home/u/./ws/h", NULL },
+  { "a value through a link into the workspace is followed", NULL, NULL, NULL,
+    (const char *const[]){ WS_CONFIG, "[core]\n\thooksPath = /tmp/wslink/hk\n",
+                           NULL },
+    "names core.hooksPath /tmp/wslink/hk:", NULL },
+  { "a git directory bound read-only still has its config read", NULL, NULL,
+    GIT_RO,
+    (const char *const[]){ WS_CONFIG, "[core]\n\thooksPath = .husky\n", NULL },
+    "names core.hooksPath .husky", NULL },
+  { "a workspace inside a repository: the repository's config is read", inner,
+    "/repo/front", NULL,
+    (const char *const[]){ "/repo/.git/config",
+                           "[core]\n\thooksPath = front/.husky\n", NULL },
+    "the git config /repo/.git/config names core.hooksPath front/.husky",
+    NULL },
+  { "a root inside a linked worktree: the main repository's config", worktrees,
+    "/r/wt/pkg", NULL, worktree_files,
+    "the git config /r/main/.git/config names core.hooksPath pkg/.husky",
+    NULL },
+  { "a root that is a linked worktree: the same", worktrees, "/r/wt", NULL,
+    worktree_files,
+    "the git config /r/main/.git/config names core.hooksPath pkg/.husky",
+    NULL },
+  { "two commondirs that name each other: one step, as git takes", commondirs,
+    NULL, NULL,
+    (const char *const[]){ "/home/u/ws/.git/commondir", "../b\n",
+                           "/home/u/ws/b/commondir", "../.git\n",
+                           "/home/u/ws/b/config",
+                           "[core]\n\thooksPath = /home/u/ws/h\n", NULL },
+    "the git config /home/u/ws/b/config names core.hooksPath /home/u/ws/h",
+    NULL },
+  { "a commondir into the workspace's reach that no one holds: a gap",
+    commondirs, NULL, NULL,
+    (const char *const[]){ "/home/u/ws/.git/commondir", "../b\n", NULL },
+    "the git directory /home/u/ws/.git names /home/u/ws/b as its commondir",
+    NULL },
+  { "programs in the workspace are named, programs on PATH are not", NULL,
+    NULL, NULL,
+    (const char *const[]){
+        WS_CONFIG,
+        "[core]\n\tfsmonitor = tools/fsmon\n\tsshCommand = ssh -v\n"
+        "[alias]\n\tst = !./st.sh --x\n\tco = checkout\n"
+        "[filter \"lfs\"]\n\tclean = git-lfs clean\n"
+        "[diff \"pdf\"]\n\ttextconv = /home/u/ws/bin/pdf2txt\n",
+        NULL },
+    "names core.fsmonitor tools/fsmon, alias.* !./st.sh --x, "
+    "diff.*.textconv /home/u/ws/bin/pdf2txt:",
+    NULL },
+  { "a command's arguments are looked at, not only its first word", NULL, NULL,
+    NULL,
+    (const char *const[]){
+        WS_CONFIG,
+        "[core]\n\tsshCommand = ssh -F /home/u/ws/ssh_config\n\tpager = less\n"
+        "[credential]\n\thelper = store --file=/home/u/ws/.creds\n"
+        "[alias]\n\tx = !sh ./x.sh\n",
+        NULL },
+    "names core.sshCommand ssh -F /home/u/ws/ssh_config, credential.helper "
+    "store --file=/home/u/ws/.creds, alias.* !sh ./x.sh:",
+    NULL },
+  { "core.fsmonitor = true is git's own daemon: not named", NULL, NULL, NULL,
+    (const char *const[]){ WS_CONFIG, "[core]\n\tfsmonitor = true\n", NULL },
+    NULL, "the git config" },
+  { "a path after 4 KiB of value is still looked at", NULL, NULL, NULL,
+    (const char *const[]){ WS_CONFIG, long_command, NULL },
+    "-F /home/u/ws/cfg", NULL },
+  { "an include outside is followed, and what it names is reported", NULL,
+    NULL, NULL,
+    (const char *const[]){
+        WS_CONFIG, "[include]\n\tpath = /etc/team.inc\n\tpath = local.inc\n",
+        "/etc/team.inc", "[core]\n\thooksPath = /home/u/ws/hooks\n",
+        "/home/u/ws/.git/local.inc", "[include]\n\tpath = /etc/team.inc\n",
+        NULL },
+    "the git config /etc/team.inc names core.hooksPath /home/u/ws/hooks:",
+    NULL },
+  { "the including config names the include in reach, not the one outside",
+    NULL, NULL, NULL,
+    (const char *const[]){
+        WS_CONFIG, "[include]\n\tpath = /etc/t.inc\n\tpath = l.inc\n",
+        "/etc/t.inc", "[core]\n\thooksPath = /home/u/ws/h\n", NULL },
+    WS_CONFIG " names include.path l.inc:", "include.path /etc/t.inc" },
+  { "a relative include outside reach is read beside its config", inner,
+    "/repo/front", NULL,
+    (const char *const[]){ "/repo/.git/config", "[include]\n\tpath = t.inc\n",
+                           "/repo/.git/t.inc",
+                           "[core]\n\thooksPath = /repo/front/h\n", NULL },
+    "the git config /repo/.git/t.inc names core.hooksPath /repo/front/h:",
+    "names include.path t.inc" },
+  { "includes that fan out stop at a bound, and say so", NULL, NULL, NULL,
+    (const char *const[]){ WS_CONFIG, "[include]\n\tpath = /etc/fan\n",
+                           "/etc/fan",
+                           "[include]\n\tpath = /etc/fan\n\tpath = /etc/fan\n"
+                           "\tpath = /etc/fan\n\tpath = /etc/fan\n"
+                           "\tpath = /etc/fan\n\tpath = /etc/fan\n",
+                           NULL },
+    "past 64 included files", NULL },
+  { "the home's global config is read as well", NULL, NULL, NULL,
+    (const char *const[]){ "/home/u/.gitconfig",
+                           "[core]\n\thooksPath = /home/u/ws/h\n", NULL },
+    "the git config /home/u/.gitconfig names core.hooksPath /home/u/ws/h:",
+    NULL },
+  { "a config sbx-oci cannot read is a gap", NULL, NULL, NULL,
+    (const char *const[]){ WS_CONFIG, UNREADABLE, NULL },
+    "the git config " WS_CONFIG " cannot be read here", NULL },
+  { "worktreeConfig = false is not reported", NULL, NULL, NULL,
+    (const char *const[]){ WS_CONFIG,
+                           "[extensions]\n\tworktreeConfig = false\n", NULL },
+    NULL, "the git config" },
+  { "a bare worktreeConfig is git's true: reported", NULL, NULL, NULL,
+    (const char *const[]){ WS_CONFIG, "[extensions]\n\tworktreeConfig\n",
+                           NULL },
+    "names extensions.worktreeConfig true", NULL },
+};
+
+static void
+test_config_cases (void)
+{
+  memset (long_command, 'A', sizeof long_command - 1);
+  static const char head[] = "[core]\n\tsshCommand = ssh -o X=";
+  memcpy (long_command, head, sizeof head - 1);
+  snprintf (long_command + 5000, 1000, " -F /home/u/ws/cfg\n");
+  for (size_t i = 0; i < sizeof config_cases / sizeof *config_cases; i++)
+    {
+      const struct config_case *c = &config_cases[i];
+      texts = c->files;
+      struct sbx_host_facts host = quiet_host (c->paths ? c->paths : linked);
+      struct sbx_plan *plan
+          = resolve_on (&host, c->ws ? c->ws : "/home/u/ws", c->mounts);
+      bool ok = plan && (!c->want || has_reason (plan, c->want))
+                && (!c->not || !has_reason (plan, c->not ));
+      if (!tap_ok (ok, "%s", c->what))
+        show_reasons (plan);
+      sbx_plan_free (plan);
+    }
+  texts = NULL;
+}
+
+/* Redirects make the file system partial; none leaves it full.  */
+static void
+test_levels (void)
+{
+  static const char *const in_reach[]
+      = { WS_CONFIG, "[core]\n\thooksPath = .husky\n", NULL };
+  texts = in_reach;
   struct sbx_plan *plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "the git config /home/u/ws/.git/config names "
-                            "core.hooksPath .husky, includeIf.path "
-                            "/home/u/ws/inc:"),
-          "redirects into the workspace are named; one outside is not");
   tap_ok (plan && plan->enforcement.filesystem == SBX_LEVEL_PARTIAL,
-          "  and the filesystem is partial");
-  sbx_plan_free (plan);
-  static const char *const outside[] = {
-    "/home/u/ws/.git/config",
-    "[core]\n\thooksPath = /usr/share/hooks\n",
-    NULL,
-  };
-  static const char *const normalised[] = {
-    "/home/u/ws/.git/config",
-    "[core]\n\thooksPath = //home/u/./ws/hk\n",
-    NULL,
-  };
-  texts = normalised;
-  plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "names core.hooksPath //home/u/./ws/hk"),
-          "a value spelt otherwise is compared as the path it is");
-  sbx_plan_free (plan);
-  static const char *const narrowed[] = {
-    "/home/u/ws/.git/config",
-    "[core]\n\thooksPath = .husky\n",
-    NULL,
-  };
-  texts = narrowed;
-  plan = resolve (linked, "{\"destination\": \"/home/u/ws/.git\", \"type\": "
-                          "\"bind\", \"source\": \"/home/u/ws/.git\", "
-                          "\"options\": [\"rbind\", \"ro\"]}");
-  tap_ok (has_reason (plan, "names core.hooksPath .husky"),
-          "a git directory bound read-only still has its config read");
-  sbx_plan_free (plan);
-  static const struct fake_path inner[] = {
-    { "/repo/.git", SBX_PATH_DIR },
-    { "/repo/.git/config", SBX_PATH_FILE },
-    { "/repo/front", SBX_PATH_DIR },
-    { NULL, SBX_PATH_ABSENT },
-  };
-  static const char *const enclosing[] = {
-    "/repo/.git/config",
-    "[core]\n\thooksPath = front/.husky\n",
-    NULL,
-  };
-  texts = enclosing;
-  char json[1024];
-  snprintf (json, sizeof json, "%s",
-            AGENT_JSON ("", "\"mode\": \"workspace-write\", "
-                            "\"workspace\": \"/repo/front\", "
-                            "\"network\": \"deny\""));
-  struct sbx_host_facts host = fake_host (inner);
-  host.read_text = fake_read_text;
-  struct sbx_error err = { 0 };
-  plan = NULL;
-  fake_resolve_json (json, &host, &plan, &err);
-  tap_ok (has_reason (plan, "the git config /repo/.git/config names "
-                            "core.hooksPath front/.husky"),
-          "a workspace inside a repository: the repository's config is read");
-  sbx_plan_free (plan);
-  texts = outside;
-  plan = resolve (linked, NULL);
-  tap_ok (plan && !has_reason (plan, "the git config")
-              && plan->enforcement.filesystem == SBX_LEVEL_FULL,
-          "a hooksPath outside every writable root: no gap");
+          "a redirect into reach: filesystem partial");
   sbx_plan_free (plan);
   texts = NULL;
-}
-
-/* Settings that name a program, includes followed, a config that
-   cannot be read.  */
-static void
-test_commands_and_includes (void)
-{
-  static const char *const commands[] = {
-    "/home/u/ws/.git/config",
-    "[core]\n\tfsmonitor = tools/fsmon\n\tsshCommand = ssh -v\n"
-    "[alias]\n\tst = !./st.sh --x\n\tco = checkout\n"
-    "[filter \"lfs\"]\n\tclean = git-lfs clean\n"
-    "[diff \"pdf\"]\n\ttextconv = /home/u/ws/bin/pdf2txt\n",
-    NULL,
-  };
-  texts = commands;
-  struct sbx_plan *plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "names core.fsmonitor tools/fsmon, alias.* "
-                            "!./st.sh --x, diff.*.textconv "
-                            "/home/u/ws/bin/pdf2txt:"),
-          "programs in the workspace are named, programs on PATH are not");
-  sbx_plan_free (plan);
-  static const char *const boolean[] = {
-    "/home/u/ws/.git/config",
-    "[core]\n\tfsmonitor = true\n",
-    NULL,
-  };
-  texts = boolean;
   plan = resolve (linked, NULL);
-  tap_ok (plan && !has_reason (plan, "the git config"),
-          "core.fsmonitor = true is git's own daemon: not named");
-  sbx_plan_free (plan);
-  static const char *const included[] = {
-    "/home/u/ws/.git/config",
-    "[include]\n\tpath = /etc/team.inc\n\tpath = local.inc\n",
-    "/etc/team.inc",
-    "[core]\n\thooksPath = /home/u/ws/hooks\n",
-    "/home/u/ws/.git/local.inc",
-    "[include]\n\tpath = /etc/team.inc\n",
-    NULL,
-  };
-  texts = included;
-  plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "the git config /etc/team.inc names "
-                            "core.hooksPath /home/u/ws/hooks:"),
-          "an include outside is followed, and what it names is reported");
-  tap_ok (has_reason (plan, "/home/u/ws/.git/config names include.path "
-                            "local.inc:"),
-          "  the including config names the include in reach, not the one "
-          "outside");
-  sbx_plan_free (plan);
-  static const char *const global[] = {
-    "/home/u/.gitconfig",
-    "[core]\n\thooksPath = /home/u/ws/h\n",
-    NULL,
-  };
-  texts = global;
-  plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "the git config /home/u/.gitconfig names "
-                            "core.hooksPath /home/u/ws/h:"),
-          "the home's global config is read as well");
-  sbx_plan_free (plan);
-  static const char *const unreadable[] = {
-    "/home/u/ws/.git/config",
-    UNREADABLE,
-    NULL,
-  };
-  texts = unreadable;
-  plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "the git config /home/u/ws/.git/config cannot "
-                            "be read here"),
-          "a config sbx-oci cannot read is a gap");
-  sbx_plan_free (plan);
-  texts = NULL;
-}
-
-/* Found by review: a root in a linked worktree (its .git a file naming
-   the git directory, whose commondir names the main one), command
-   arguments, a relative include outside reach, worktreeConfig's value.  */
-static void
-test_review_cases (void)
-{
-  static const struct fake_path repo[] = {
-    { "/r", SBX_PATH_DIR },
-    { "/r/main/.git", SBX_PATH_DIR },
-    { "/r/main/.git/config", SBX_PATH_FILE },
-    { "/r/main/.git/worktrees/wt", SBX_PATH_DIR },
-    { "/r/main/.git/worktrees/wt/commondir", SBX_PATH_FILE },
-    { "/r/wt", SBX_PATH_DIR },
-    { "/r/wt/.git", SBX_PATH_FILE },
-    { "/r/wt/pkg", SBX_PATH_DIR },
-    { NULL, SBX_PATH_ABSENT },
-  };
-  static const char *const files[] = {
-    "/r/wt/.git",
-    "gitdir: /r/main/.git/worktrees/wt\n",
-    "/r/main/.git/worktrees/wt/commondir",
-    "../..\n",
-    "/r/main/.git/config",
-    "[core]\n\thooksPath = pkg/.husky\n",
-    NULL,
-  };
-  texts = files;
-  struct sbx_plan *plan = resolve_at (repo, "/r/wt/pkg");
-  tap_ok (has_reason (plan, "the git config /r/main/.git/config names "
-                            "core.hooksPath pkg/.husky"),
-          "a root inside a linked worktree: the main repository's config");
-  sbx_plan_free (plan);
-  plan = resolve_at (repo, "/r/wt");
-  tap_ok (has_reason (plan, "the git config /r/main/.git/config names "
-                            "core.hooksPath pkg/.husky"),
-          "a root that is a linked worktree: the same");
+  tap_ok (plan && plan->enforcement.filesystem == SBX_LEVEL_FULL,
+          "nothing to report: filesystem full");
   sbx_plan_free (plan);
 
-  static const struct fake_path loop[] = {
-    { "/home/u/ws/.git", SBX_PATH_DIR },
-    { "/home/u/ws/.git/config", SBX_PATH_FILE },
-    { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
-    { "/home/u/ws/b", SBX_PATH_DIR },
-    { NULL, SBX_PATH_ABSENT },
-  };
-  static const char *const loops[] = {
-    "/home/u/ws/.git/commondir",
-    "../b\n",
-    "/home/u/ws/b/commondir",
-    "../.git\n",
-    "/home/u/ws/b/config",
-    "[core]\n\thooksPath = /home/u/ws/h\n",
-    NULL,
-  };
-  texts = loops;
-  plan = resolve_at (loop, "/home/u/ws");
-  tap_ok (has_reason (plan, "the git config /home/u/ws/b/config names "
-                            "core.hooksPath /home/u/ws/h"),
-          "two commondirs that name each other: one step, as git takes");
-  sbx_plan_free (plan);
-
-  /* A commondir planted by an earlier run, naming a directory of the
-     workspace that no one holds; and one naming the workspace's own
-     (held) git directory, as a linked worktree's does.  */
-  static const struct fake_path planted[] = {
-    { "/home/u/ws/.git", SBX_PATH_DIR },
-    { "/home/u/ws/.git/config", SBX_PATH_FILE },
-    { "/home/u/ws/.git/commondir", SBX_PATH_FILE },
-    { "/home/u/ws/evil", SBX_PATH_DIR },
-    { NULL, SBX_PATH_ABSENT },
-  };
-  static const char *const to_evil[] = {
-    "/home/u/ws/.git/commondir",
-    "../evil\n",
-    NULL,
-  };
-  texts = to_evil;
-  plan = resolve_at (planted, "/home/u/ws");
-  tap_ok (has_reason (plan, "the git directory /home/u/ws/.git names "
-                            "/home/u/ws/evil as its commondir"),
-          "a commondir into the workspace's reach that no one holds: a gap");
-  sbx_plan_free (plan);
+  /* A worktree's commondir naming the workspace's own git directory,
+     which the plan holds: no gap.  */
   static const struct fake_path wt_in_ws[] = {
     { "/home/u/ws/.git", SBX_PATH_DIR },
     { "/home/u/ws/.git/config", SBX_PATH_FILE },
@@ -463,125 +452,17 @@ test_review_cases (void)
     { "/home/u/ws/.git/worktrees/w/commondir", SBX_PATH_FILE },
     { NULL, SBX_PATH_ABSENT },
   };
-  static const char *const to_main[] = {
-    "/home/u/ws/.git/worktrees/w/commondir",
-    "../..\n",
-    NULL,
-  };
+  static const char *const to_main[]
+      = { "/home/u/ws/.git/worktrees/w/commondir", "../..\n", NULL };
   static const char *const meta_v[] = { "/home/u/ws/.git/worktrees/w", NULL };
   struct strv meta = { (char **) meta_v, 1, 1 };
   texts = to_main;
-  {
-    char json[2048];
-    snprintf (json, sizeof json, "%s",
-              AGENT_JSON ("", "\"mode\": \"workspace-write\", "
-                              "\"workspace\": \"/home/u/ws\", "
-                              "\"network\": \"deny\""));
-    struct sbx_host_facts host = fake_host (wt_in_ws);
-    host.read_text = fake_read_text;
-    host.git_meta = &meta;
-    struct sbx_error err = { 0 };
-    plan = NULL;
-    fake_resolve_json (json, &host, &plan, &err);
-  }
+  struct sbx_host_facts host = quiet_host (wt_in_ws);
+  host.git_meta = &meta;
+  plan = resolve_on (&host, "/home/u/ws", NULL);
   tap_ok (plan && !has_reason (plan, "as its commondir"),
           "a worktree's commondir naming the held main git directory: no "
           "gap");
-  sbx_plan_free (plan);
-
-  /* A value past 4 KiB, and a config that includes itself many times.  */
-  static char long_cmd[6000];
-  memset (long_cmd, 'A', sizeof long_cmd);
-  static const char head[] = "[core]\n\tsshCommand = ssh -o X=";
-  memcpy (long_cmd, head, sizeof head - 1);
-  snprintf (long_cmd + 5000, 1000, " -F /home/u/ws/cfg\n");
-  static const char *long_v[] = { "/home/u/ws/.git/config", long_cmd, NULL };
-  texts = long_v;
-  plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "-F /home/u/ws/cfg"),
-          "a path after 4 KiB of value is still looked at");
-  sbx_plan_free (plan);
-  static const char *const fan[] = {
-    "/home/u/ws/.git/config",
-    "[include]\n\tpath = /etc/fan\n",
-    "/etc/fan",
-    "[include]\n\tpath = /etc/fan\n\tpath = /etc/fan\n\tpath = "
-    "/etc/fan\n\tpath = /etc/fan\n\tpath = /etc/fan\n\tpath = /etc/fan\n",
-    NULL,
-  };
-  texts = fan;
-  plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "past 64 included files"),
-          "includes that fan out stop at a bound, and say so");
-  sbx_plan_free (plan);
-
-  static const char *const args[] = {
-    "/home/u/ws/.git/config",
-    "[core]\n\tsshCommand = ssh -F /home/u/ws/ssh_config\n\tpager = less\n"
-    "[credential]\n\thelper = store --file=/home/u/ws/.creds\n"
-    "[alias]\n\tx = !sh ./x.sh\n",
-    NULL,
-  };
-  texts = args;
-  plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "names core.sshCommand ssh -F "
-                            "/home/u/ws/ssh_config, credential.helper store "
-                            "--file=/home/u/ws/.creds, alias.* !sh ./x.sh:"),
-          "a command's arguments are looked at, not only its first word");
-  sbx_plan_free (plan);
-
-  static const struct fake_path inner[] = {
-    { "/repo/.git", SBX_PATH_DIR },
-    { "/repo/.git/config", SBX_PATH_FILE },
-    { "/repo/front", SBX_PATH_DIR },
-    { NULL, SBX_PATH_ABSENT },
-  };
-  static const char *const relative[] = {
-    "/repo/.git/config",
-    "[include]\n\tpath = team.inc\n",
-    "/repo/.git/team.inc",
-    "[core]\n\thooksPath = /repo/front/h\n",
-    NULL,
-  };
-  texts = relative;
-  plan = resolve_at (inner, "/repo/front");
-  tap_ok (has_reason (plan, "the git config /repo/.git/team.inc names "
-                            "core.hooksPath /repo/front/h:")
-              && !has_reason (plan, "names include.path team.inc"),
-          "a relative include outside reach is read beside its config, and "
-          "only what it names is reported");
-  sbx_plan_free (plan);
-
-  static const char *const linked_value[] = {
-    "/home/u/ws/.git/config",
-    "[core]\n\thooksPath = /tmp/wslink/hk\n",
-    NULL,
-  };
-  texts = linked_value;
-  plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "names core.hooksPath /tmp/wslink/hk:"),
-          "a value through a link into the workspace is followed");
-  sbx_plan_free (plan);
-
-  static const char *const flags[] = {
-    "/home/u/ws/.git/config",
-    "[extensions]\n\tworktreeConfig = false\n",
-    NULL,
-  };
-  texts = flags;
-  plan = resolve (linked, NULL);
-  tap_ok (plan && !has_reason (plan, "the git config"),
-          "worktreeConfig = false is not reported");
-  sbx_plan_free (plan);
-  static const char *const bare[] = {
-    "/home/u/ws/.git/config",
-    "[extensions]\n\tworktreeConfig\n",
-    NULL,
-  };
-  texts = bare;
-  plan = resolve (linked, NULL);
-  tap_ok (has_reason (plan, "names extensions.worktreeConfig true"),
-          "a bare worktreeConfig is git's true: reported");
   sbx_plan_free (plan);
   texts = NULL;
 }
@@ -591,8 +472,7 @@ main (void)
 {
   test_scanner ();
   test_git_dirs ();
-  test_redirects ();
-  test_commands_and_includes ();
-  test_review_cases ();
+  test_config_cases ();
+  test_levels ();
   return tap_done ();
 }
