@@ -40,7 +40,8 @@ enum
 struct header
 {
   uint64_t info;  /* the class, or BIG | size << 8 */
-  uint64_t check; /* address ^ secret in use, its complement when free */
+  uint64_t check; /* in_use (): address and info under the secret;
+                     its complement when free */
 };
 
 static uint64_t secret;

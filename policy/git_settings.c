@@ -22,7 +22,7 @@ enum value_kind
 {
   VALUE_PATH,    /* where git reads hooks or settings */
   VALUE_INCLUDE, /* a config file git reads as well */
-  VALUE_COMMAND, /* a program git runs (its first word) */
+  VALUE_COMMAND, /* a command git runs: its words that are paths */
   VALUE_FLAG,    /* turns on a file the sandbox may make */
 };
 
@@ -244,20 +244,18 @@ value_path (const struct sbx_host_facts *host, const char *config,
     return host->home ? sbx_path_join (host->home, value + 2) : NULL;
   if (kind != VALUE_INCLUDE || value[0] == '~' || value[0] == '%')
     return NULL;
-  cleanup_free char *dir = strdup (config);
-  char *slash = dir ? strrchr (dir, '/') : NULL;
-  if (slash == NULL)
-    return NULL;
-  slash[slash == dir] = '\0';
-  return sbx_path_join (dir, value);
+  cleanup_free char *dir = sbx_path_join (config, "..");
+  return dir ? sbx_path_join (dir, value) : NULL;
 }
 
-/* Whether VALUE is one of git's words for true.  */
+/* Whether VALUE is one of git's words for a boolean: one of the first
+   four (true), or of the last four (false) when FALSE_TOO.  */
 static bool
-is_true (const char *value)
+is_bool (const char *value, bool false_too)
 {
-  static const char *const words[] = { "true", "yes", "on", "1" };
-  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+  static const char *const words[]
+      = { "true", "yes", "on", "1", "false", "no", "off", "0" };
+  for (size_t i = 0; i < (false_too ? 8u : 4u); i++)
     if (strcasecmp (value, words[i]) == 0)
       return true;
   return false;
@@ -276,18 +274,16 @@ command_in_reach (const struct sbx_host_facts *host,
 {
   if (strcmp (shown, "alias.*") == 0 && value[0] != '!')
     return false;
-  if (strcmp (shown, "core.fsmonitor") == 0
-      && (is_true (value) || strcasecmp (value, "false") == 0
-          || strcasecmp (value, "no") == 0 || strcasecmp (value, "off") == 0
-          || strcmp (value, "0") == 0))
+  if (strcmp (shown, "core.fsmonitor") == 0 && is_bool (value, true))
     return false;
   static const char separators[] = " \t!;|&()<>\"'`";
   for (const char *w = value; *(w += strspn (w, separators));)
     {
       size_t n = strcspn (w, separators);
-      char word[4096];
-      snprintf (word, sizeof word, "%.*s", (int) n, w);
+      cleanup_free char *word = strndup (w, n);
       w += n;
+      if (word == NULL)
+        return true; /* out of memory: not known to be out of reach */
       const char *path = strrchr (word, '=');
       path = path ? path + 1 : word;
       if (strchr (path, '/') == NULL)
@@ -344,7 +340,7 @@ redirect_in_reach (const struct sbx_host_facts *host, struct sbx_plan *plan,
       kind = redirect_keys[k].kind;
   /* config.worktree matters where the sandbox could make one.  */
   if (kind == VALUE_FLAG)
-    return writable && is_true (value);
+    return writable && is_bool (value, false);
   if (kind == VALUE_COMMAND)
     return command_in_reach (host, plan, shown, value);
   cleanup_free char *path = value_path (host, config, value, kind);
@@ -429,15 +425,6 @@ first_line (const struct sbx_host_facts *host, const char *path, char **out)
   return 0;
 }
 
-/* PATH as git takes a path written in a file of the directory DIR
-   (commondir, a .git file's gitdir): absolute, or relative to DIR.  */
-static char *
-beside (const char *dir, const char *path)
-{
-  return path[0] == '/' ? sbx_path_normalize (path)
-                        : sbx_path_join (dir, path);
-}
-
 /* Whether DIR is a git directory whose config and hooks the plan holds
    (or will: the walk's git directories are protected with it): a root's
    own .git, one the walk found.  */
@@ -490,7 +477,8 @@ policy_note_git_configs (const struct sbx_host_facts *host,
     return c;
   if (r == 0 && c == 0 && common[0])
     {
-      cleanup_free char *to = beside (dir, common);
+      /* Absolute, or relative to DIR, as sbx_path_join takes it.  */
+      cleanup_free char *to = sbx_path_join (dir, common);
       if (to == NULL)
         return -ENOMEM;
       if (strcmp (to, dir) == 0)
@@ -517,15 +505,12 @@ policy_note_git_file (const struct sbx_host_facts *host, struct sbx_plan *plan,
     return r == -ENOMEM ? r : 0;
   if (strncmp (line, "gitdir:", 7) != 0)
     return 0;
+  /* Absolute, or relative to the file's directory.  */
   const char *to = line + 7 + strspn (line + 7, " \t");
-  cleanup_free char *dir = strdup (file);
-  char *slash = dir ? strrchr (dir, '/') : NULL;
-  if (slash == NULL)
-    return -ENOMEM;
-  slash[slash == dir] = '\0';
-  cleanup_free char *gitdir = beside (dir, to);
+  cleanup_free char *dir = sbx_path_join (file, "..");
+  cleanup_free char *gitdir = dir ? sbx_path_join (dir, to) : NULL;
   return gitdir ? policy_note_git_configs (host, plan, gitdir,
-                                           reaches_writable (plan, gitdir))
+                                           path_in_reach (host, plan, gitdir))
                 : -ENOMEM;
 }
 

@@ -264,18 +264,13 @@ holds_git_config (const char *const *list)
   return false;
 }
 
-/* The gaps of the git directory REL of ROOT, when it is one and the
-   sandbox may write it (not narrowed by the config).  */
+/* The gaps of DIR, a git directory in a writable root: all of them
+   where the sandbox may write it, only its configs' where the config
+   narrowed it (a read-only bind: no commondir can be made there).  */
 static int
-note_git_dir (const struct sbx_host_facts *host, const char *root,
-              const char *rel, struct sbx_plan *plan)
+note_git_dir (const struct sbx_host_facts *host, const char *dir,
+              struct sbx_plan *plan)
 {
-  cleanup_free char *dir = sbx_path_join (root, rel);
-  if (dir == NULL)
-    return -ENOMEM;
-  if (!sbx_path_is_under (dir, root)
-      || host_path_kind (host, dir) != SBX_PATH_DIR)
-    return 0;
   if (narrowed_by_config (plan, dir))
     return policy_note_git_configs (host, plan, dir, false);
   return policy_note_git_dir (host, plan, dir);
@@ -334,7 +329,7 @@ protect_in_root (const struct sbx_spec *spec,
         return -ENOMEM;
       enum sbx_path_kind kind = host_path_kind (host, git);
       r = kind == SBX_PATH_ABSENT ? note_enclosing_repo (host, root, plan)
-          : kind == SBX_PATH_DIR  ? note_git_dir (host, root, ".git", plan)
+          : kind == SBX_PATH_DIR  ? note_git_dir (host, git, plan)
                                   : policy_note_git_file (host, plan, git);
     }
   if (r == 0 && is_home (host, root))
@@ -403,17 +398,11 @@ protect_git_meta (const struct sbx_host_facts *host, struct sbx_plan *plan)
       if (r == 0)
         r = protect_missing_hooks (host, root, rel, plan);
       if (r == 0)
-        r = note_git_dir (host, root, rel, plan);
+        r = note_git_dir (host, p, plan);
     }
   return r;
 }
 
-/* A home inside a writable root (a workspace that is a parent of HOME,
-   or of the account's home): its start-up files run code for the
-   account wherever the home lies, so they are protected as a root's own,
-   with the directories from that root down to them pinned (the home
-   itself too: renamed away, a new one of the sandbox's making would take
-   its place).  A home that is itself a root was protected as one.  */
 int
 policy_homes (const struct sbx_host_facts *host, struct strv *out)
 {
@@ -428,6 +417,13 @@ policy_homes (const struct sbx_host_facts *host, struct strv *out)
   return 0;
 }
 
+/* A home inside a writable root (a workspace that is a parent of HOME,
+   or of the account's home, or holds one under another name): its
+   start-up files run code for the account wherever the home lies, so
+   they are protected as a root's own, with the directories from that
+   root down to them pinned (the home itself too: renamed away, a new one
+   of the sandbox's making would take its place).  A home that is itself
+   a root was protected as one.  */
 static int
 protect_homes (const struct sbx_spec *spec, const struct sbx_host_facts *host,
                struct sbx_plan *plan)

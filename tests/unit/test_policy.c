@@ -112,6 +112,11 @@ test_agent_inherit (void)
   sbx_plan_free (plan);
 }
 
+/* The agent config of several cases: /home/u/ws writable, no network.  */
+static const char ws_agent_json[]
+    = AGENT_JSON ("", "\"mode\": \"workspace-write\", "
+                      "\"workspace\": \"/home/u/ws\", \"network\": \"deny\"");
+
 static bool
 has_reason (const struct sbx_plan *plan, const char *part)
 {
@@ -156,9 +161,7 @@ test_restricted_rung (void)
 {
   struct sbx_host_facts host = fake_host (NULL);
   host.private_proc_ok = false;
-  const char *json = AGENT_JSON ("", "\"mode\": \"workspace-write\", "
-                                     "\"workspace\": \"/home/u/ws\", "
-                                     "\"network\": \"deny\"");
+  const char *json = ws_agent_json;
   struct sbx_plan *plan = NULL;
   struct sbx_error err = { 0 };
   tap_ok (fake_resolve_json (json, &host, &plan, &err) == 0,
@@ -194,9 +197,7 @@ static void
 test_no_home (void)
 {
   struct sbx_host_facts host = fake_host (NULL);
-  const char *json = AGENT_JSON ("", "\"mode\": \"workspace-write\", "
-                                     "\"workspace\": \"/home/u/ws\", "
-                                     "\"network\": \"deny\"");
+  const char *json = ws_agent_json;
   struct sbx_plan *plan = NULL;
   struct sbx_error err = { 0 };
   fake_resolve_json (json, &host, &plan, &err);
@@ -679,9 +680,7 @@ test_filters (void)
 static void
 test_bind_fd_gap (void)
 {
-  const char *json = AGENT_JSON ("", "\"mode\": \"workspace-write\", "
-                                     "\"workspace\": \"/home/u/ws\", "
-                                     "\"network\": \"deny\"");
+  const char *json = ws_agent_json;
   for (int has = 0; has < 2; has++)
     {
       struct sbx_host_facts host = fake_host (NULL);
@@ -717,9 +716,7 @@ test_walk_and_home_gaps (void)
   host.runner_version[0] = 1;
   host.runner_bind_fd = true;
   host.landlock_abi = 7;
-  const char *json = AGENT_JSON ("", "\"mode\": \"workspace-write\", "
-                                     "\"workspace\": \"/home/u/ws\", "
-                                     "\"network\": \"deny\"");
+  const char *json = ws_agent_json;
   struct sbx_plan *plan = NULL;
   struct sbx_error err = { 0 };
   fake_resolve_json (json, &host, &plan, &err);
