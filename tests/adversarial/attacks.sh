@@ -622,12 +622,37 @@ case_git_settings ()
   tap_has "$OUTCOME" "the git config $OUTSIDE/team.inc names core.hooksPath $g/hk" \
     "an included file outside is read, and its hooksPath reported"
   printf '[core]\n\thooksPath = hk\n' > "$g/.git/config"
-  SBX_WS=$g agent_case git-readonly workspace-write "$(bind_to "$g/.git" "$g/.git" ro)" true
+  SBX_WS=$g agent_case git-readonly workspace-write "$(bind_to "$g/.git" "$g/.git" ro)" \
+    sh -c "echo ../x > $g/.git/commondir; true"
   tap_lacks "$OUTCOME" "$g/.git lacks commondir" \
     "a git directory the config keeps read-only: no commondir gap"
+  tap_ok "  and the sandbox could make none there" test ! -e "$g/.git/commondir"
   tap_has "$OUTCOME" "$g/.git/config names core.hooksPath" \
     "  but its config's hooksPath into the workspace is still reported"
-  rm -rf "$g/.git" "$g/hk"
+  # Without it the gap is real: a sandbox plants a commondir, and one that
+  # names a second planted back (git follows one step; a planning that
+  # followed them all recursed until sbx-oci crashed).
+  echo original > "$g/.git/config"
+  SBX_WS=$g agent_case git-plant workspace-write "" sh -c \
+    "mkdir -p $g/lp && echo ../lp > $g/.git/commondir && echo ../.git > $g/lp/commondir"
+  tap_is "$(cat "$g/.git/commondir" 2>/dev/null)" ../lp \
+    "without a read-only .git the sandbox plants a commondir (the gap is real)"
+  SBX_WS=$g agent_case git-after-plant workspace-write "" true
+  tap_is "$RC" 0 "the next run on the planted commondir loop runs ($OUT)"
+  tap_has "$OUTCOME" "the git directory $g/.git names $g/lp as its commondir" \
+    "  and reports the planted commondir"
+  rm -rf "$g/.git" "$g/hk" "$g/lp"
+  # The workspace a linked worktree of a repository outside: git there
+  # takes the main repository's config, whose hooksPath leads back in.
+  local main="$OUTSIDE/main"
+  mkdir -p "$main/.git/worktrees/w"
+  printf '[core]\n\thooksPath = .husky\n' > "$main/.git/config"
+  echo ../.. > "$main/.git/worktrees/w/commondir"
+  echo "gitdir: $main/.git/worktrees/w" > "$g/.git"
+  SBX_WS=$g agent_case git-worktree workspace-write "" true
+  tap_has "$OUTCOME" "the git config $main/.git/config names core.hooksPath .husky" \
+    "a workspace that is a linked worktree: the main repository's hooksPath is reported"
+  rm -rf "$g/.git" "$main"
 }
 
 # A hard-linked file reached through a writable bind's destination.
