@@ -38,20 +38,28 @@ fd_path (int fd, char *buf, size_t size)
   return true;
 }
 
-/* Write TEXT on FROM and read it back on TO (waiting at most a second).  */
+/* Write TEXT on FROM and read it back on TO: what arrives is gathered
+   until it is as long as WANT, since the pty may hand it over in pieces
+   ("hello\r", then "\n"), and waited for up to ten seconds each time, so
+   that a loaded machine is not taken for a broken terminal.  */
 static bool
 passes_through (int from, int to, const char *text, const char *want)
 {
   char buf[256];
+  size_t got = 0, len = strlen (want);
   if (write (from, text, strlen (text)) != (ssize_t) strlen (text))
     return false;
-  struct pollfd pfd = { .fd = to, .events = POLLIN };
-  if (poll (&pfd, 1, 1000) != 1)
-    return false;
-  ssize_t n = read (to, buf, sizeof buf - 1);
-  if (n <= 0)
-    return false;
-  buf[n] = '\0';
+  while (got < len)
+    {
+      struct pollfd pfd = { .fd = to, .events = POLLIN };
+      if (poll (&pfd, 1, 10000) != 1)
+        return false;
+      ssize_t n = read (to, buf + got, sizeof buf - 1 - got);
+      if (n <= 0)
+        return false;
+      got += (size_t) n;
+    }
+  buf[got] = '\0';
   return strcmp (buf, want) == 0;
 }
 
