@@ -9,7 +9,9 @@ TAP_PREFIX=${TAP_PREFIX:-}
 
 tap_result ()
 {
-  local status=$1 desc=$2
+  # One line, whatever a description quotes (a multi-line message would
+  # end the result line and break the TAP stream).
+  local status=$1 desc=${2//$'\n'/ }
   echo "$status - $TAP_PREFIX$desc" | tee -a "$TAP_LOG"
 }
 
