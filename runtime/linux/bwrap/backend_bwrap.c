@@ -23,6 +23,7 @@
 #include "runtime/linux/supervise/supervise.h"
 #include "runtime/linux/container/root_propagation.h"
 #include "runtime/linux/bwrap/probe.h"
+#include "runtime/linux/bwrap/setup_retry.h"
 #include "runtime/linux/bwrap/spawn.h"
 #include "runtime/linux/container/sandbox.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
@@ -332,6 +333,28 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
   return r;
 }
 
+/* The sandbox, set up again while its set-up failed as the host's mounts
+   changed (setup_retry.h).  */
+static int
+supervise_attempts (struct sbx_sandbox *sb, const struct sbx_run_request *o,
+                    struct sbx_limits *lim, struct sbx_outcome *out,
+                    struct sbx_error *err)
+{
+  const struct sbx_outcome fresh = *out;
+  cleanup_close int watch = sbx_mounts_watch ();
+  for (int attempt = 1;; attempt++)
+    {
+      int r = supervise (sb, o, lim, out, err);
+      if (r < 0 || out->kind != SBX_OUTCOME_SANDBOX_FAILURE
+          || !sbx_setup_again (&watch, attempt))
+        return r;
+      r = sbx_sandbox_rewind_filters (sb, err);
+      if (r < 0)
+        return r;
+      *out = fresh;
+    }
+}
+
 /* The limits are set up before the runner starts and finished after it
    ended, whatever happened in between: a quota's cgroup never outlives
    the run.  */
@@ -353,7 +376,7 @@ run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
   struct sbx_limits lim;
   int r = sbx_limits_setup (&lim, sb->plan, &req, err);
   if (r == 0)
-    r = supervise (sb, o, &lim, out, err);
+    r = supervise_attempts (sb, o, &lim, out, err);
   struct sbx_error ferr = { 0 };
   int f = sbx_limits_finish (&lim, out, r < 0 ? &ferr : err);
   sbx_limits_release (&lim);

@@ -31,6 +31,7 @@
 #include "runtime/linux/container/create_console.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/bwrap/runner_status.h"
+#include "runtime/linux/bwrap/setup_retry.h"
 #include "runtime/linux/bwrap/spawn.h"
 #include "runtime/linux/confine/sysctl.h"
 #include "runtime/linux/container/sandbox.h"
@@ -202,6 +203,27 @@ spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   return r ?: sbx_root_propagation_set (c->pid, *runner, sb->plan, err);
 }
 
+/* spawn_held again while its set-up failed as the host's mounts changed
+   (setup_retry.h): runner_failed's -EIO, the runner gone with it.  */
+static int
+spawn_attempts (struct sbx_sandbox *sb, const struct sbx_create_request *o,
+                int fifo, int exec_fifo, struct sbx_create_console *con,
+                pid_t *runner, struct sbx_container *c,
+                struct sbx_cgroup *cgroup, struct sbx_error *err)
+{
+  cleanup_close int watch = sbx_mounts_watch ();
+  for (int attempt = 1;; attempt++)
+    {
+      int r = spawn_held (sb, o, fifo, exec_fifo, con, runner, c, cgroup, err);
+      if (r != -EIO || *runner != 0 || !sbx_setup_again (&watch, attempt))
+        return r;
+      sbx_error_clear (err);
+      r = sbx_sandbox_rewind_filters (sb, err);
+      if (r < 0)
+        return r;
+    }
+}
+
 static int
 run_create_hooks (const struct sbx_spec *spec, const char *state,
                   struct sbx_error *err)
@@ -270,8 +292,8 @@ launch (struct sbx_sandbox *sb, const struct sbx_create_request *o,
         }
     }
   pid_t runner = 0;
-  int r = spawn_held (sb, o, fifo, exec_fifo, &con, &runner, c, lim->cgroup,
-                      err);
+  int r = spawn_attempts (sb, o, fifo, exec_fifo, &con, &runner, c,
+                          lim->cgroup, err);
   /* Held means set up: the sandbox has its bind of the instance.  */
   sbx_create_console_close (&con);
   r = r

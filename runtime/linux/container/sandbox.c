@@ -145,6 +145,17 @@ walk_aliases (struct sbx_sandbox *sb, struct sbx_error *err)
   return 0;
 }
 
+/* The agent's built-in filter for the plan's choice, in a fresh pipe; a
+   config's own is compiled (compile_seccomp).  */
+static int
+builtin_filter (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  enum sbx_filter_choice main = sb->plan->filters.main;
+  if (main == SBX_FILTERS_NONE)
+    return 0;
+  return sb->seccomp_fd = sbx_builtin_filter_fd (sbx_agent_filter (main), err);
+}
+
 /* A config's own filter is compiled now, so that its errors come before
    anything runs; the built-in ones were compiled with sbx-oci
    (seccomp_builtin.h).  */
@@ -152,18 +163,13 @@ static int
 compile_seccomp (struct sbx_sandbox *sb, struct sbx_error *err)
 {
   const struct sbx_spec *spec = sb->spec;
-  enum sbx_filter_choice main = sb->plan->filters.main;
-  if (main == SBX_FILTERS_CONFIG)
-    {
-      int r = sbx_seccomp_notes (spec->linux_.seccomp,
-                                 &sb->plan->enforcement.reasons);
-      if (r < 0)
-        return sbx_fail (err, r, "out of memory");
-      return sb->seccomp_fd = sbx_seccomp_compile (spec->linux_.seccomp, err);
-    }
-  if (main == SBX_FILTERS_NONE)
-    return 0;
-  return sb->seccomp_fd = sbx_builtin_filter_fd (sbx_agent_filter (main), err);
+  if (sb->plan->filters.main != SBX_FILTERS_CONFIG)
+    return builtin_filter (sb, err);
+  int r = sbx_seccomp_notes (spec->linux_.seccomp,
+                             &sb->plan->enforcement.reasons);
+  if (r < 0)
+    return sbx_fail (err, r, "out of memory");
+  return sb->seccomp_fd = sbx_seccomp_compile (spec->linux_.seccomp, err);
 }
 
 /* Network "deny" also refuses IP sockets outright; "deny" and
@@ -175,6 +181,30 @@ network_filter (struct sbx_sandbox *sb, struct sbx_error *err)
   if (which == SBX_FILTER_COUNT)
     return 0;
   return sb->seccomp_net_fd = sbx_builtin_filter_fd (which, err);
+}
+
+int
+sbx_sandbox_rewind_filters (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  int r = 0;
+  if (sb->plan->filters.main == SBX_FILTERS_CONFIG)
+    {
+      if (lseek (sb->seccomp_fd, 0, SEEK_SET) < 0)
+        return sbx_fail_errno (err, -errno, "linux.seccomp: lseek");
+    }
+  else if (sb->seccomp_fd >= 0)
+    {
+      close (sb->seccomp_fd);
+      sb->seccomp_fd = -1;
+      r = builtin_filter (sb, err);
+    }
+  if (r >= 0 && sb->seccomp_net_fd >= 0)
+    {
+      close (sb->seccomp_net_fd);
+      sb->seccomp_net_fd = -1;
+      r = network_filter (sb, err);
+    }
+  return r < 0 ? r : 0;
 }
 
 /* Where the runner mounts the mqueue of an IPC namespace the sandbox

@@ -53,6 +53,11 @@ int sbx_sandbox_prepare_source (const struct sbx_context *g,
 
 void sbx_sandbox_release (struct sbx_sandbox *sb);
 
+/* SB's seccomp programs once more, for another attempt at its set-up:
+   bwrap read the built-in ones out of their pipes (made again) and a
+   config's to the end of its memfd (rewound).  */
+int sbx_sandbox_rewind_filters (struct sbx_sandbox *sb, struct sbx_error *err);
+
 /* One line on stderr naming what PLAN's environment lost (credential-
    shaped names, URL passwords), if anything: create's and exec's.  */
 void sbx_report_env_dropped (const struct sbx_context *g,

@@ -1,0 +1,52 @@
+#include "runtime/linux/bwrap/setup_retry.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The kernel counts a mount namespace's changes; an open mountinfo file
+   remembers the count it was opened at and polls with POLLPRI once the
+   count moved on (fs/proc_namespace.c).  Nothing need be read.  */
+int
+sbx_mounts_watch (void)
+{
+  return open ("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+}
+
+/* Before attempt ATTEMPT + 1: 2^(ATTEMPT-1) ms and as much again at
+   random, so that a burst of changes (a pod's networks set up) can pass
+   and attempts fall at no fixed step of a steady churn.  The eight
+   attempts wait a quarter of a second at most.  */
+static void
+back_off (int attempt)
+{
+  unsigned int jitter = 0;
+  long ms = 1L << (attempt - 1);
+  if (getrandom (&jitter, sizeof jitter, GRND_NONBLOCK) == sizeof jitter)
+    ms += (long) (jitter % (unsigned int) ms);
+  struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+  while (nanosleep (&t, &t) < 0 && errno == EINTR)
+    ;
+}
+
+bool
+sbx_setup_again (int *watch, int attempt)
+{
+  struct pollfd p = { *watch, POLLPRI, 0 };
+  if (*watch < 0 || attempt >= SBX_SETUP_ATTEMPTS || poll (&p, 1, 0) <= 0
+      || !(p.revents & (POLLPRI | POLLERR)))
+    return false;
+  fprintf (stderr,
+           "sbx-oci: the host's mounts changed while bubblewrap set the "
+           "sandbox up (containers/bubblewrap#650): setting it up again, "
+           "attempt %d of %d\n",
+           attempt + 1, SBX_SETUP_ATTEMPTS);
+  back_off (attempt);
+  close (*watch);
+  *watch = sbx_mounts_watch ();
+  return true;
+}
