@@ -632,6 +632,49 @@ case_proc_sys_readonly ()
   tap_ok "/proc/sysrq-trigger: a write is refused" test "$RC" -ne 0
 }
 
+# A daemon that restarts while a sandbox is set up: its socket, listed at
+# launch to be covered, is gone (or made anew) before bubblewrap covers
+# it, and bwrap cannot make a file to cover it with in a read-only
+# directory ("Can't create file at ...: Read-only file system").  Four
+# sockets each bound, listened on for 2 ms and removed, one after another,
+# in a directory the sandbox sees read-only (/var/tmp: /tmp is its own).
+# (Main's build of 2026-12-02 failed 16 and 17 runs of 30 so, as root and
+# as uid 65534.)
+case_socket_churn ()
+{
+  local d b="$WORK/socket-churn" pid i failed=0 last=
+  d=$(mktemp -d /var/tmp/sbx-it-sockets.XXXXXX)
+  python3 - "$d/stable" <<'PY' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(1); time.sleep(3600)
+PY
+  pid=$!
+  for i in $(seq 50); do [ -S "$d/stable" ] && break; sleep 0.1; done
+  write_agent "$b" read-only "$WS" "" sh -c "test -e $d/stable && test ! -S $d/stable"
+  run_bundle "$b"
+  tap_is "$RC" 0 "a host socket in /var/tmp is covered by a file, not reachable ($(echo $OUT))"
+  kill "$pid"
+  python3 - "$d" <<'PY' &
+import os, socket, sys, time
+for i in range(1000000):
+    p = os.path.join(sys.argv[1], "s%d" % (i % 4))
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(p); s.listen(1); time.sleep(0.002)
+    os.unlink(p); s.close()
+PY
+  pid=$!
+  write_agent "$b" read-only "$WS" "" true
+  for i in $(seq 30); do
+    run_bundle "$b"
+    [ "$RC" = 0 ] || { failed=$((failed + 1)); last=$OUT; }
+  done
+  tap_is "$failed" 0 "host sockets coming and going: 30 runs all ran${last:+ (last failure: $(echo $last))}"
+  kill "$pid"
+  wait "$pid" 2> /dev/null
+  rm -rf "$d"
+}
+
 # churn_runs UID CMD...: CMD (an sbx-oci command line, a fresh id added)
 # 30 times as UID; CHURN_FAILED counts the failures and CHURN_LAST is the
 # last one's output (kept in a file: a created sandbox holds its
@@ -720,6 +763,7 @@ run_cases ()
   case_rlimits_umask
   case_runner_environment
   case_proc_sys_readonly
+  case_socket_churn
   case_hardened_defaults
   case_git_commit_and_no_litter
   case_check_and_probe

@@ -1,11 +1,16 @@
 /* When a failed set-up is made again (runtime/linux/bwrap/setup_retry.h):
-   only after the mount table changed, and never past the last attempt.
-   The mounts are made in a mount namespace of the test's own.  */
+   only after the mount table changed or a covered host socket went away,
+   and never past the last attempt.  The mounts are made in a mount
+   namespace of the test's own.  */
 #include "runtime/linux/bwrap/setup_retry.h"
+#include "runtime/linux/container/sandbox.h"
 #include "tests/unit/in_child.h"
 #include "tests/unit/tap.h"
 
+#include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/mount.h>
 
 enum
@@ -15,6 +20,8 @@ enum
   NEXT_AT_REST_NOT_AGAIN = 4,
   LAST_NOT_AGAIN = 8,
   NO_WATCH_NOT_AGAIN = 16,
+  SOCKET_GONE_AGAIN = 32,
+  SOCKET_GONE_LAST_NOT_AGAIN = 64,
 };
 
 static int
@@ -34,29 +41,110 @@ watch_cases (char *out, size_t len)
       return 100;
     }
   int got = 0, w = sbx_mounts_watch ();
-  if (!sbx_setup_again (&w, 1))
+  if (!sbx_setup_again (&w, 1, 0))
     got |= AT_REST_NOT_AGAIN;
-  if (change_mounts () == 0 && sbx_setup_again (&w, 1))
+  if (change_mounts () == 0 && sbx_setup_again (&w, 1, 0))
     got |= CHANGED_AGAIN;
-  if (w >= 0 && !sbx_setup_again (&w, 2))
+  if (w >= 0 && !sbx_setup_again (&w, 2, 0))
     got |= NEXT_AT_REST_NOT_AGAIN;
-  if (change_mounts () == 0 && !sbx_setup_again (&w, SBX_SETUP_ATTEMPTS))
+  if (change_mounts () == 0 && !sbx_setup_again (&w, SBX_SETUP_ATTEMPTS, 0))
     got |= LAST_NOT_AGAIN;
   int none = -1;
-  if (change_mounts () == 0 && !sbx_setup_again (&none, 1))
+  if (change_mounts () == 0 && !sbx_setup_again (&none, 1, 0))
     got |= NO_WATCH_NOT_AGAIN;
+  if (w >= 0 && sbx_setup_again (&w, 1, 1))
+    got |= SOCKET_GONE_AGAIN;
+  if (w >= 0 && !sbx_setup_again (&w, SBX_SETUP_ATTEMPTS, 1))
+    got |= SOCKET_GONE_LAST_NOT_AGAIN;
   return got;
+}
+
+static char *
+touch (const char *dir, const char *name)
+{
+  char *p = NULL;
+  if (asprintf (&p, "%s/%s", dir, name) < 0)
+    abort ();
+  FILE *f = fopen (p, "w");
+  if (f)
+    fclose (f);
+  return p;
+}
+
+/* Only the covers of sockets that are gone leave the plan, in order; one
+   made anew is counted and keeps its cover.  Plain files stand in for
+   the sockets: only their identity is looked at.  */
+static void
+test_sockets_changed (void)
+{
+  char dir[] = "/tmp/sbx-test-sockets.XXXXXX";
+  if (mkdtemp (dir) == NULL)
+    abort ();
+  char *gone = touch (dir, "gone.sock"), *anew = touch (dir, "anew.sock");
+  char *still = touch (dir, "still.sock");
+  struct
+  {
+    enum sbx_plan_op op;
+    enum sbx_plan_why why;
+    const char *dest;
+  } given[] = {
+    { SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, gone },
+    { SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, anew },
+    { SBX_PLAN_HIDE_FILE, SBX_WHY_CREDENTIAL, "/nonexistent/sbx-key" },
+    { SBX_PLAN_BIND_RO, SBX_WHY_SOCKET, "/nonexistent/sbx-protected" },
+    { SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, still },
+  };
+  size_t n = sizeof given / sizeof *given;
+  struct sbx_plan plan = { .mounts = calloc (n, sizeof *plan.mounts) };
+  for (size_t i = 0; i < n; i++)
+    plan.mounts[plan.n_mounts++] = (struct sbx_plan_mount){
+      .op = given[i].op, .why = given[i].why, .dest = strdup (given[i].dest)
+    };
+  struct sbx_sandbox sb = { .plan = &plan };
+  struct sbx_error err = { 0 };
+  tap_ok (sbx_sandbox_note_sockets (&sb, &err) == 0 && sb.n_socket_files == 3,
+          "the three socket covers' files are noted");
+  tap_ok (sbx_sandbox_sockets_changed (&sb) == 0,
+          "nothing changed: nothing counted");
+  /* Made anew while the first is still open: another inode for sure.  */
+  int held = open (anew, O_RDONLY);
+  unlink (gone);
+  unlink (anew);
+  free (touch (dir, "anew.sock"));
+  tap_ok (sbx_sandbox_sockets_changed (&sb) == 2,
+          "a socket gone and one made anew are counted");
+  bool kept
+      = plan.n_mounts == 4 && strcmp (plan.mounts[0].dest, anew) == 0
+        && strcmp (plan.mounts[1].dest, "/nonexistent/sbx-key") == 0
+        && strcmp (plan.mounts[2].dest, "/nonexistent/sbx-protected") == 0
+        && strcmp (plan.mounts[3].dest, still) == 0;
+  tap_ok (kept, "only the gone one's cover is left out: the one made anew, "
+                "a credential store and a protected path stay, in order");
+  tap_ok (sbx_sandbox_sockets_changed (&sb) == 0,
+          "the one made anew is the one noted from then on");
+  close (held);
+  for (size_t i = 0; i < plan.n_mounts; i++)
+    free (plan.mounts[i].dest);
+  free (plan.mounts);
+  free (sb.socket_files);
+  unlink (anew);
+  unlink (still);
+  rmdir (dir);
+  free (gone);
+  free (anew);
+  free (still);
 }
 
 int
 main (void)
 {
   char out[256];
+  test_sockets_changed ();
   int got = in_child (watch_cases, out, sizeof out);
   if (got == 100)
     {
-      printf ("1..0 # SKIP %s\n", out);
-      return 0;
+      tap_ok (true, "# SKIP %s", out);
+      return tap_done ();
     }
   tap_ok (got >= 0 && (got & AT_REST_NOT_AGAIN),
           "mounts at rest: a failed set-up is not made again");
@@ -68,5 +156,9 @@ main (void)
           "the last attempt is not made again, whatever changed");
   tap_ok (got >= 0 && (got & NO_WATCH_NOT_AGAIN),
           "without a watch, nothing is made again");
+  tap_ok (got >= 0 && (got & SOCKET_GONE_AGAIN),
+          "a covered socket gone, mounts at rest: the set-up is made again");
+  tap_ok (got >= 0 && (got & SOCKET_GONE_LAST_NOT_AGAIN),
+          "a covered socket gone at the last attempt: not again");
   return tap_done ();
 }

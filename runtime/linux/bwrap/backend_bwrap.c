@@ -346,7 +346,8 @@ supervise_attempts (struct sbx_sandbox *sb, const struct sbx_run_request *o,
     {
       int r = supervise (sb, o, lim, out, err);
       if (r < 0 || out->kind != SBX_OUTCOME_SANDBOX_FAILURE
-          || !sbx_setup_again (&watch, attempt))
+          || !sbx_setup_again (&watch, attempt,
+                               sbx_sandbox_sockets_changed (sb)))
         return r;
       r = sbx_sandbox_rewind_filters (sb, err);
       if (r < 0)

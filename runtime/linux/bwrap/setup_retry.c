@@ -34,19 +34,27 @@ back_off (int attempt)
 }
 
 bool
-sbx_setup_again (int *watch, int attempt)
+sbx_setup_again (int *watch, int attempt, int sockets)
 {
   struct pollfd p = { *watch, POLLPRI, 0 };
-  if (*watch < 0 || attempt >= SBX_SETUP_ATTEMPTS || poll (&p, 1, 0) <= 0
-      || !(p.revents & (POLLPRI | POLLERR)))
+  bool mounts = *watch >= 0 && poll (&p, 1, 0) > 0
+                && (p.revents & (POLLPRI | POLLERR));
+  if (attempt >= SBX_SETUP_ATTEMPTS || (!mounts && sockets == 0))
     return false;
-  fprintf (stderr,
-           "sbx-oci: the host's mounts changed while bubblewrap set the "
-           "sandbox up (containers/bubblewrap#650): setting it up again, "
-           "attempt %d of %d\n",
-           attempt + 1, SBX_SETUP_ATTEMPTS);
+  if (sockets > 0)
+    fprintf (stderr,
+             "sbx-oci: %d host socket%s to be covered went away or %s made "
+             "anew while bubblewrap set the sandbox up (a daemon "
+             "restarting): ",
+             sockets, sockets == 1 ? "" : "s", sockets == 1 ? "was" : "were");
+  else
+    fprintf (stderr, "sbx-oci: the host's mounts changed while bubblewrap "
+                     "set the sandbox up (containers/bubblewrap#650): ");
+  fprintf (stderr, "setting it up again, attempt %d of %d\n", attempt + 1,
+           SBX_SETUP_ATTEMPTS);
   back_off (attempt);
-  close (*watch);
+  if (*watch >= 0)
+    close (*watch);
   *watch = sbx_mounts_watch ();
   return true;
 }

@@ -1,4 +1,4 @@
-/* Another attempt at a set-up that the host's mount table raced.
+/* Another attempt at a set-up that the host raced.
 
    bubblewrap remounts each submount of a recursive bind with the flags
    it wants (nosuid, nodev, ro).  The sandbox's mount namespace is a slave
@@ -9,27 +9,32 @@
    and go under /run/netns all day.  That is no fault of the config, and
    the command never started (bwrap reported no exit code, sbx-oci-init
    was never held), so a set-up that failed while the host's mounts
-   changed is made again: the command still runs at most once.  A set-up
-   that fails with the mounts at rest is not: its failure is the
-   config's, and it would fail again.  */
+   changed is made again: the command still runs at most once.  So is
+   one that a restarting daemon raced: a host socket listed to be covered
+   and gone (or made anew) before bwrap covered it.  A set-up that fails
+   with the host at rest is not: its failure is the config's, and it would
+   fail again.  */
 #ifndef SBX_SETUP_RETRY_H
 #define SBX_SETUP_RETRY_H
 
 #include <stdbool.h>
 
-/* Attempts in all.  A mount table that changes many times a second fails
-   one set-up in five here (tests/integration/run.sh, case_mount_churn):
-   eight attempts all fail about once in two million.  */
+/* Attempts in all.  A mount table changed as fast as a process can fails
+   one set-up in five here (tests/integration/run.sh, case_mount_churn),
+   and not independently: a loaded host failed eight in a row once, before
+   the pauses between attempts (setup_retry.c).  */
 #define SBX_SETUP_ATTEMPTS 8
 
 /* A watch on the caller's mount namespace from now on: an fd to close,
-   or -1 when none can be had (then no set-up is made again).  */
+   or -1 when none can be had (then only a socket makes a set-up again). */
 int sbx_mounts_watch (void);
 
 /* Whether the set-up of attempt ATTEMPT (from 1), which failed, is to be
-   made again: *WATCH saw the mounts change during it and an attempt is
-   left.  Then it says so on stderr (after bwrap's own message) and
-   *WATCH watches the next attempt.  */
-bool sbx_setup_again (int *watch, int attempt);
+   made again: SOCKETS host sockets it was to cover went away or were
+   made anew during it (sbx_sandbox_sockets_changed), or *WATCH saw the
+   mounts change, and an attempt is left.  Then it says so on stderr
+   (after bwrap's own message), waits a little, and *WATCH watches the
+   next attempt.  */
+bool sbx_setup_again (int *watch, int attempt, int sockets);
 
 #endif

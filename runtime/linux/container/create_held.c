@@ -215,7 +215,9 @@ spawn_attempts (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   for (int attempt = 1;; attempt++)
     {
       int r = spawn_held (sb, o, fifo, exec_fifo, con, runner, c, cgroup, err);
-      if (r != -EIO || *runner != 0 || !sbx_setup_again (&watch, attempt))
+      if (r != -EIO || *runner != 0
+          || !sbx_setup_again (&watch, attempt,
+                               sbx_sandbox_sockets_changed (sb)))
         return r;
       sbx_error_clear (err);
       r = sbx_sandbox_rewind_filters (sb, err);

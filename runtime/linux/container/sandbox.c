@@ -207,6 +207,91 @@ sbx_sandbox_rewind_filters (struct sbx_sandbox *sb, struct sbx_error *err)
   return r < 0 ? r : 0;
 }
 
+/* A file is known by its inode and its change time: ext4 hands a freed
+   inode number to the next file made, so a socket made anew at once (a
+   daemon's restart) may have the old one's number, but not its time,
+   unless made within the same clock tick.  */
+static void
+note_file (struct sbx_socket_file *f, const struct stat *st)
+{
+  f->dev = st->st_dev;
+  f->ino = st->st_ino;
+  f->ctime = st->st_ctim;
+}
+
+static bool
+same_file (const struct sbx_socket_file *f, const struct stat *st)
+{
+  return st->st_dev == f->dev && st->st_ino == f->ino
+         && st->st_ctim.tv_sec == f->ctime.tv_sec
+         && st->st_ctim.tv_nsec == f->ctime.tv_nsec;
+}
+
+int
+sbx_sandbox_note_sockets (struct sbx_sandbox *sb, struct sbx_error *err)
+{
+  const struct sbx_plan *plan = sb->plan;
+  size_t n = 0;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    n += plan->mounts[i].op == SBX_PLAN_HIDE_FILE
+         && plan->mounts[i].why == SBX_WHY_SOCKET;
+  if (n == 0)
+    return 0;
+  sb->socket_files = calloc (n, sizeof *sb->socket_files);
+  if (sb->socket_files == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      struct stat st;
+      if (m->op != SBX_PLAN_HIDE_FILE || m->why != SBX_WHY_SOCKET)
+        continue;
+      struct sbx_socket_file *f = &sb->socket_files[sb->n_socket_files++];
+      f->dest = m->dest;
+      if (lstat (m->dest, &st) == 0)
+        note_file (f, &st);
+    }
+  return 0;
+}
+
+static struct sbx_socket_file *
+socket_file (struct sbx_sandbox *sb, const char *dest)
+{
+  for (size_t i = 0; i < sb->n_socket_files; i++)
+    if (sb->socket_files[i].dest == dest)
+      return &sb->socket_files[i];
+  return NULL;
+}
+
+int
+sbx_sandbox_sockets_changed (struct sbx_sandbox *sb)
+{
+  struct sbx_plan *plan = sb->plan;
+  size_t kept = 0;
+  int changed = 0;
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      struct sbx_plan_mount *m = &plan->mounts[i];
+      struct sbx_socket_file *f = socket_file (sb, m->dest);
+      struct stat st;
+      bool there = f && lstat (m->dest, &st) == 0;
+      if (f && (!there || !same_file (f, &st)))
+        changed++;
+      if (f && there)
+        note_file (f, &st);
+      if (f && !there)
+        {
+          f->dest = NULL;
+          free (m->source);
+          free (m->dest);
+          continue;
+        }
+      plan->mounts[kept++] = *m;
+    }
+  plan->n_mounts = kept;
+  return changed;
+}
+
 /* Where the runner mounts the mqueue of an IPC namespace the sandbox
    does not make, for bwrap to bind: a joined one, or the host's (bwrap
    cannot mount either from inside the user namespace it makes, which owns
@@ -456,6 +541,8 @@ sbx_sandbox_prepare_source (const struct sbx_context *g,
   if (r == 0)
     r = sbx_bind_sources_settle (sb->plan, err);
   if (r == 0)
+    r = sbx_sandbox_note_sockets (sb, err);
+  if (r == 0)
     r = check_state_root (sb->plan, root_fd, err);
   if (r == 0)
     {
@@ -488,6 +575,7 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
     close (sb->seccomp_net_fd);
   sbx_caps_decision_free (&sb->caps);
   strv_free (&sb->host_sockets);
+  free (sb->socket_files);
   sbx_alias_result_free (&sb->aliases);
   free (sb->alias_gap);
   free (sb->mqueue_dir);

@@ -11,13 +11,24 @@
 #include "policy/policy.h"
 #include "spec/spec_call.h"
 
+/* A covered host socket's file as planned (sandbox.c).  */
+struct sbx_socket_file
+{
+  const char *dest; /* the plan's mount's; NULL once left out */
+  dev_t dev;        /* all 0: not there when planned */
+  ino_t ino;
+  struct timespec ctime;
+};
+
 struct sbx_sandbox
 {
   struct sbx_spec *spec;
   struct sbx_probe probe;
   struct sbx_plan *plan;
   struct sbx_caps_decision caps;
-  struct strv host_sockets; /* path sockets listening at launch */
+  struct strv host_sockets;             /* path sockets listening at launch */
+  struct sbx_socket_file *socket_files; /* the plan's covers of them */
+  size_t n_socket_files;
   struct sbx_alias_result aliases;
   char *alias_gap;
   int seccomp_fd;     /* what the runner reads: a sealed memfd, or a pipe
@@ -57,6 +68,19 @@ void sbx_sandbox_release (struct sbx_sandbox *sb);
    bwrap read the built-in ones out of their pipes (made again) and a
    config's to the end of its memfd (rewound).  */
 int sbx_sandbox_rewind_filters (struct sbx_sandbox *sb, struct sbx_error *err);
+
+/* Note the files of the host sockets SB's plan covers (prepare does).  */
+int sbx_sandbox_note_sockets (struct sbx_sandbox *sb, struct sbx_error *err);
+
+/* How many host sockets SB's plan covers are gone or made anew since it
+   was planned: a daemon that restarted between the listing and
+   bubblewrap's set-up leaves no file for bwrap to cover, which it then
+   tries to make in a read-only directory, and fails.  The gone ones are
+   left out of the plan as if never there (a socket made anew after that
+   stays connectable, as one bound after launch does); one made anew
+   keeps its cover.  Only sockets: a protected path that went away is a
+   set-up that fails for good.  */
+int sbx_sandbox_sockets_changed (struct sbx_sandbox *sb);
 
 /* One line on stderr naming what PLAN's environment lost (credential-
    shaped names, URL passwords), if anything: create's and exec's.  */
