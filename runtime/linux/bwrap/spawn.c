@@ -598,11 +598,15 @@ sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   r = open_pipes (req, mount_fds, init_fd, pidns_fd, &l, &p, &report_w);
   sbx_bind_sources_close (mount_fds, req->plan->n_mounts);
   cleanup_strv struct strv argv = { 0 };
+  /* No held sources (a runner without --bind-fd): every bind by path,
+     not by the one-slot layout's number.  */
   struct sbx_bwrap_fds fds = {
-    l.at[FD_STATUS],      l.at[FD_INFO],        l.at[FD_BLOCK],
-    l.at[FD_SECCOMP],     l.at[FD_SECCOMP_NET], l.at[FD_USERNS],
-    l.at[FD_ARGS],        l.mount_at,           l.at[FD_INIT],
-    l.at[FD_INIT_REPORT], l.at[FD_STARTED],     l.at[FD_LANDLOCK],
+    l.at[FD_STATUS],      l.at[FD_INFO],
+    l.at[FD_BLOCK],       l.at[FD_SECCOMP],
+    l.at[FD_SECCOMP_NET], l.at[FD_USERNS],
+    l.at[FD_ARGS],        l.n_mounts ? l.mount_at : NULL,
+    l.at[FD_INIT],        l.at[FD_INIT_REPORT],
+    l.at[FD_STARTED],     l.at[FD_LANDLOCK],
     l.at[FD_PIDNS],
   };
   if (r < 0)
