@@ -35,13 +35,16 @@ sbx_outcome_from_runner (struct sbx_outcome *o, bool have_code, int code,
 {
   if (!have_code)
     {
-      /* bwrap writes "exit-code" only once the command was exec'd: without
-         it, the sandbox itself failed, whatever bwrap's own status.  */
+      /* bwrap writes "exit-code" when the command ends, and only if its
+         child had reached the command's exec: a bwrap that ended on its
+         own without one failed the set-up.  One killed by a signal may
+         have been running the command by then.  */
       o->kind = SBX_OUTCOME_SANDBOX_FAILURE;
       if (WIFSIGNALED (runner_status))
         snprintf (o->reason, sizeof o->reason,
-                  "the runner was killed by signal %d before the command "
-                  "started",
+                  "the runner was killed by signal %d before it reported "
+                  "how the command ended (whether the command had started "
+                  "is not known)",
                   WTERMSIG (runner_status));
       else
         snprintf (o->reason, sizeof o->reason,

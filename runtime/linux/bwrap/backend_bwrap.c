@@ -333,8 +333,8 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
   return r;
 }
 
-/* The sandbox, set up again while its set-up failed as the host's mounts
-   changed (setup_retry.h).  */
+/* The sandbox, set up again while its set-up failed, provably before the
+   command, as the host changed (setup_retry.h).  */
 static int
 supervise_attempts (struct sbx_sandbox *sb, const struct sbx_run_request *o,
                     struct sbx_limits *lim, struct sbx_outcome *out,
@@ -345,7 +345,7 @@ supervise_attempts (struct sbx_sandbox *sb, const struct sbx_run_request *o,
   for (int attempt = 1;; attempt++)
     {
       int r = supervise (sb, o, lim, out, err);
-      if (r < 0 || out->kind != SBX_OUTCOME_SANDBOX_FAILURE
+      if (r < 0 || !out->set_up_failed
           || !sbx_setup_again (&watch, attempt,
                                sbx_sandbox_sockets_changed (sb)))
         return r;

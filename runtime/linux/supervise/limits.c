@@ -221,7 +221,9 @@ sbx_limits_tick (struct sbx_limits *lim, pid_t sandbox_pid, uint64_t now_ms,
 
 /* A run's cgroup, a quota or one made for tuning alone.  An OOM kill
    inside the quota is the memory limit at work: the outcome
-   says so unless the command still ended well.  Refused forks (pids.max
+   says so unless the command still ended well or the set-up failed on
+   its own (bwrap, not the kernel, ended it); a bwrap the OOM killer
+   took while the command ran is the limit too.  Refused forks (pids.max
    hits) are reported, not turned into a breach: the command may have
    coped with them.  */
 static int
@@ -239,7 +241,7 @@ finish_cgroup (struct sbx_limits *lim, struct sbx_outcome *out,
       bool ended_well = out->kind == SBX_OUTCOME_EXITED && out->exit_code == 0;
       if (lim->memory_limit > 0 && u.oom_kills > 0
           && out->limit == SBX_LIMIT_NONE && !ended_well
-          && out->kind != SBX_OUTCOME_SANDBOX_FAILURE)
+          && !out->set_up_failed)
         {
           out->kind = SBX_OUTCOME_LIMIT;
           out->limit = SBX_LIMIT_MEMORY;

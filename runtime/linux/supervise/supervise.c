@@ -444,6 +444,9 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
     }
   sbx_outcome_from_runner (out, m.st.have_exit_code, m.st.exit_code,
                            m.runner_status, m.delivered);
+  out->set_up_failed = plan->enforcement.namespaces && !m.st.have_exit_code
+                       && WIFEXITED (m.runner_status) && m.delivered == 0
+                       && m.breach == SBX_LIMIT_NONE && m.abandoned == 0;
   int stopped = stopped_in_setup (&m);
   if (stopped && m.breach == SBX_LIMIT_NONE)
     {
