@@ -42,10 +42,16 @@
 /* How long bwrap may take to set the sandbox up.  */
 #define HOLD_WAIT_MS 30000
 
+/* runner_failed's code for a runner that ended on its own: its set-up
+   failed (bwrap's die, or its child's death), and only that set-up may be
+   made again.  A runner killed by a signal may have left its child
+   behind.  */
+#define SET_UP_FAILED (-EIO)
+
 static int
 runner_failed (const struct sbx_sandbox *sb, int status, struct sbx_error *err)
 {
-  return sbx_fail (err, -EIO,
+  return sbx_fail (err, WIFEXITED (status) ? SET_UP_FAILED : -ECHILD,
                    "the sandbox could not be set up (runner %s exited with "
                    "status %d)",
                    sb->probe.facts.runner_path,
@@ -203,8 +209,27 @@ spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   return r ?: sbx_root_propagation_set (c->pid, *runner, sb->plan, err);
 }
 
-/* spawn_held again while its set-up failed as the host's mounts changed
-   (setup_retry.h): runner_failed's -EIO, the runner gone with it.  */
+/* The sandbox C's record names, killed (if it is still that process)
+   and waited for up to a second: a failed attempt's, or a failed
+   create's.  */
+static void
+kill_recorded (struct sbx_container *c)
+{
+  if (c->start_time == 0)
+    return;
+  int pfd = sbx_pidfd_open (c->pid);
+  if (pfd >= 0 && sbx_pid_start_time (c->pid) == c->start_time
+      && sbx_pidfd_signal (pfd, SIGKILL) == 0)
+    poll (&(struct pollfd){ pfd, POLLIN, 0 }, 1, 1000);
+  if (pfd >= 0)
+    close (pfd);
+}
+
+/* spawn_held again while its set-up failed as the host changed
+   (setup_retry.h): the runner ended on its own, so its sandbox did too;
+   one whose pid was recorded is killed all the same before the next
+   attempt holds on the same FIFOs.  The command never ran: it waits for
+   `start`.  */
 static int
 spawn_attempts (struct sbx_sandbox *sb, const struct sbx_create_request *o,
                 int fifo, int exec_fifo, struct sbx_create_console *con,
@@ -215,10 +240,13 @@ spawn_attempts (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   for (int attempt = 1;; attempt++)
     {
       int r = spawn_held (sb, o, fifo, exec_fifo, con, runner, c, cgroup, err);
-      if (r != -EIO || *runner != 0
+      if (r != SET_UP_FAILED || *runner != 0
           || !sbx_setup_again (&watch, attempt,
                                sbx_sandbox_sockets_changed (sb)))
         return r;
+      kill_recorded (c);
+      c->pid = 0;
+      c->start_time = 0;
       sbx_error_clear (err);
       r = sbx_sandbox_rewind_filters (sb, err);
       if (r < 0)
@@ -308,14 +336,8 @@ launch (struct sbx_sandbox *sb, const struct sbx_create_request *o,
     sbx_limits_hold_nproc (lim, 0, c->pid, NULL);
   r = r ?: sbx_limits_watch (lim, c->dir, c->pid, c->start_time, err);
   r = r ?: record (sb, o, c, lim, err);
-  if (r < 0 && c->start_time > 0)
-    {
-      int pfd = sbx_pidfd_open (c->pid);
-      if (pfd >= 0 && sbx_pid_start_time (c->pid) == c->start_time)
-        sbx_pidfd_signal (pfd, SIGKILL);
-      if (pfd >= 0)
-        close (pfd);
-    }
+  if (r < 0)
+    kill_recorded (c);
   /* Without --die-with-parent the held sandbox outlives its launcher and
      is re-parented to the caller's subreaper.  */
   if (runner > 0)
