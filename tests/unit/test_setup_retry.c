@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 enum
 {
@@ -52,6 +54,9 @@ watch_cases (char *out, size_t len)
   int none = -1;
   if (change_mounts () == 0 && !sbx_setup_again (&none, 1, 0))
     got |= NO_WATCH_NOT_AGAIN;
+  /* A fresh watch: the one above saw the last mount made.  */
+  close (w);
+  w = sbx_mounts_watch ();
   if (w >= 0 && sbx_setup_again (&w, 1, 1))
     got |= SOCKET_GONE_AGAIN;
   if (w >= 0 && !sbx_setup_again (&w, SBX_SETUP_ATTEMPTS, 1))
@@ -59,29 +64,37 @@ watch_cases (char *out, size_t len)
   return got;
 }
 
+/* DIR/NAME, made a socket (bound, never listened on: only the file
+   matters here) or, with PLAIN, a plain file.  */
 static char *
-touch (const char *dir, const char *name)
+make_file (const char *dir, const char *name, bool plain)
 {
+  struct sockaddr_un a = { .sun_family = AF_UNIX };
   char *p = NULL;
-  if (asprintf (&p, "%s/%s", dir, name) < 0)
+  if (asprintf (&p, "%s/%s", dir, name) < 0 || strlen (p) >= sizeof a.sun_path)
     abort ();
-  FILE *f = fopen (p, "w");
-  if (f)
-    fclose (f);
+  strcpy (a.sun_path, p);
+  int fd = plain ? open (p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)
+                 : socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0 || (!plain && bind (fd, (struct sockaddr *) &a, sizeof a) < 0))
+    abort ();
+  close (fd);
   return p;
 }
 
 /* Only the covers of sockets that are gone leave the plan, in order; one
-   made anew is counted and keeps its cover.  Plain files stand in for
-   the sockets: only their identity is looked at.  */
+   made anew is counted and keeps its cover; a cover of a plain file is
+   never counted or left out.  */
 static void
 test_sockets_changed (void)
 {
   char dir[] = "/tmp/sbx-test-sockets.XXXXXX";
   if (mkdtemp (dir) == NULL)
     abort ();
-  char *gone = touch (dir, "gone.sock"), *anew = touch (dir, "anew.sock");
-  char *still = touch (dir, "still.sock");
+  char *gone = make_file (dir, "gone.sock", false);
+  char *anew = make_file (dir, "anew.sock", false);
+  char *still = make_file (dir, "still.sock", false);
+  char *plain = make_file (dir, "plain", true);
   struct
   {
     enum sbx_plan_op op;
@@ -92,6 +105,7 @@ test_sockets_changed (void)
     { SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, anew },
     { SBX_PLAN_HIDE_FILE, SBX_WHY_CREDENTIAL, "/nonexistent/sbx-key" },
     { SBX_PLAN_BIND_RO, SBX_WHY_SOCKET, "/nonexistent/sbx-protected" },
+    { SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, plain },
     { SBX_PLAN_HIDE_FILE, SBX_WHY_SOCKET, still },
   };
   size_t n = sizeof given / sizeof *given;
@@ -103,23 +117,27 @@ test_sockets_changed (void)
   struct sbx_sandbox sb = { .plan = &plan };
   struct sbx_error err = { 0 };
   tap_ok (sbx_sandbox_note_sockets (&sb, &err) == 0 && sb.n_socket_files == 3,
-          "the three socket covers' files are noted");
+          "the three socket covers' files are noted, not the plain file's");
   tap_ok (sbx_sandbox_sockets_changed (&sb) == 0,
           "nothing changed: nothing counted");
   /* Made anew while the first is still open: another inode for sure.  */
-  int held = open (anew, O_RDONLY);
+  int held = open (anew, O_PATH | O_CLOEXEC);
   unlink (gone);
   unlink (anew);
-  free (touch (dir, "anew.sock"));
+  unlink (plain);
+  free (make_file (dir, "anew.sock", false));
   tap_ok (sbx_sandbox_sockets_changed (&sb) == 2,
-          "a socket gone and one made anew are counted");
+          "a socket gone and one made anew are counted, a plain file gone "
+          "is not");
   bool kept
-      = plan.n_mounts == 4 && strcmp (plan.mounts[0].dest, anew) == 0
+      = plan.n_mounts == 5 && strcmp (plan.mounts[0].dest, anew) == 0
         && strcmp (plan.mounts[1].dest, "/nonexistent/sbx-key") == 0
         && strcmp (plan.mounts[2].dest, "/nonexistent/sbx-protected") == 0
-        && strcmp (plan.mounts[3].dest, still) == 0;
-  tap_ok (kept, "only the gone one's cover is left out: the one made anew, "
-                "a credential store and a protected path stay, in order");
+        && strcmp (plan.mounts[3].dest, plain) == 0
+        && strcmp (plan.mounts[4].dest, still) == 0;
+  tap_ok (kept, "only the gone socket's cover is left out: the one made "
+                "anew, a credential store, a protected path and a plain "
+                "file's cover stay, in order");
   tap_ok (sbx_sandbox_sockets_changed (&sb) == 0,
           "the one made anew is the one noted from then on");
   close (held);
@@ -133,6 +151,7 @@ test_sockets_changed (void)
   free (gone);
   free (anew);
   free (still);
+  free (plain);
 }
 
 int

@@ -246,9 +246,15 @@ sbx_sandbox_note_sockets (struct sbx_sandbox *sb, struct sbx_error *err)
       struct stat st;
       if (m->op != SBX_PLAN_HIDE_FILE || m->why != SBX_WHY_SOCKET)
         continue;
+      /* A cover of what is no socket (SSH_AUTH_SOCK naming a plain
+         file) is no daemon's to restart: never left out.  One gone
+         already was a socket when planned.  */
+      bool there = lstat (m->dest, &st) == 0;
+      if (there && !S_ISSOCK (st.st_mode))
+        continue;
       struct sbx_socket_file *f = &sb->socket_files[sb->n_socket_files++];
       f->dest = m->dest;
-      if (lstat (m->dest, &st) == 0)
+      if (there)
         note_file (f, &st);
     }
   return 0;
