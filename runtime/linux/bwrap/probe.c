@@ -16,6 +16,7 @@
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "common/path.h"
+#include "runtime/linux/bwrap/setup_retry.h"
 #include "runtime/host_paths.h"
 #include "runtime/linux/real_path.h"
 #include "runtime/linux/state/state_dir.h"
@@ -69,6 +70,23 @@ run_runner (const char *const *args, char *out, size_t out_len)
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
 
+/* Whether the runner's test sandbox ARGS runs.  Its recursive bind of /
+   fails while the host's mounts change (setup_retry.h): such a failure
+   is tried again, or the cache would keep "no namespaces" for this state
+   root until bwrap or the kernel changed.  */
+static bool
+sandbox_runs (const char *const *args)
+{
+  cleanup_close int watch = sbx_mounts_watch ();
+  for (int attempt = 1;; attempt++)
+    {
+      if (run_runner (args, NULL, 0) == 0)
+        return true;
+      if (attempt == SBX_SETUP_ATTEMPTS || !sbx_mounts_changed (&watch))
+        return false;
+    }
+}
+
 /* Whether the runner takes --bind-fd: its --help lists every option.  */
 static bool
 runner_has_bind_fd (const char *runner)
@@ -91,14 +109,14 @@ probe_runner (struct sbx_probe *p)
   const char *userns[] = {
     p->runner_path, "--unshare-user", "--ro-bind", "/", "/", "true", NULL
   };
-  f->userns_ok = run_runner (userns, NULL, 0) == 0;
+  f->userns_ok = sandbox_runs (userns);
   /* Root's sandboxes make their namespaces without a user namespace,
      which needs CAP_SYS_ADMIN: root in a container of default settings
      (podman, docker) lacks it, while a user namespace may still work
      there.  Probed in the shape root's launches take.  */
   const char *root_shape[]
       = { p->runner_path, "--ro-bind", "/", "/", "true", NULL };
-  f->root_ns_ok = f->is_root && run_runner (root_shape, NULL, 0) == 0;
+  f->root_ns_ok = f->is_root && sandbox_runs (root_shape);
   const char *proc[] = { p->runner_path,
                          f->is_root ? "--unshare-pid" : "--unshare-user",
                          "--unshare-pid",
@@ -109,7 +127,7 @@ probe_runner (struct sbx_probe *p)
                          "/proc",
                          "true",
                          NULL };
-  f->private_proc_ok = run_runner (proc, NULL, 0) == 0;
+  f->private_proc_ok = sandbox_runs (proc);
   f->runner_bind_fd = runner_has_bind_fd (p->runner_path);
 }
 

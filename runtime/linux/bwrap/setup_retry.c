@@ -34,11 +34,20 @@ back_off (int attempt)
 }
 
 bool
-sbx_setup_again (int *watch, int attempt, int sockets)
+sbx_mounts_changed (int *watch)
 {
   struct pollfd p = { *watch, POLLPRI, 0 };
-  bool mounts = *watch >= 0 && poll (&p, 1, 0) > 0
-                && (p.revents & (POLLPRI | POLLERR));
+  if (*watch < 0 || poll (&p, 1, 0) <= 0 || !(p.revents & (POLLPRI | POLLERR)))
+    return false;
+  close (*watch);
+  *watch = sbx_mounts_watch ();
+  return true;
+}
+
+bool
+sbx_setup_again (int *watch, int attempt, int sockets)
+{
+  bool mounts = sbx_mounts_changed (watch);
   if (attempt >= SBX_SETUP_ATTEMPTS || (!mounts && sockets == 0))
     return false;
   if (sockets > 0)
@@ -53,8 +62,11 @@ sbx_setup_again (int *watch, int attempt, int sockets)
   fprintf (stderr, "setting it up again, attempt %d of %d\n", attempt + 1,
            SBX_SETUP_ATTEMPTS);
   back_off (attempt);
-  if (*watch >= 0)
-    close (*watch);
-  *watch = sbx_mounts_watch ();
+  if (!mounts)
+    {
+      if (*watch >= 0)
+        close (*watch);
+      *watch = sbx_mounts_watch ();
+    }
   return true;
 }

@@ -19,15 +19,20 @@
 
 #include <stdbool.h>
 
-/* Attempts in all.  A mount table changed as fast as a process can fails
-   one set-up in five here (tests/integration/run.sh, case_mount_churn),
-   and not independently: a loaded host failed eight in a row once, before
-   the pauses between attempts (setup_retry.c).  */
+/* Attempts in all.  A mount table changed 20 us apart fails one set-up
+   in five here (tests/integration/host_churn.sh), and the eight have not
+   all failed there; changed with no pause at all, the churner's hold on
+   the mount table stretches bwrap's set-up until, rarely, eight in a row
+   do, pauses and all (setup_retry.c).  */
 #define SBX_SETUP_ATTEMPTS 8
 
 /* A watch on the caller's mount namespace from now on: an fd to close,
    or -1 when none can be had (then only a socket makes a set-up again). */
 int sbx_mounts_watch (void);
+
+/* Whether the mounts changed since *WATCH was opened; if so, *WATCH
+   watches from now on.  */
+bool sbx_mounts_changed (int *watch);
 
 /* Whether the set-up of attempt ATTEMPT (from 1), which failed, is to be
    made again: SOCKETS host sockets it was to cover went away or were
