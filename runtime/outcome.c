@@ -36,11 +36,17 @@ sbx_outcome_from_runner (struct sbx_outcome *o, bool have_code, int code,
   if (!have_code)
     {
       /* bwrap writes "exit-code" when the command ends, and only if its
-         child had reached the command's exec: a bwrap that ended on its
-         own without one failed the set-up.  One killed by a signal may
-         have been running the command by then.  */
+         child had reached the command's exec: a bwrap that exited 1 (its
+         die()) without one failed the set-up.  Any other end, a signal
+         or a status a wrapper (--runner) made of one, may have come
+         while the command ran.  */
       o->kind = SBX_OUTCOME_SANDBOX_FAILURE;
-      if (WIFSIGNALED (runner_status))
+      if (WIFEXITED (runner_status) && WEXITSTATUS (runner_status) == 1)
+        snprintf (o->reason, sizeof o->reason,
+                  "the sandbox could not be set up (runner exited with "
+                  "status 1 before the command started; its message is "
+                  "above)");
+      else if (WIFSIGNALED (runner_status))
         snprintf (o->reason, sizeof o->reason,
                   "the runner was killed by signal %d before it reported "
                   "how the command ended (whether the command had started "
@@ -48,9 +54,9 @@ sbx_outcome_from_runner (struct sbx_outcome *o, bool have_code, int code,
                   WTERMSIG (runner_status));
       else
         snprintf (o->reason, sizeof o->reason,
-                  "the sandbox could not be set up (runner exited with "
-                  "status %d before the command started; its message is "
-                  "above)",
+                  "the runner exited with status %d before it reported "
+                  "how the command ended (whether the command had started "
+                  "is not known)",
                   WEXITSTATUS (runner_status));
       return;
     }

@@ -60,9 +60,9 @@ struct sbx_outcome
   const char *memory_held_by, *pids_held_by;
   /* The config's keys sbx-oci does not read; NULL: not known.  */
   const struct strv *ignored_fields;
-  /* SANDBOX_FAILURE, proven before the command: bwrap ended on its own
-     (no signal, none sent, no limit) without the byte its child writes
-     just before exec, so it wrote no "exit-code" (bubblewrap.c,
+  /* SANDBOX_FAILURE, proven before the command: bwrap exited 1 on its
+     own (no signal, none sent, no limit) without the byte its child
+     writes just before exec, so it wrote no "exit-code" (bubblewrap.c,
      report_child_exit_status).  A runner killed by a signal proves
      nothing: bwrap writes "exit-code" only when the command ends.  */
   bool set_up_failed;

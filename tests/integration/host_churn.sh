@@ -111,7 +111,21 @@ case_mount_churn ()
     done
     tap_is "$CHURN_FAILED" 0 "host mounts coming and going: 10 runs as uid $uid, each probing the host afresh, all ran in namespaces${CHURN_LAST:+ (last failure: $(echo $CHURN_LAST))}"
   done
-  tap_ok "host mounts coming and going: the race was met and set up again ($CHURN_AGAIN of 120)" \
+  # A config's own filter lives in a memfd that bwrap reads to its end:
+  # rewound for each attempt, it still refuses what it refuses.
+  agent_as "$d/own" 0 read-only "$d" sh -c '! mkdir /tmp/refused'
+  python3 - "$d/own/config.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.setdefault("linux", {})["seccomp"] = {
+    "defaultAction": "SCMP_ACT_ALLOW",
+    "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO",
+                  "errnoRet": 1}]}
+json.dump(c, open(sys.argv[1], "w"))
+PY
+  churn_runs 0 "$SBX_OCI" --root "$(state_of 0)" run --bundle "$d/own"
+  tap_is "$CHURN_FAILED" 0 "host mounts coming and going: 30 runs with the config's own filter all ran under it${CHURN_LAST:+ (last failure: $(echo $CHURN_LAST))}"
+  tap_ok "host mounts coming and going: the race was met and set up again ($CHURN_AGAIN of 150)" \
     test "$CHURN_AGAIN" -gt 0
   tap_ok "the mount churner was churning to the end" kill "$pid"
   wait "$pid" 2> /dev/null
@@ -175,17 +189,29 @@ PY
 # killer took bwrap.)
 case_no_second_run ()
 {
-  local d="$WORK/once" pid i
+  local d="$WORK/once" pid i how wrap="$WORK/wrapped-bwrap"
+  # A runner named with --runner that waits for bwrap instead of being it:
+  # bwrap's death by a signal reaches sbx as an exit of 137.
+  printf '#!/bin/sh\n/usr/bin/bwrap "$@"\n' > "$wrap"
+  chmod 755 "$wrap"
   mkdir -p "$d/ws" "$d/mnt"
   agent_as "$d/b" 0 workspace-write "$d/ws" sh -c 'echo ran >> runs.log; sleep 5'
-  "$SBX_OCI" --root "$(state_of 0)" run --bundle "$d/b" once > "$d/out" 2>&1 &
-  pid=$!
-  for i in $(seq 100); do [ -s "$d/ws/runs.log" ] && break; sleep 0.05; done
-  mount -t tmpfs sbx-once "$d/mnt" && umount "$d/mnt"
-  pkill -9 -P "$pid" -x bwrap
-  wait "$pid"
-  tap_is "$(wc -l < "$d/ws/runs.log")" 1 \
-    "a runner killed while its command ran, the host's mounts changed: the command ran once ($(echo $(cat "$d/out")))"
+  for how in bwrap wrapped; do
+    rm -f "$d/ws/runs.log"
+    if [ "$how" = bwrap ]; then
+      "$SBX_OCI" --root "$(state_of 0)" run --bundle "$d/b" once > "$d/out" 2>&1 &
+    else
+      "$SBX_OCI" --root "$(state_of 0)" --runner "$wrap" run --bundle "$d/b" once \
+        > "$d/out" 2>&1 &
+    fi
+    pid=$!
+    for i in $(seq 100); do [ -s "$d/ws/runs.log" ] && break; sleep 0.05; done
+    mount -t tmpfs sbx-once "$d/mnt" && umount "$d/mnt"
+    pkill -9 -x bwrap -P "$pid,$(pgrep -d, -P "$pid")"
+    wait "$pid"
+    tap_is "$(wc -l < "$d/ws/runs.log")" 1 \
+      "a runner ($how) killed while its command ran, the host's mounts changed: the command ran once ($(echo $(cat "$d/out")))"
+  done
 }
 
 case_mount_churn

@@ -236,6 +236,8 @@ case_setup_failure ()
   tap_has "$OUT" "bwrap: " "bubblewrap's message is shown"
   tap_has "$OUTCOME" '"outcome":"sandbox-failure"' \
     "outcome: bubblewrap's failure is a sandbox-failure"
+  tap_lacks "$OUT" "setting it up again" \
+    "bubblewrap's own setup failure, the host at rest: not made again"
 }
 
 # Issue 2 point 5: fds the caller holds open reach nothing in the sandbox.

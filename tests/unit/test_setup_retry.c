@@ -26,6 +26,9 @@ enum
   SOCKET_GONE_LAST_NOT_AGAIN = 64,
 };
 
+/* Warnings as text on stderr.  */
+static const struct sbx_context stderr_log = { 0 };
+
 static int
 change_mounts (void)
 {
@@ -43,23 +46,24 @@ watch_cases (char *out, size_t len)
       return 100;
     }
   int got = 0, w = sbx_mounts_watch ();
-  if (!sbx_setup_again (&w, 1, 0))
+  if (!sbx_setup_again (&stderr_log, &w, 1, 0))
     got |= AT_REST_NOT_AGAIN;
-  if (change_mounts () == 0 && sbx_setup_again (&w, 1, 0))
+  if (change_mounts () == 0 && sbx_setup_again (&stderr_log, &w, 1, 0))
     got |= CHANGED_AGAIN;
-  if (w >= 0 && !sbx_setup_again (&w, 2, 0))
+  if (w >= 0 && !sbx_setup_again (&stderr_log, &w, 2, 0))
     got |= NEXT_AT_REST_NOT_AGAIN;
-  if (change_mounts () == 0 && !sbx_setup_again (&w, SBX_SETUP_ATTEMPTS, 0))
+  if (change_mounts () == 0
+      && !sbx_setup_again (&stderr_log, &w, SBX_SETUP_ATTEMPTS, 0))
     got |= LAST_NOT_AGAIN;
   int none = -1;
-  if (change_mounts () == 0 && !sbx_setup_again (&none, 1, 0))
+  if (change_mounts () == 0 && !sbx_setup_again (&stderr_log, &none, 1, 0))
     got |= NO_WATCH_NOT_AGAIN;
   /* A fresh watch: the one above saw the last mount made.  */
   close (w);
   w = sbx_mounts_watch ();
-  if (w >= 0 && sbx_setup_again (&w, 1, 1))
+  if (w >= 0 && sbx_setup_again (&stderr_log, &w, 1, 1))
     got |= SOCKET_GONE_AGAIN;
-  if (w >= 0 && !sbx_setup_again (&w, SBX_SETUP_ATTEMPTS, 1))
+  if (w >= 0 && !sbx_setup_again (&stderr_log, &w, SBX_SETUP_ATTEMPTS, 1))
     got |= SOCKET_GONE_LAST_NOT_AGAIN;
   return got;
 }

@@ -336,17 +336,17 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
 /* The sandbox, set up again while its set-up failed, provably before the
    command, as the host changed (setup_retry.h).  */
 static int
-supervise_attempts (struct sbx_sandbox *sb, const struct sbx_run_request *o,
-                    struct sbx_limits *lim, struct sbx_outcome *out,
-                    struct sbx_error *err)
+supervise_attempts (const struct sbx_context *g, struct sbx_sandbox *sb,
+                    const struct sbx_run_request *o, struct sbx_limits *lim,
+                    struct sbx_outcome *out, struct sbx_error *err)
 {
   const struct sbx_outcome fresh = *out;
   cleanup_close int watch = sbx_mounts_watch ();
   for (int attempt = 1;; attempt++)
     {
       int r = supervise (sb, o, lim, out, err);
-      if (r < 0 || !out->set_up_failed
-          || !sbx_setup_again (&watch, attempt,
+      if (r < 0 || !out->set_up_failed || attempt == SBX_SETUP_ATTEMPTS
+          || !sbx_setup_again (g, &watch, attempt,
                                sbx_sandbox_sockets_changed (sb)))
         return r;
       r = sbx_sandbox_rewind_filters (sb, err);
@@ -377,7 +377,7 @@ run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
   struct sbx_limits lim;
   int r = sbx_limits_setup (&lim, sb->plan, &req, err);
   if (r == 0)
-    r = supervise_attempts (sb, o, &lim, out, err);
+    r = supervise_attempts (g, sb, o, &lim, out, err);
   struct sbx_error ferr = { 0 };
   int f = sbx_limits_finish (&lim, out, r < 0 ? &ferr : err);
   sbx_limits_release (&lim);

@@ -72,18 +72,25 @@ run_runner (const char *const *args, char *out, size_t out_len)
 
 /* Whether the runner's test sandbox ARGS runs.  Its recursive bind of /
    fails while the host's mounts change (setup_retry.h): such a failure
-   is tried again, or the cache would keep "no namespaces" for this state
-   root until bwrap or the kernel changed.  */
+   is tried again, after the same pauses as a sandbox's set-up.  One that
+   failed every time with the mounts still changing sets *UNSETTLED: the
+   cache would keep "no namespaces" for this state root until bwrap or
+   the kernel changed.  */
 static bool
-sandbox_runs (const char *const *args)
+sandbox_runs (const char *const *args, bool *unsettled)
 {
   cleanup_close int watch = sbx_mounts_watch ();
   for (int attempt = 1;; attempt++)
     {
       if (run_runner (args, NULL, 0) == 0)
         return true;
-      if (attempt == SBX_SETUP_ATTEMPTS || !sbx_mounts_changed (&watch))
-        return false;
+      bool changed = sbx_mounts_changed (&watch);
+      if (attempt == SBX_SETUP_ATTEMPTS || !changed)
+        {
+          *unsettled |= changed;
+          return false;
+        }
+      sbx_setup_pause (attempt);
     }
 }
 
@@ -98,7 +105,7 @@ runner_has_bind_fd (const char *runner)
 }
 
 static void
-probe_runner (struct sbx_probe *p)
+probe_runner (struct sbx_probe *p, bool *unsettled)
 {
   struct sbx_host_facts *f = &p->facts;
   char out[256];
@@ -109,14 +116,14 @@ probe_runner (struct sbx_probe *p)
   const char *userns[] = {
     p->runner_path, "--unshare-user", "--ro-bind", "/", "/", "true", NULL
   };
-  f->userns_ok = sandbox_runs (userns);
+  f->userns_ok = sandbox_runs (userns, unsettled);
   /* Root's sandboxes make their namespaces without a user namespace,
      which needs CAP_SYS_ADMIN: root in a container of default settings
      (podman, docker) lacks it, while a user namespace may still work
      there.  Probed in the shape root's launches take.  */
   const char *root_shape[]
       = { p->runner_path, "--ro-bind", "/", "/", "true", NULL };
-  f->root_ns_ok = f->is_root && sandbox_runs (root_shape);
+  f->root_ns_ok = f->is_root && sandbox_runs (root_shape, unsettled);
   const char *proc[] = { p->runner_path,
                          f->is_root ? "--unshare-pid" : "--unshare-user",
                          "--unshare-pid",
@@ -127,7 +134,7 @@ probe_runner (struct sbx_probe *p)
                          "/proc",
                          "true",
                          NULL };
-  f->private_proc_ok = sandbox_runs (proc);
+  f->private_proc_ok = sandbox_runs (proc, unsettled);
   f->runner_bind_fd = runner_has_bind_fd (p->runner_path);
 }
 
@@ -397,9 +404,10 @@ sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
       out->facts.root_ns_ok = out->facts.is_root;
       out->facts.runner_bind_fd = runner_has_bind_fd (out->runner_path);
     }
-  else
-    probe_runner (out);
-  if (keyed)
+  bool unsettled = false;
+  if (!out->facts.runner_named)
+    probe_runner (out, &unsettled);
+  if (keyed && !unsettled)
     store_cache (cache_fd, key, &out->facts);
   out->facts.no_namespaces = no_namespaces (&out->facts);
   return 0;

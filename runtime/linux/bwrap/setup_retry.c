@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdio.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,12 +16,8 @@ sbx_mounts_watch (void)
   return open ("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 }
 
-/* Before attempt ATTEMPT + 1: 2^(ATTEMPT-1) ms and as much again at
-   random, so that a burst of changes (a pod's networks set up) can pass
-   and attempts fall at no fixed step of a steady churn.  The eight
-   attempts wait a quarter of a second at most.  */
-static void
-back_off (int attempt)
+void
+sbx_setup_pause (int attempt)
 {
   unsigned int jitter = 0;
   long ms = 1L << (attempt - 1);
@@ -45,28 +40,30 @@ sbx_mounts_changed (int *watch)
 }
 
 bool
-sbx_setup_again (int *watch, int attempt, int sockets)
+sbx_setup_again (const struct sbx_context *g, int *watch, int attempt,
+                 int sockets)
 {
   bool mounts = sbx_mounts_changed (watch);
   if (attempt >= SBX_SETUP_ATTEMPTS || (!mounts && sockets == 0))
     return false;
   if (sockets > 0)
-    fprintf (stderr,
-             "sbx-oci: %d host socket%s to be covered went away or %s made "
-             "anew while bubblewrap set the sandbox up (a daemon "
-             "restarting): ",
-             sockets, sockets == 1 ? "" : "s", sockets == 1 ? "was" : "were");
+    sbx_log_warning (g,
+                     "%d host socket%s to be covered went away or %s made "
+                     "anew while bubblewrap set the sandbox up (a daemon "
+                     "restarting): setting it up again, attempt %d of %d",
+                     sockets, sockets == 1 ? "" : "s",
+                     sockets == 1 ? "was" : "were", attempt + 1,
+                     SBX_SETUP_ATTEMPTS);
   else
-    fprintf (stderr, "sbx-oci: the host's mounts changed while bubblewrap "
-                     "set the sandbox up (containers/bubblewrap#650): ");
-  fprintf (stderr, "setting it up again, attempt %d of %d\n", attempt + 1,
-           SBX_SETUP_ATTEMPTS);
-  back_off (attempt);
-  if (!mounts)
-    {
-      if (*watch >= 0)
-        close (*watch);
-      *watch = sbx_mounts_watch ();
-    }
+    sbx_log_warning (g,
+                     "the host's mounts changed while bubblewrap set the "
+                     "sandbox up (containers/bubblewrap#650): setting it up "
+                     "again, attempt %d of %d",
+                     attempt + 1, SBX_SETUP_ATTEMPTS);
+  sbx_setup_pause (attempt);
+  /* What changes during the pause reaches no set-up.  */
+  if (*watch >= 0)
+    close (*watch);
+  *watch = sbx_mounts_watch ();
   return true;
 }

@@ -19,6 +19,8 @@
 
 #include <stdbool.h>
 
+#include "runtime/context.h"
+
 /* Attempts in all.  A mount table changed 20 us apart fails one set-up
    in five here (tests/integration/host_churn.sh), and the eight have not
    all failed there; changed with no pause at all, the churner's hold on
@@ -37,9 +39,16 @@ bool sbx_mounts_changed (int *watch);
 /* Whether the set-up of attempt ATTEMPT (from 1), which failed, is to be
    made again: SOCKETS host sockets it was to cover went away or were
    made anew during it (sbx_sandbox_sockets_changed), or *WATCH saw the
-   mounts change, and an attempt is left.  Then it says so on stderr
-   (after bwrap's own message), waits a little, and *WATCH watches the
-   next attempt.  */
-bool sbx_setup_again (int *watch, int attempt, int sockets);
+   mounts change, and an attempt is left.  Then it says so (a warning
+   through G, after bwrap's own message), pauses (sbx_setup_pause), and
+   *WATCH watches the next attempt from then.  */
+bool sbx_setup_again (const struct sbx_context *g, int *watch, int attempt,
+                      int sockets);
+
+/* The pause after attempt ATTEMPT: 2^(ATTEMPT-1) ms and as much again at
+   random, so that a burst of changes (a pod's networks set up) can pass
+   and attempts fall at no fixed step of a steady churn.  The eight
+   attempts pause a quarter of a second at most.  */
+void sbx_setup_pause (int attempt);
 
 #endif

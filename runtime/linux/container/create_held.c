@@ -42,16 +42,18 @@
 /* How long bwrap may take to set the sandbox up.  */
 #define HOLD_WAIT_MS 30000
 
-/* runner_failed's code for a runner that ended on its own: its set-up
-   failed (bwrap's die, or its child's death), and only that set-up may be
-   made again.  A runner killed by a signal may have left its child
+/* runner_failed's code for a runner that exited with status 1, as
+   bwrap's die() does when its set-up fails: only that set-up may be made
+   again.  A runner killed by a signal, or a wrapper (--runner) that
+   turned bwrap's death into another status, may have left its child
    behind.  */
 #define SET_UP_FAILED (-EIO)
 
 static int
 runner_failed (const struct sbx_sandbox *sb, int status, struct sbx_error *err)
 {
-  return sbx_fail (err, WIFEXITED (status) ? SET_UP_FAILED : -ECHILD,
+  bool died = WIFEXITED (status) && WEXITSTATUS (status) == 1;
+  return sbx_fail (err, died ? SET_UP_FAILED : -ECHILD,
                    "the sandbox could not be set up (runner %s exited with "
                    "status %d)",
                    sb->probe.facts.runner_path,
@@ -231,17 +233,18 @@ kill_recorded (struct sbx_container *c)
    attempt holds on the same FIFOs.  The command never ran: it waits for
    `start`.  */
 static int
-spawn_attempts (struct sbx_sandbox *sb, const struct sbx_create_request *o,
-                int fifo, int exec_fifo, struct sbx_create_console *con,
-                pid_t *runner, struct sbx_container *c,
-                struct sbx_cgroup *cgroup, struct sbx_error *err)
+spawn_attempts (const struct sbx_context *g, struct sbx_sandbox *sb,
+                const struct sbx_create_request *o, int fifo, int exec_fifo,
+                struct sbx_create_console *con, pid_t *runner,
+                struct sbx_container *c, struct sbx_cgroup *cgroup,
+                struct sbx_error *err)
 {
   cleanup_close int watch = sbx_mounts_watch ();
   for (int attempt = 1;; attempt++)
     {
       int r = spawn_held (sb, o, fifo, exec_fifo, con, runner, c, cgroup, err);
-      if (r != SET_UP_FAILED || *runner != 0
-          || !sbx_setup_again (&watch, attempt,
+      if (r != SET_UP_FAILED || *runner != 0 || attempt == SBX_SETUP_ATTEMPTS
+          || !sbx_setup_again (g, &watch, attempt,
                                sbx_sandbox_sockets_changed (sb)))
         return r;
       kill_recorded (c);
@@ -291,8 +294,9 @@ record (const struct sbx_sandbox *sb, const struct sbx_create_request *o,
 }
 
 static int
-launch (struct sbx_sandbox *sb, const struct sbx_create_request *o,
-        struct sbx_container *c, struct sbx_limits *lim, struct sbx_error *err)
+launch (const struct sbx_context *g, struct sbx_sandbox *sb,
+        const struct sbx_create_request *o, struct sbx_container *c,
+        struct sbx_limits *lim, struct sbx_error *err)
 {
   cleanup_free char *fifo_path = sbx_state_file (c, SBX_RELEASE_FIFO);
   if (fifo_path == NULL)
@@ -322,7 +326,7 @@ launch (struct sbx_sandbox *sb, const struct sbx_create_request *o,
         }
     }
   pid_t runner = 0;
-  int r = spawn_attempts (sb, o, fifo, exec_fifo, &con, &runner, c,
+  int r = spawn_attempts (g, sb, o, fifo, exec_fifo, &con, &runner, c,
                           lim->cgroup, err);
   /* Held means set up: the sandbox has its bind of the instance.  */
   sbx_create_console_close (&con);
@@ -351,14 +355,15 @@ launch (struct sbx_sandbox *sb, const struct sbx_create_request *o,
 /* The cgroup exists before the runner does, so the runner enters it
    before exec; a failed create leaves no cgroup and no watcher.  */
 static int
-launch_limited (struct sbx_sandbox *sb, const struct sbx_create_request *o,
-                struct sbx_container *c, bool systemd, struct sbx_error *err)
+launch_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
+                const struct sbx_create_request *o, struct sbx_container *c,
+                struct sbx_error *err)
 {
   const struct sbx_linux *lx = sb->spec->has_linux ? &sb->spec->linux_ : NULL;
   struct sbx_limits_request req = {
     .id = c->id,
     .cgroups_path = lx ? lx->cgroups_path : NULL,
-    .systemd = systemd,
+    .systemd = g->systemd_cgroup,
     .tuning = lx ? &lx->resources.tuning : NULL,
     .container_dir = c->dir,
   };
@@ -366,7 +371,7 @@ launch_limited (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   int r = sbx_limits_setup (&lim, sb->plan, &req, err);
   if (r == 0 && sbx_cgroup_view (sb->plan, lim.cgroup) < 0)
     r = sbx_fail (err, -ENOMEM, "out of memory");
-  r = r ?: launch (sb, o, c, &lim, err);
+  r = r ?: launch (g, sb, o, c, &lim, err);
   if (r < 0)
     sbx_limits_undo (&lim);
   sbx_limits_release (&lim);
@@ -401,7 +406,7 @@ sbx_container_create (const struct sbx_context *g,
     r = sbx_fail (err, -ENOTSUP,
                   "hooks.startContainer: bubblewrap cannot run a hook "
                   "inside the sandbox before the command starts");
-  r = r ?: launch_limited (&sb, o, &c, g->systemd_cgroup, err);
+  r = r ?: launch_limited (g, &sb, o, &c, err);
   sbx_sandbox_release (&sb);
   if (r < 0)
     {

@@ -281,11 +281,14 @@ sbx_sandbox_sockets_changed (struct sbx_sandbox *sb)
       struct sbx_socket_file *f = socket_file (sb, m->dest);
       struct stat st;
       bool there = f && lstat (m->dest, &st) == 0;
-      if (f && (!there || !same_file (f, &st)))
+      /* Gone, not merely out of sight (EACCES, ELOOP: kept, not
+         counted).  */
+      bool gone = f && !there && (errno == ENOENT || errno == ENOTDIR);
+      if ((there && !same_file (f, &st)) || gone)
         changed++;
-      if (f && there)
+      if (there)
         note_file (f, &st);
-      if (f && !there)
+      if (gone)
         {
           f->dest = NULL;
           free (m->source);

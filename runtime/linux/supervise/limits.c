@@ -168,8 +168,11 @@ sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner, pid_t first,
   int r = runner > 0 ? sbx_rlimit_sandbox_nproc (runner, limit, &err)
                      : sbx_rlimit_set_nproc (first, limit, &err);
   lim->nproc_rlimit = r == 0;
-  if (r < 0 && reasons)
-    (void) strv_pushf (reasons, "%s: the limit is only sampled", err.msg);
+  char reason[sizeof err.msg + 64];
+  snprintf (reason, sizeof reason, "%s: the limit is only sampled", err.msg);
+  /* Once, however many times the set-up is made (setup_retry.h).  */
+  if (r < 0 && reasons && !strv_contains (reasons, reason))
+    (void) strv_push (reasons, reason);
 }
 
 /* Sample sooner while memory grows towards the limit: half the time the
@@ -221,9 +224,10 @@ sbx_limits_tick (struct sbx_limits *lim, pid_t sandbox_pid, uint64_t now_ms,
 
 /* A run's cgroup, a quota or one made for tuning alone.  An OOM kill
    inside the quota is the memory limit at work: the outcome
-   says so unless the command still ended well or the set-up failed on
-   its own (bwrap, not the kernel, ended it); a bwrap the OOM killer
-   took while the command ran is the limit too.  Refused forks (pids.max
+   says so unless the command still ended well or bwrap exited 1 before
+   it (outcome.set_up_failed: its own set-up failure, or its child's
+   death before exec); a bwrap the OOM killer took while the command
+   ran is the limit too.  Refused forks (pids.max
    hits) are reported, not turned into a breach: the command may have
    coped with them.  */
 static int

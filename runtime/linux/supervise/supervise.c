@@ -444,9 +444,12 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
     }
   sbx_outcome_from_runner (out, m.st.have_exit_code, m.st.exit_code,
                            m.runner_status, m.delivered);
-  out->set_up_failed = plan->enforcement.namespaces && !m.st.have_exit_code
-                       && WIFEXITED (m.runner_status) && m.delivered == 0
-                       && m.breach == SBX_LIMIT_NONE && m.abandoned == 0;
+  /* bwrap's die() exits 1: a wrapper (--runner) that turned bwrap's
+     death by a signal into an exit of 137 proves nothing.  */
+  out->set_up_failed
+      = plan->enforcement.namespaces && !m.st.have_exit_code
+        && WIFEXITED (m.runner_status) && WEXITSTATUS (m.runner_status) == 1
+        && m.delivered == 0 && m.breach == SBX_LIMIT_NONE && m.abandoned == 0;
   int stopped = stopped_in_setup (&m);
   if (stopped && m.breach == SBX_LIMIT_NONE)
     {
