@@ -135,9 +135,11 @@ PY
 # A daemon that restarts while a sandbox is set up: its socket, listed at
 # launch to be covered, is gone (or made anew) before bubblewrap covers
 # it, and bwrap cannot make a file to cover it with in a read-only
-# directory ("Can't create file at ...: Read-only file system").  Four
-# sockets each bound, listened on for 2 ms and removed, one after another,
-# in a directory the sandbox sees read-only (/var/tmp: /tmp is its own).
+# directory ("Can't create file at ...: Read-only file system").  Eight
+# daemons restart their sockets, each living 2 to 100 ms, in a directory
+# the sandbox sees read-only (/var/tmp: /tmp is its own): some live long
+# enough to be planned however slow the build (under ASan a 2 ms one
+# never was: gone before its plan) and go before bwrap's cover.
 # (Main's build of 2026-12-02 failed 16 and 17 runs of 30 so, as root and
 # as uid 65534.)
 case_socket_churn ()
@@ -159,12 +161,16 @@ PY
   tap_is "$?" 0 "a host socket in /var/tmp is covered by a file, not reachable ($(echo $out))"
   kill "$pid"
   python3 - "$d" <<'PY' &
-import os, socket, sys, time
-for i in range(1000000):
-    p = os.path.join(sys.argv[1], "s%d" % (i % 4))
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.bind(p); s.listen(1); time.sleep(0.002)
-    os.unlink(p); s.close()
+import os, socket, sys, threading, time
+def restart(path, life):
+    while True:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.bind(path); s.listen(1); time.sleep(life)
+        os.unlink(path); s.close()
+for i, life in enumerate((0.002, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1)):
+    threading.Thread(target=restart, daemon=True,
+                     args=(os.path.join(sys.argv[1], "s%d" % i), life)).start()
+time.sleep(3600)
 PY
   pid=$!
   CHURN_AGAIN=0
@@ -174,8 +180,16 @@ PY
       --bundle "$WORK/sockets/b$uid"
     tap_is "$CHURN_FAILED" 0 "host sockets coming and going: 30 runs as uid $uid all ran${CHURN_LAST:+ (last failure: $(echo $CHURN_LAST))}"
   done
-  tap_ok "host sockets coming and going: the race was met and set up again ($CHURN_AGAIN of 60)" \
-    test "$CHURN_AGAIN" -gt 0
+  # Whether a restart falls between the plan and bwrap's cover is timing:
+  # the optimized build meets it in 3 to 25 runs of 60, an ASan build's
+  # slower planning in 0 or 1 (test_setup_retry holds the logic).  Not
+  # met is said so, not passed.
+  if [ "$CHURN_AGAIN" -gt 0 ]; then
+    tap_result ok "host sockets coming and going: the race was met and set up again ($CHURN_AGAIN of 60)"
+  else
+    tap_skip "host sockets coming and going: the race was met and set up again" \
+      "not met in 60 runs on this build's timing"
+  fi
   kill "$pid"
   wait "$pid" 2> /dev/null
   rm -rf "$d"
