@@ -75,6 +75,46 @@ sbx_cgroup_wants_cpuset (const struct sbx_cgroup_limits *limits)
   return limits->cpus || limits->mems;
 }
 
+bool
+sbx_cgroup_wants_blkio (const struct sbx_cgroup_limits *limits)
+{
+  return limits->block_io && sbx_block_io_asked (limits->block_io);
+}
+
+int
+cg_put (const char *field, const char *dir, const char *file,
+        const char *value, struct sbx_error *err)
+{
+  int r = cgfs_write (dir, file, value);
+  if (r < 0 && field)
+    return sbx_fail_errno (err, r, "linux.resources.%s: %s/%s: writing %s",
+                           field, dir, file, value);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "%s/%s: writing %s", dir, file, value);
+  return 0;
+}
+
+const char *const cg1_names[SBX_CG_N] = {
+  "memory", "pids", "freezer", "cpu", "cpuset", "devices", "blkio",
+};
+
+/* The field of linux.resources that asks for the optional controller C. */
+static const char *
+field_of (int c)
+{
+  switch (c)
+    {
+    case SBX_CG_CPU:
+      return "cpu";
+    case SBX_CG_CPUSET:
+      return "cpu.cpus/mems";
+    case SBX_CG_DEVICES:
+      return "devices";
+    default:
+      return "blockIO";
+    }
+}
+
 /* On v1, the controller LIMITS needs that the layout lacks, or -1.  */
 static int
 v1_missing_controller (const struct sbx_cgroup_layout *layout,
@@ -89,6 +129,8 @@ v1_missing_controller (const struct sbx_cgroup_layout *layout,
     return SBX_CG_CPUSET;
   if (limits->n_devices && !(have & SBX_CG_BIT (SBX_CG_DEVICES)))
     return SBX_CG_DEVICES;
+  if (sbx_cgroup_wants_blkio (limits) && !(have & SBX_CG_BIT (SBX_CG_BLKIO)))
+    return SBX_CG_BLKIO;
   return -1;
 }
 
@@ -111,14 +153,9 @@ sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
   int v1_missing = v1_missing_controller (layout, limits);
   if (v1_missing >= 0)
     return sbx_fail (err, -EOPNOTSUPP,
-                     "linux.resources: %s is asked for but no writable "
+                     "linux.resources.%s: asked for, but no writable "
                      "cgroup v1 %s hierarchy is mounted",
-                     v1_missing == SBX_CG_CPU      ? "cpu"
-                     : v1_missing == SBX_CG_CPUSET ? "cpu.cpus/mems"
-                                                   : "devices",
-                     v1_missing == SBX_CG_CPU      ? "cpu"
-                     : v1_missing == SBX_CG_CPUSET ? "cpuset"
-                                                   : "devices");
+                     field_of (v1_missing), cg1_names[v1_missing]);
   enum sbx_cgroup_anchor anchor;
   cleanup_free char *rel = NULL;
   int r = sbx_cgroup_name (cgroups_path, id, &anchor, &rel, err);

@@ -10,11 +10,12 @@
  * - it makes the sandbox's cgroup directory, and the missing directories
  *   above it (default "sbx-oci/<id>"); it records which ones it made and
  *   destroy removes only those, and only when empty;
- * - v2: in directories it made it enables "+memory +pids" in
- *   cgroup.subtree_control; in an existing ancestor (the hierarchy root,
- *   the caller's delegated cgroup, or a directory of an OCI cgroupsPath)
- *   it only adds +memory / +pids when they are offered by that
- *   directory's cgroup.controllers and not yet enabled.  It never disables
+ * - v2: in directories it made it enables "+memory +pids" (and +cpu,
+ *   +cpuset, +io when the limits ask for them) in cgroup.subtree_control;
+ *   in an existing ancestor (the hierarchy root, the caller's delegated
+ *   cgroup, or a directory of an OCI cgroupsPath) it only adds those when
+ *   they are offered by that directory's cgroup.controllers and not yet
+ *   enabled.  It never disables
  *   a controller and never writes any other file outside its own cgroups;
  * - it writes limits only into the sandbox's own cgroup.
  *
@@ -33,6 +34,7 @@
 #ifndef SBX_CGROUP_H
 #define SBX_CGROUP_H
 
+#include "common/block_io.h"
 #include "common/error.h"
 #include "common/strv.h"
 
@@ -56,6 +58,7 @@ enum sbx_cgroup_controller
   SBX_CG_CPU,     /* optional: used when linux.resources.cpu asks */
   SBX_CG_CPUSET,
   SBX_CG_DEVICES, /* v1 only; v2 attaches a BPF device program */
+  SBX_CG_BLKIO,   /* v1 blkio, v2 io: used when linux.resources.blockIO asks */
   SBX_CG_N
 };
 #define SBX_CG_BIT(c) (1u << (c))
@@ -147,23 +150,29 @@ struct sbx_cgroup_limits
   const char *cpus, *mems; /* cpuset lists; NULL = not asked */
   const struct sbx_cgroup_device *devices; /* v1 files, v2 a BPF program */
   size_t n_devices;
+  const struct sbx_block_io *block_io; /* NULL = not asked */
 };
-/* Whether LIMITS asks for the cpu controller, the cpuset one.  */
+/* Whether LIMITS asks for the cpu controller, the cpuset one, the block
+   I/O one.  */
 bool sbx_cgroup_wants_cpu (const struct sbx_cgroup_limits *limits);
 bool sbx_cgroup_wants_cpuset (const struct sbx_cgroup_limits *limits);
+bool sbx_cgroup_wants_blkio (const struct sbx_cgroup_limits *limits);
 
 struct sbx_cgroup; /* opaque handle */
 
 /* Make the cgroup in every hierarchy the layout uses and write LIMITS:
    v2 memory.max (+ memory.swap.max: swap - limit, or 0 when no swap was
    asked, so memory cannot move to swap), memory.low, pids.max, cpu.weight,
-   cpu.max, cpuset.cpus/mems; v1 memory.limit_in_bytes (+
-   memory.memsw.limit_in_bytes: the swap value as given, else equal to the
-   limit), memory.soft_limit_in_bytes, memory.kmem.tcp.limit_in_bytes,
-   memory.swappiness, memory.oom_control, pids.max, cpu.shares,
-   cpu.cfs_period_us/quota_us, cpuset.cpus/mems and devices.allow/deny.  v1's
-   cpu, cpuset and devices hierarchies are optional: a cgroup is made in each
-   one mounted, and a setting whose hierarchy is missing is an error.  v2 has
+   cpu.max, cpuset.cpus/mems, io.bfq.weight or io.weight, io.max; v1
+   memory.limit_in_bytes (+ memory.memsw.limit_in_bytes: the swap value as
+   given, else equal to the limit), memory.soft_limit_in_bytes,
+   memory.kmem.tcp.limit_in_bytes, memory.swappiness, memory.oom_control,
+   pids.max, cpu.shares, cpu.cfs_period_us/quota_us, cpuset.cpus/mems,
+   devices.allow/deny, blkio.weight or blkio.bfq.weight (and _device),
+   blkio.leaf_weight (and _device) and blkio.throttle.*_device.  v1's cpu,
+   cpuset, devices and blkio hierarchies are optional: a cgroup is made in
+   each one mounted, and a setting whose hierarchy is missing is an
+   error.  v2 has
    no device files: for a privileged caller the rules become a BPF device
    program attached to the cgroup (cgroup_v2_devices.c).  A limit that cannot
    be written is an error, not a silent downgrade.  On failure nothing is left

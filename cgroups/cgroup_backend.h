@@ -18,6 +18,14 @@ struct sbx_cgroup
   int64_t memory_peak_seen, pids_peak_seen; /* sampled, for old kernels */
 };
 
+/* Write VALUE to DIR/FILE, or fail saying which, naming FIELD (the
+   linux.resources field it comes from, "blockIO.weight") when not NULL. */
+int cg_put (const char *field, const char *dir, const char *file,
+            const char *value, struct sbx_error *err);
+
+/* Each controller's v1 hierarchy name, also its key in state.json.  */
+extern const char *const cg1_names[SBX_CG_N];
+
 /* ---- cgroupfs.c: files of one cgroup directory ------------------------- */
 
 char *cgfs_join (const char *dir, const char *rel);

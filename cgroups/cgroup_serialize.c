@@ -9,9 +9,6 @@
 #include <string.h>
 #include <sys/vfs.h>
 
-static const char *const v1_keys[SBX_CG_N]
-    = { "memory", "pids", "freezer", "cpu", "cpuset", "devices" };
-
 int
 sbx_cgroup_to_strv (const struct sbx_cgroup *cg, struct strv *out)
 {
@@ -20,7 +17,7 @@ sbx_cgroup_to_strv (const struct sbx_cgroup *cg, struct strv *out)
     r = strv_pushf (out, "v2=%s", cg->unified);
   for (int c = 0; r == 0 && c < SBX_CG_N; c++)
     if (cg->version == SBX_CGROUP_V1 && cg->v1[c])
-      r = strv_pushf (out, "%s=%s", v1_keys[c], cg->v1[c]);
+      r = strv_pushf (out, "%s=%s", cg1_names[c], cg->v1[c]);
   for (size_t i = 0; r == 0 && i < cg->made.n; i++)
     r = strv_pushf (out, "made=%s", cg->made.v[i]);
   return r;
@@ -72,7 +69,7 @@ take_entry (struct sbx_cgroup *cg, const char *key, const char *path)
       slot = &cg->unified;
     }
   for (int c = 0; slot == NULL && c < SBX_CG_N; c++)
-    if (strcmp (key, v1_keys[c]) == 0 && cg->version != SBX_CGROUP_V2)
+    if (strcmp (key, cg1_names[c]) == 0 && cg->version != SBX_CGROUP_V2)
       {
         cg->version = SBX_CGROUP_V1;
         slot = &cg->v1[c];

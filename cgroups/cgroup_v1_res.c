@@ -1,4 +1,4 @@
-/* cgroup v1: the memory, cpu, cpuset and device settings of
+/* cgroup v1: the memory, cpu, cpuset, device and block I/O settings of
    linux.resources, each in its own controller's directory.  */
 #include "cgroups/cgroup_backend.h"
 #include "common/cleanup.h"
@@ -11,22 +11,12 @@
 #include <string.h>
 
 static int
-put (const char *dir, const char *file, const char *value,
-     struct sbx_error *err)
-{
-  int r = cgfs_write (dir, file, value);
-  if (r < 0)
-    return sbx_fail_errno (err, r, "%s/%s: writing %s", dir, file, value);
-  return 0;
-}
-
-static int
 put_i64 (const char *dir, const char *file, int64_t value,
          struct sbx_error *err)
 {
   char num[32];
   snprintf (num, sizeof num, "%" PRId64, value);
-  return put (dir, file, num, err);
+  return cg_put (NULL, dir, file, num, err);
 }
 
 /* memsw is memory + swap: the swap value as given (OCI's memory.swap is
@@ -52,7 +42,7 @@ write_memory (const char *mem, const struct sbx_cgroup_limits *l,
   if (r == 0 && l->has_swappiness)
     r = put_i64 (mem, "memory.swappiness", l->swappiness, err);
   if (r == 0 && l->disable_oom_killer)
-    r = put (mem, "memory.oom_control", "1", err);
+    r = cg_put (NULL, mem, "memory.oom_control", "1", err);
   return r;
 }
 
@@ -92,7 +82,8 @@ write_device (const char *dir, const struct sbx_cgroup_device *d,
   else
     snprintf (rule, sizeof rule, "%c %s:%s %s", d->type, major, minor,
               d->access);
-  return put (dir, d->allow ? "devices.allow" : "devices.deny", rule, err);
+  return cg_put (NULL, dir, d->allow ? "devices.allow" : "devices.deny", rule,
+                 err);
 }
 
 static int
@@ -110,6 +101,73 @@ write_devices (const char *dir, const struct sbx_cgroup_limits *l,
   return r;
 }
 
+/* "MAJOR:MINOR VALUE", as every per-device block I/O file takes it.  */
+static int
+put_device_value (const char *dir, const char *field, const char *file,
+                  uint32_t major, uint32_t minor, uint64_t value,
+                  struct sbx_error *err)
+{
+  char v[64];
+  snprintf (v, sizeof v, "%" PRIu32 ":%" PRIu32 " %" PRIu64, major, minor,
+            value);
+  return cg_put (field, dir, file, v, err);
+}
+
+static const char *const throttle_files[SBX_BLKIO_THROTTLE_N] = {
+  "blkio.throttle.read_bps_device",
+  "blkio.throttle.write_bps_device",
+  "blkio.throttle.read_iops_device",
+  "blkio.throttle.write_iops_device",
+};
+
+/* The weights go to CFQ's blkio.weight where the kernel has it (before
+   Linux 5.0), else to BFQ's blkio.bfq.weight, which takes the same
+   10..1000; a per-device weight needs that device to use the scheduler. */
+static int
+write_blkio (const char *dir, const struct sbx_block_io *b,
+             struct sbx_error *err)
+{
+  bool cfq = cgfs_has_file (dir, "blkio.weight");
+  const char *weight = cfq ? "blkio.weight" : "blkio.bfq.weight";
+  const char *weight_dev
+      = cfq ? "blkio.weight_device" : "blkio.bfq.weight_device";
+  char v[64];
+  int r = 0;
+  if (b->weight)
+    {
+      snprintf (v, sizeof v, "%u", b->weight);
+      r = cg_put ("blockIO.weight", dir, weight, v, err);
+    }
+  if (r == 0 && b->leaf_weight)
+    {
+      snprintf (v, sizeof v, "%u", b->leaf_weight);
+      r = cg_put ("blockIO.leafWeight", dir, "blkio.leaf_weight", v, err);
+    }
+  for (size_t i = 0; r == 0 && i < b->n_weight_devices; i++)
+    {
+      const struct sbx_blkio_weight_device *d = &b->weight_devices[i];
+      if (d->weight)
+        r = put_device_value (dir, "blockIO.weightDevice", weight_dev,
+                              d->major, d->minor, d->weight, err);
+      if (r == 0 && d->leaf_weight)
+        r = put_device_value (dir, "blockIO.weightDevice",
+                              "blkio.leaf_weight_device", d->major, d->minor,
+                              d->leaf_weight, err);
+    }
+  for (int t = 0; r == 0 && t < SBX_BLKIO_THROTTLE_N; t++)
+    {
+      char field[64];
+      snprintf (field, sizeof field, "blockIO.%s", sbx_blkio_throttle_keys[t]);
+      for (size_t i = 0; r == 0 && i < b->n_throttle[t]; i++)
+        {
+          const struct sbx_blkio_rate_device *d = &b->throttle[t][i];
+          r = put_device_value (dir, field, throttle_files[t], d->major,
+                                d->minor, d->rate, err);
+        }
+    }
+  return r;
+}
+
 int
 cg1_write_resources (struct sbx_cgroup *cg, const struct sbx_cgroup_limits *l,
                      struct sbx_error *err)
@@ -118,11 +176,13 @@ cg1_write_resources (struct sbx_cgroup *cg, const struct sbx_cgroup_limits *l,
   if (r == 0 && sbx_cgroup_wants_cpu (l))
     r = write_cpu (cg->v1[SBX_CG_CPU], l, err);
   if (r == 0 && l->cpus)
-    r = put (cg->v1[SBX_CG_CPUSET], "cpuset.cpus", l->cpus, err);
+    r = cg_put (NULL, cg->v1[SBX_CG_CPUSET], "cpuset.cpus", l->cpus, err);
   if (r == 0 && l->mems)
-    r = put (cg->v1[SBX_CG_CPUSET], "cpuset.mems", l->mems, err);
+    r = cg_put (NULL, cg->v1[SBX_CG_CPUSET], "cpuset.mems", l->mems, err);
   if (r == 0 && l->n_devices)
     r = write_devices (cg->v1[SBX_CG_DEVICES], l, err);
+  if (r == 0 && sbx_cgroup_wants_blkio (l))
+    r = write_blkio (cg->v1[SBX_CG_BLKIO], l->block_io, err);
   return r;
 }
 

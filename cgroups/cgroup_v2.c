@@ -11,7 +11,7 @@
 #include <time.h>
 
 static const char *const v2_controllers[SBX_CG_N]
-    = { "memory", "pids", NULL, "cpu", "cpuset", NULL };
+    = { "memory", "pids", NULL, "cpu", "cpuset", NULL, "io" };
 
 /* Enable in DIR's cgroup.subtree_control the controllers of WANT that are
    not enabled yet.  They must be offered by DIR's cgroup.controllers.  */
@@ -113,7 +113,7 @@ write_limits (const char *dir, const struct sbx_cgroup_limits *limits,
 }
 
 /* The controllers the cgroup needs: memory and pids always (the layout's),
-   cpu and cpuset only when asked, so a host or a delegated subtree that
+   cpu, cpuset and io only when asked, so a host or a delegated subtree that
    lacks them still runs containers that do not ask.  */
 static unsigned
 wanted (const struct sbx_cgroup_layout *layout,
@@ -124,6 +124,8 @@ wanted (const struct sbx_cgroup_layout *layout,
     want |= SBX_CG_BIT (SBX_CG_CPU);
   if (sbx_cgroup_wants_cpuset (limits))
     want |= SBX_CG_BIT (SBX_CG_CPUSET);
+  if (sbx_cgroup_wants_blkio (limits))
+    want |= SBX_CG_BIT (SBX_CG_BLKIO);
   return want;
 }
 

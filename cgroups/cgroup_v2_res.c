@@ -1,22 +1,13 @@
-/* cgroup v2: the memory, cpu and cpuset settings of linux.resources, in
-   the one directory.  v2 has no swappiness and no OOM-killer switch:
+/* cgroup v2: the memory, cpu, cpuset and io settings of linux.resources,
+   in the one directory.  v2 has no swappiness and no OOM-killer switch:
    those are v1's alone (cgroup.h says what happens); its device rules
    are a BPF program (cgroup_v2_devices.c).  */
 #include "cgroups/cgroup_backend.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
-
-static int
-put (const char *dir, const char *file, const char *value,
-     struct sbx_error *err)
-{
-  int r = cgfs_write (dir, file, value);
-  if (r < 0)
-    return sbx_fail_errno (err, r, "%s/%s: writing %s", dir, file, value);
-  return 0;
-}
 
 /* OCI's swap is memory + swap; memory.swap.max is the swap alone.  No
    swap asked: none at all, so memory cannot move to swap.  Without swap
@@ -38,7 +29,7 @@ write_swap (const char *dir, const struct sbx_cgroup_limits *l,
                      l->memory_swap, l->memory_limit);
   else if (l->memory_swap > 0)
     snprintf (num, sizeof num, "%" PRId64, l->memory_swap - l->memory_limit);
-  return put (dir, "memory.swap.max", num, err);
+  return cg_put (NULL, dir, "memory.swap.max", num, err);
 }
 
 /* cpu.weight (1..10000) from v1 shares (2..262144), as crun and runc map
@@ -62,7 +53,7 @@ write_cpu (const char *dir, const struct sbx_cgroup_limits *l,
   if (l->cpu_shares)
     {
       snprintf (v, sizeof v, "%" PRIu64, shares_to_weight (l->cpu_shares));
-      r = put (dir, "cpu.weight", v, err);
+      r = cg_put (NULL, dir, "cpu.weight", v, err);
     }
   if (r == 0 && (l->cpu_quota || l->cpu_period))
     {
@@ -71,7 +62,70 @@ write_cpu (const char *dir, const struct sbx_cgroup_limits *l,
         snprintf (quota, sizeof quota, "%" PRId64, l->cpu_quota);
       snprintf (v, sizeof v, "%s %" PRIu64, quota,
                 l->cpu_period ? l->cpu_period : 100000);
-      r = put (dir, "cpu.max", v, err);
+      r = cg_put (NULL, dir, "cpu.max", v, err);
+    }
+  return r;
+}
+
+/* io.weight's 1..10000 from OCI's 10..1000, as crun and runc map it.  */
+static uint64_t
+io_weight (uint64_t weight)
+{
+  return 1 + (weight - 10) * 9999 / 990;
+}
+
+static bool
+asks_leaf_weight (const struct sbx_block_io *b)
+{
+  bool leaf = b->leaf_weight != 0;
+  for (size_t i = 0; i < b->n_weight_devices; i++)
+    leaf = leaf || b->weight_devices[i].leaf_weight != 0;
+  return leaf;
+}
+
+static const char *const io_max_keys[SBX_BLKIO_THROTTLE_N]
+    = { "rbps", "wbps", "riops", "wiops" };
+
+/* The weights go to BFQ's io.bfq.weight, which takes OCI's range, where
+   the kernel has it, else to io.weight (blk-iocost).  A leaf weight was
+   CFQ's, which v2 never had: refused, not dropped.  */
+static int
+write_io (const char *dir, const struct sbx_block_io *b, struct sbx_error *err)
+{
+  if (asks_leaf_weight (b))
+    return sbx_fail (err, -EOPNOTSUPP,
+                     "linux.resources.blockIO.leafWeight: cgroup v2 has no "
+                     "leaf weight (it was the CFQ scheduler's, in v1)");
+  bool bfq = cgfs_has_file (dir, "io.bfq.weight");
+  const char *file = bfq ? "io.bfq.weight" : "io.weight";
+  char v[96];
+  int r = 0;
+  if (b->weight)
+    {
+      snprintf (v, sizeof v, "default %" PRIu64,
+                bfq ? b->weight : io_weight (b->weight));
+      r = cg_put ("blockIO.weight", dir, file, v, err);
+    }
+  for (size_t i = 0; r == 0 && i < b->n_weight_devices; i++)
+    {
+      const struct sbx_blkio_weight_device *d = &b->weight_devices[i];
+      if (d->weight == 0)
+        continue; /* a leaf weight alone, refused above */
+      snprintf (v, sizeof v, "%" PRIu32 ":%" PRIu32 " %" PRIu64, d->major,
+                d->minor, bfq ? d->weight : io_weight (d->weight));
+      r = cg_put ("blockIO.weightDevice", dir, file, v, err);
+    }
+  for (int t = 0; r == 0 && t < SBX_BLKIO_THROTTLE_N; t++)
+    {
+      char field[64];
+      snprintf (field, sizeof field, "blockIO.%s", sbx_blkio_throttle_keys[t]);
+      for (size_t i = 0; r == 0 && i < b->n_throttle[t]; i++)
+        {
+          const struct sbx_blkio_rate_device *d = &b->throttle[t][i];
+          snprintf (v, sizeof v, "%" PRIu32 ":%" PRIu32 " %s=%" PRIu64,
+                    d->major, d->minor, io_max_keys[t], d->rate);
+          r = cg_put (field, dir, "io.max", v, err);
+        }
     }
   return r;
 }
@@ -85,13 +139,15 @@ cg2_write_resources (const char *dir, const struct sbx_cgroup_limits *l,
     {
       char num[32];
       snprintf (num, sizeof num, "%" PRId64, l->memory_reservation);
-      r = put (dir, "memory.low", num, err);
+      r = cg_put (NULL, dir, "memory.low", num, err);
     }
   if (r == 0)
     r = write_cpu (dir, l, err);
   if (r == 0 && l->cpus)
-    r = put (dir, "cpuset.cpus", l->cpus, err);
+    r = cg_put (NULL, dir, "cpuset.cpus", l->cpus, err);
   if (r == 0 && l->mems)
-    r = put (dir, "cpuset.mems", l->mems, err);
+    r = cg_put (NULL, dir, "cpuset.mems", l->mems, err);
+  if (r == 0 && sbx_cgroup_wants_blkio (l))
+    r = write_io (dir, l->block_io, err);
   return r;
 }

@@ -12,9 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const controller_names[SBX_CG_N]
-    = { "memory", "pids", "freezer", "cpu", "cpuset", "devices" };
-
 /* Undo the octal escapes (\040 for a space) of mountinfo, in place.  */
 static void
 unescape_octal (char *s)
@@ -243,8 +240,7 @@ detect_v1 (const char *mountinfo, const char *proc_cgroup,
   for (int c = 0; c < SBX_CG_N; c++)
     {
       struct sbx_cgroup_hierarchy *h = &l->v1[c];
-      int r = find_mount (mountinfo, proc_cgroup, "cgroup",
-                          controller_names[c], h);
+      int r = find_mount (mountinfo, proc_cgroup, "cgroup", cg1_names[c], h);
       if (r == -ENOENT || (r == 0 && !writable (h->mount, "cgroup.procs")))
         {
           hierarchy_free (h);

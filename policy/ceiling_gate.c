@@ -64,6 +64,7 @@ static const struct field_rule field_rules[] = {
   { "linux.resources.memory*", NULL },
   { "linux.resources.cpu*", NULL },
   { "linux.resources.devices*", NULL },
+  { "linux.resources.blockIO*", NULL },
   { "linux.resources.pids", NULL },
   { "linux.resources.pids.limit", NULL },
   { "linux.maskedPaths", NULL },

@@ -1,5 +1,6 @@
-/* linux.resources beyond memory.limit and pids.limit: the memory, cpu and
-   device settings a cgroup carries (cgroups/ writes them at create).  */
+/* linux.resources beyond memory.limit and pids.limit: the memory, cpu,
+   device and block I/O settings a cgroup carries (cgroups/ writes them
+   at create).  */
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,80 @@ parse_device_rule (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
   return r;
 }
 
+/* A device's major and minor, as the kernel's block I/O files take them
+   ("MAJOR:MINOR", 32 bits each; no wildcard).  */
+static int
+parse_block_device (struct sbx_jctx *c, yajl_val obj, uint32_t *major,
+                    uint32_t *minor)
+{
+  int r = json_u32 (c, obj, "major", JSON_REQUIRED, 0, UINT32_MAX, major);
+  return r < 0
+             ? r
+             : json_u32 (c, obj, "minor", JSON_REQUIRED, 0, UINT32_MAX, minor);
+}
+
+/* OCI's weights are 10..1000; 0 here means "not asked".  */
+static int
+parse_weight (struct sbx_jctx *c, yajl_val obj, const char *key, uint16_t *out)
+{
+  uint32_t v = 0;
+  int r = json_u32 (c, obj, key, 0, 10, 1000, &v);
+  *out = (uint16_t) v;
+  return r;
+}
+
+static int
+parse_weight_device (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  struct sbx_blkio_weight_device *d
+      = (struct sbx_blkio_weight_device *) items + i;
+  int r = parse_block_device (c, obj, &d->major, &d->minor);
+  if (r >= 0)
+    r = parse_weight (c, obj, "weight", &d->weight);
+  if (r >= 0)
+    r = parse_weight (c, obj, "leafWeight", &d->leaf_weight);
+  return r;
+}
+
+static int
+parse_rate_device (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  struct sbx_blkio_rate_device *d = (struct sbx_blkio_rate_device *) items + i;
+  int r = parse_block_device (c, obj, &d->major, &d->minor);
+  return r < 0 ? r : json_u64 (c, obj, "rate", JSON_REQUIRED, &d->rate);
+}
+
+static int
+parse_block_io (struct sbx_jctx *c, yajl_val resources, struct sbx_block_io *b)
+{
+  yajl_val obj;
+  size_t mark;
+  int r = json_object (c, resources, "blockIO", 0, &obj, &mark);
+  if (r <= 0)
+    return r;
+  r = parse_weight (c, obj, "weight", &b->weight);
+  if (r >= 0)
+    r = parse_weight (c, obj, "leafWeight", &b->leaf_weight);
+  void *list = NULL;
+  if (r >= 0)
+    r = json_object_array (c, obj, "weightDevice", 0,
+                           sizeof *b->weight_devices, parse_weight_device,
+                           &list, &b->n_weight_devices);
+  b->weight_devices = list;
+  for (int t = 0; r >= 0 && t < SBX_BLKIO_THROTTLE_N; t++)
+    {
+      list = NULL;
+      r = json_object_array (c, obj, sbx_blkio_throttle_keys[t], 0,
+                             sizeof *b->throttle[t], parse_rate_device, &list,
+                             &b->n_throttle[t]);
+      b->throttle[t] = list;
+    }
+  if (r < 0)
+    return r;
+  jpath_pop (c, mark);
+  return 0;
+}
+
 int
 sbx_parse_resources_tuning (struct sbx_jctx *c, yajl_val resources,
                             struct sbx_resources_tuning *t)
@@ -135,5 +210,7 @@ sbx_parse_resources_tuning (struct sbx_jctx *c, yajl_val resources,
                              parse_device_rule, &devices, &t->n_devices);
       t->devices = devices;
     }
+  if (r >= 0)
+    r = parse_block_io (c, resources, &t->block_io);
   return r < 0 ? r : 0;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/block_io.h"
 #include "common/error.h"
 #include "common/strv.h"
 
@@ -220,6 +221,7 @@ struct sbx_resources_tuning
   char *cpus, *mems;
   struct sbx_device_rule *devices;
   size_t n_devices;
+  struct sbx_block_io block_io;
 };
 
 struct sbx_resources

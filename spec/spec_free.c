@@ -70,6 +70,10 @@ free_linux (struct sbx_linux *lx)
   free (lx->resources.tuning.cpus);
   free (lx->resources.tuning.mems);
   free (lx->resources.tuning.devices);
+  struct sbx_block_io *bio = &lx->resources.tuning.block_io;
+  free (bio->weight_devices);
+  for (int t = 0; t < SBX_BLKIO_THROTTLE_N; t++)
+    free (bio->throttle[t]);
   free_kv (lx->sysctl, lx->n_sysctl);
   free (lx->rootfs_propagation);
   free (lx->mount_label);

@@ -217,6 +217,18 @@ static const struct error_case error_cases[] = {
     "4294967295)" },
   { LINUX ("'devices':[{'type':'c','major':1,'minor':5}]"),
     "linux.devices[0].path: required" },
+  { LINUX ("'resources':{'blockIO':{'weight':5}}"),
+    "linux.resources.blockIO.weight: out of range (expected 10 to 1000)" },
+  { LINUX ("'resources':{'blockIO':{'weightDevice':[{'minor':0,'weight':"
+           "100}]}}"),
+    "linux.resources.blockIO.weightDevice[0].major: required" },
+  { LINUX ("'resources':{'blockIO':{'throttleWriteIOPSDevice':[{'major':8,"
+           "'minor':0}]}}"),
+    "linux.resources.blockIO.throttleWriteIOPSDevice[0].rate: required" },
+  { LINUX ("'resources':{'blockIO':{'throttleReadBpsDevice':[{'major':-1,"
+           "'minor':0,'rate':1}]}}"),
+    "linux.resources.blockIO.throttleReadBpsDevice[0].major: expected an "
+    "unsigned integer" },
   { LINUX ("'devices':[{'path':'dev/zero','type':'c','major':1,'minor':5}]"),
     "linux.devices[0].path: expected an absolute path" },
   { LINUX ("'devices':[{'path':'/dev/../etc/z','type':'c','major':1,"
@@ -575,7 +587,10 @@ static const char container_json[]
       "   "
       "{'names':['mkdir','rmdir'],'action':'SCMP_ACT_ERRNO','errnoRet':38}]},"
       " 'resources':{'memory':{'limit':-1,'swap':5},'pids':{'limit':"
-      "9223372036854775807},'cpu':{'shares':1}},"
+      "9223372036854775807},'cpu':{'shares':1},"
+      "  'blockIO':{'weight':500,'leafWeight':10,'weightDevice':[{'major':8,"
+      "   'minor':16,'weight':300}],'throttleWriteIOPSDevice':[{'major':8,"
+      "   'minor':0,'rate':2000},{'major':253,'minor':1,'rate':7}]}},"
       " 'cgroupsPath':'/sbx/"
       "c1','sysctl':{'net.ipv4.ip_forward':'0'},'rootfsPropagation':'rslave',"
       " 'mountLabel':'system_u:object_r:container_file_t:s0:c1,c2'},"
@@ -672,6 +687,18 @@ check_container_linux (const struct sbx_spec *s)
   tap_ok (lx->resources.has_memory_limit && lx->resources.memory_limit == -1
               && lx->resources.pids_limit == INT64_MAX,
           "resources");
+  const struct sbx_block_io *b = &lx->resources.tuning.block_io;
+  tap_ok (b->weight == 500 && b->leaf_weight == 10 && b->n_weight_devices == 1
+              && b->weight_devices[0].major == 8
+              && b->weight_devices[0].minor == 16
+              && b->weight_devices[0].weight == 300
+              && b->weight_devices[0].leaf_weight == 0,
+          "blockIO weights");
+  tap_ok (b->n_throttle[SBX_BLKIO_WRITE_IOPS] == 2
+              && b->throttle[SBX_BLKIO_WRITE_IOPS][1].major == 253
+              && b->throttle[SBX_BLKIO_WRITE_IOPS][1].rate == 7
+              && b->n_throttle[SBX_BLKIO_READ_BPS] == 0,
+          "blockIO throttles, each in its own list");
   tap_ok (lx->n_sysctl == 1 && strcmp (lx->cgroups_path, "/sbx/c1") == 0
               && strcmp (lx->rootfs_propagation, "rslave") == 0,
           "sysctl, cgroupsPath, rootfsPropagation");

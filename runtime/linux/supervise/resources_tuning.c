@@ -11,7 +11,7 @@ sbx_tuning_asked (const struct sbx_resources_tuning *t)
          && (t->has_swap || t->has_reservation || t->has_swappiness
              || t->has_kernel_tcp || t->disable_oom_killer || t->has_shares
              || t->has_quota || t->has_period || t->cpus || t->mems
-             || t->n_devices);
+             || t->n_devices || sbx_block_io_asked (&t->block_io));
 }
 
 /* A period or a quota of 0 is no setting (the kernel refuses it); a
@@ -38,6 +38,7 @@ sbx_tuning_to_cgroup (const struct sbx_resources_tuning *t,
   out->cpu_quota = t->has_quota && t->quota > 0 ? t->quota : 0;
   out->cpus = t->cpus && t->cpus[0] ? t->cpus : NULL;
   out->mems = t->mems && t->mems[0] ? t->mems : NULL;
+  out->block_io = &t->block_io;
   if (t->n_devices == 0)
     return 0;
   *devices = calloc (t->n_devices, sizeof **devices);

@@ -1,4 +1,4 @@
-/* linux.resources' memory, cpu and device settings (spec/spec.h's
+/* linux.resources' memory, cpu, device and block I/O settings (spec/spec.h's
    sbx_resources_tuning) as the cgroup code takes them.  */
 #ifndef SBX_RESOURCES_TUNING_H
 #define SBX_RESOURCES_TUNING_H

@@ -1,0 +1,56 @@
+/* linux.resources.blockIO as OCI gives it and as the cgroup code writes
+   it (blkio on v1, io on v2): one shape for the parser (spec/) and the
+   cgroup code (cgroups/), which may share only common/, so nothing is
+   copied between them.  */
+#ifndef SBX_BLOCK_IO_H
+#define SBX_BLOCK_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A weight is 10..1000, as OCI and v1 take it; 0 = not asked.  */
+struct sbx_blkio_weight_device
+{
+  uint32_t major, minor;
+  uint16_t weight, leaf_weight;
+};
+
+struct sbx_blkio_rate_device
+{
+  uint32_t major, minor;
+  uint64_t rate; /* bytes or I/O operations a second */
+};
+
+enum sbx_blkio_throttle
+{
+  SBX_BLKIO_READ_BPS,
+  SBX_BLKIO_WRITE_BPS,
+  SBX_BLKIO_READ_IOPS,
+  SBX_BLKIO_WRITE_IOPS,
+  SBX_BLKIO_THROTTLE_N
+};
+
+struct sbx_block_io
+{
+  uint16_t weight, leaf_weight; /* 0 = not asked */
+  struct sbx_blkio_weight_device *weight_devices;
+  size_t n_weight_devices;
+  struct sbx_blkio_rate_device *throttle[SBX_BLKIO_THROTTLE_N];
+  size_t n_throttle[SBX_BLKIO_THROTTLE_N];
+};
+
+/* OCI's key for each throttle list, "throttleReadBpsDevice" first.  */
+extern const char *const sbx_blkio_throttle_keys[SBX_BLKIO_THROTTLE_N];
+
+/* Whether B asks for anything.  */
+static inline bool
+sbx_block_io_asked (const struct sbx_block_io *b)
+{
+  size_t n = b->n_weight_devices;
+  for (int t = 0; t < SBX_BLKIO_THROTTLE_N; t++)
+    n += b->n_throttle[t];
+  return b->weight || b->leaf_weight || n > 0;
+}
+
+#endif
