@@ -5,6 +5,7 @@
 #include "common/cleanup.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,19 @@ anchor_of (const struct sbx_cgroup_hierarchy *h, enum sbx_cgroup_anchor a)
                                   : h->base;
 }
 
+/* Whether a v1 cgroup is made in controller C's hierarchy: in each one
+   LAYOUT has, but those of blkio and after only when LIMITS (NULL: any)
+   asks for them: in the others the workload stays in the caller's
+   cgroup, under whatever limits the caller is under.  */
+static bool
+v1_makes (const struct sbx_cgroup_layout *layout,
+          const struct sbx_cgroup_limits *limits, int c)
+{
+  return (layout->controllers & SBX_CG_BIT (c))
+         && (c < SBX_CG_BLKIO || limits == NULL
+             || sbx_cgroup_wants (limits, c));
+}
+
 static int
 create_v1 (const struct sbx_cgroup_layout *layout,
            enum sbx_cgroup_anchor anchor, const char *rel,
@@ -51,7 +65,7 @@ create_v1 (const struct sbx_cgroup_layout *layout,
   char *paths[SBX_CG_N] = { NULL };
   int r = 0;
   for (int c = 0; r == 0 && c < SBX_CG_N; c++)
-    if (layout->controllers & SBX_CG_BIT (c))
+    if (v1_makes (layout, limits, c))
       {
         paths[c] = cgfs_join (anchor_of (&layout->v1[c], anchor), rel);
         r = paths[c] ? 0 : -ENOMEM;
@@ -64,21 +78,27 @@ create_v1 (const struct sbx_cgroup_layout *layout,
 }
 
 bool
-sbx_cgroup_wants_cpu (const struct sbx_cgroup_limits *limits)
+sbx_cgroup_wants (const struct sbx_cgroup_limits *limits, int c)
 {
-  return limits->cpu_shares || limits->cpu_quota || limits->cpu_period;
-}
-
-bool
-sbx_cgroup_wants_cpuset (const struct sbx_cgroup_limits *limits)
-{
-  return limits->cpus || limits->mems;
-}
-
-bool
-sbx_cgroup_wants_blkio (const struct sbx_cgroup_limits *limits)
-{
-  return limits->block_io && sbx_block_io_asked (limits->block_io);
+  switch (c)
+    {
+    case SBX_CG_CPU:
+      return limits->cpu_shares || limits->cpu_quota || limits->cpu_period;
+    case SBX_CG_CPUSET:
+      return limits->cpus || limits->mems;
+    case SBX_CG_DEVICES:
+      return limits->n_devices > 0;
+    case SBX_CG_BLKIO:
+      return limits->block_io && sbx_block_io_asked (limits->block_io);
+    case SBX_CG_HUGETLB:
+      return limits->n_hugepage_limits > 0;
+    case SBX_CG_NET_CLS:
+      return limits->network && limits->network->has_class_id;
+    case SBX_CG_NET_PRIO:
+      return limits->network && limits->network->n_priorities > 0;
+    default:
+      return false;
+    }
 }
 
 int
@@ -94,44 +114,100 @@ cg_put (const char *field, const char *dir, const char *file,
   return 0;
 }
 
+/* hugetlb.SIZE.LIMIT_FILE for each hugepageLimits entry, and its
+   reservation twin hugetlb.SIZE.rsvd.LIMIT_FILE where the kernel has one
+   (5.7 on): without it, pages reserved by mmap and not yet touched escape
+   the limit.  LIMIT_FILE is "limit_in_bytes" on v1, "max" on v2.  */
+int
+cg_put_hugetlb (const char *dir, const struct sbx_cgroup_limits *l,
+                const char *limit_file, struct sbx_error *err)
+{
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < l->n_hugepage_limits; i++)
+    {
+      const struct sbx_hugepage_limit *h = &l->hugepage_limits[i];
+      char file[64], rsvd[64], v[32];
+      snprintf (file, sizeof file, "hugetlb.%s.%s", h->page_size, limit_file);
+      snprintf (rsvd, sizeof rsvd, "hugetlb.%s.rsvd.%s", h->page_size,
+                limit_file);
+      snprintf (v, sizeof v, "%" PRIu64, h->limit);
+      if (!cgfs_has_file (dir, file))
+        return sbx_fail (err, -EOPNOTSUPP,
+                         "linux.resources.hugepageLimits: this host has no "
+                         "%s huge pages (no %s/%s)",
+                         h->page_size, dir, file);
+      r = cg_put ("hugepageLimits", dir, file, v, err);
+      if (r == 0 && cgfs_has_file (dir, rsvd))
+        r = cg_put ("hugepageLimits", dir, rsvd, v, err);
+    }
+  return r;
+}
+
 const char *const cg1_names[SBX_CG_N] = {
-  "memory", "pids", "freezer", "cpu", "cpuset", "devices", "blkio",
+  "memory",  "pids",  "freezer", "cpu",     "cpuset",
+  "devices", "blkio", "hugetlb", "net_cls", "net_prio",
 };
 
 /* The field of linux.resources that asks for the optional controller C. */
 static const char *
 field_of (int c)
 {
-  switch (c)
-    {
-    case SBX_CG_CPU:
-      return "cpu";
-    case SBX_CG_CPUSET:
-      return "cpu.cpus/mems";
-    case SBX_CG_DEVICES:
-      return "devices";
-    default:
-      return "blockIO";
-    }
+  static const char *const fields[SBX_CG_N] = {
+    [SBX_CG_CPU] = "cpu",
+    [SBX_CG_CPUSET] = "cpu.cpus/mems",
+    [SBX_CG_DEVICES] = "devices",
+    [SBX_CG_BLKIO] = "blockIO",
+    [SBX_CG_HUGETLB] = "hugepageLimits",
+    [SBX_CG_NET_CLS] = "network.classID",
+    [SBX_CG_NET_PRIO] = "network.priorities",
+  };
+  return fields[c];
 }
 
-/* On v1, the controller LIMITS needs that the layout lacks, or -1.  */
+/* The optional controller LIMITS asks for that LAYOUT cannot give, or -1:
+   on v1 one whose hierarchy is not mounted writable; on v2, where
+   net_cls and net_prio do not exist, those two.  */
 static int
-v1_missing_controller (const struct sbx_cgroup_layout *layout,
-                       const struct sbx_cgroup_limits *limits)
+missing_controller (const struct sbx_cgroup_layout *layout,
+                    const struct sbx_cgroup_limits *limits)
 {
-  if (layout->version != SBX_CGROUP_V1)
-    return -1;
-  unsigned have = layout->controllers;
-  if (sbx_cgroup_wants_cpu (limits) && !(have & SBX_CG_BIT (SBX_CG_CPU)))
-    return SBX_CG_CPU;
-  if (sbx_cgroup_wants_cpuset (limits) && !(have & SBX_CG_BIT (SBX_CG_CPUSET)))
-    return SBX_CG_CPUSET;
-  if (limits->n_devices && !(have & SBX_CG_BIT (SBX_CG_DEVICES)))
-    return SBX_CG_DEVICES;
-  if (sbx_cgroup_wants_blkio (limits) && !(have & SBX_CG_BIT (SBX_CG_BLKIO)))
-    return SBX_CG_BLKIO;
+  for (int c = SBX_CG_CPU; c < SBX_CG_N; c++)
+    {
+      bool v1_only = c == SBX_CG_NET_CLS || c == SBX_CG_NET_PRIO;
+      bool have = layout->version == SBX_CGROUP_V1
+                      ? layout->controllers & SBX_CG_BIT (c)
+                      : !v1_only;
+      if (c != SBX_CG_FREEZER && !have && sbx_cgroup_wants (limits, c))
+        return c;
+    }
   return -1;
+}
+
+/* Fail, before anything is made, when LAYOUT cannot hold a setting of
+   LIMITS: its controller is missing, or the version has no such file.  */
+static int
+refuse_unheld (const struct sbx_cgroup_layout *layout,
+               const struct sbx_cgroup_limits *limits, struct sbx_error *err)
+{
+  if ((limits->memory_limit > 0
+       && !(layout->controllers & SBX_CG_BIT (SBX_CG_MEMORY)))
+      || (limits->pids_limit > 0
+          && !(layout->controllers & SBX_CG_BIT (SBX_CG_PIDS))))
+    return sbx_fail (err, -EOPNOTSUPP,
+                     "linux.resources: a limit is set but "
+                     "its cgroup controller is not available");
+  int missing = missing_controller (layout, limits);
+  if (missing >= 0 && layout->version == SBX_CGROUP_V2)
+    return sbx_fail (err, -EOPNOTSUPP,
+                     "linux.resources.%s: cgroup v2 has no %s controller",
+                     field_of (missing), cg1_names[missing]);
+  if (missing >= 0)
+    return sbx_fail (err, -EOPNOTSUPP,
+                     "linux.resources.%s: asked for, but no writable "
+                     "cgroup v1 %s hierarchy is mounted",
+                     field_of (missing), cg1_names[missing]);
+  return layout->version == SBX_CGROUP_V2 ? cg2_refuse_unheld (limits, err)
+                                          : 0;
 }
 
 int
@@ -143,22 +219,12 @@ sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
   if (layout->version == SBX_CGROUP_NONE)
     return sbx_fail (err, -EOPNOTSUPP, "no cgroup can be made: %s",
                      layout->reason);
-  if ((limits->memory_limit > 0
-       && !(layout->controllers & SBX_CG_BIT (SBX_CG_MEMORY)))
-      || (limits->pids_limit > 0
-          && !(layout->controllers & SBX_CG_BIT (SBX_CG_PIDS))))
-    return sbx_fail (err, -EOPNOTSUPP,
-                     "linux.resources: a limit is set but "
-                     "its cgroup controller is not available");
-  int v1_missing = v1_missing_controller (layout, limits);
-  if (v1_missing >= 0)
-    return sbx_fail (err, -EOPNOTSUPP,
-                     "linux.resources.%s: asked for, but no writable "
-                     "cgroup v1 %s hierarchy is mounted",
-                     field_of (v1_missing), cg1_names[v1_missing]);
+  int r = refuse_unheld (layout, limits, err);
+  if (r < 0)
+    return r;
   enum sbx_cgroup_anchor anchor;
   cleanup_free char *rel = NULL;
-  int r = sbx_cgroup_name (cgroups_path, id, &anchor, &rel, err);
+  r = sbx_cgroup_name (cgroups_path, id, &anchor, &rel, err);
   if (r < 0)
     return r;
   struct sbx_cgroup *cg = calloc (1, sizeof *cg);
@@ -185,7 +251,8 @@ sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
 
 int
 sbx_cgroup_paths (const struct sbx_cgroup_layout *layout,
-                  const char *cgroups_path, const char *id, struct strv *out,
+                  const char *cgroups_path, const char *id,
+                  const struct sbx_cgroup_limits *limits, struct strv *out,
                   struct sbx_error *err)
 {
   if (layout->version == SBX_CGROUP_NONE)
@@ -205,8 +272,7 @@ sbx_cgroup_paths (const struct sbx_cgroup_layout *layout,
       r = cg.unified ? 0 : -ENOMEM;
     }
   for (int c = 0; r == 0 && c < SBX_CG_N; c++)
-    if (layout->version == SBX_CGROUP_V1
-        && (layout->controllers & SBX_CG_BIT (c)))
+    if (layout->version == SBX_CGROUP_V1 && v1_makes (layout, limits, c))
       {
         cleanup_free char *p
             = cgfs_join (anchor_of (&layout->v1[c], anchor), rel);

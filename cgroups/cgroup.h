@@ -34,7 +34,7 @@
 #ifndef SBX_CGROUP_H
 #define SBX_CGROUP_H
 
-#include "common/block_io.h"
+#include "common/cgroup_settings.h"
 #include "common/error.h"
 #include "common/strv.h"
 
@@ -58,7 +58,11 @@ enum sbx_cgroup_controller
   SBX_CG_CPU,     /* optional: used when linux.resources.cpu asks */
   SBX_CG_CPUSET,
   SBX_CG_DEVICES, /* v1 only; v2 attaches a BPF device program */
+  /* From here on a cgroup is made in the controller only when asked.  */
   SBX_CG_BLKIO,   /* v1 blkio, v2 io: used when linux.resources.blockIO asks */
+  SBX_CG_HUGETLB, /* used when linux.resources.hugepageLimits asks */
+  SBX_CG_NET_CLS, /* v1 only, as net_prio: linux.resources.network */
+  SBX_CG_NET_PRIO,
   SBX_CG_N
 };
 #define SBX_CG_BIT(c) (1u << (c))
@@ -151,12 +155,13 @@ struct sbx_cgroup_limits
   const struct sbx_cgroup_device *devices; /* v1 files, v2 a BPF program */
   size_t n_devices;
   const struct sbx_block_io *block_io; /* NULL = not asked */
+  const struct sbx_hugepage_limit *hugepage_limits;
+  size_t n_hugepage_limits;
+  const struct sbx_net_settings *network; /* NULL = not asked */
 };
-/* Whether LIMITS asks for the cpu controller, the cpuset one, the block
-   I/O one.  */
-bool sbx_cgroup_wants_cpu (const struct sbx_cgroup_limits *limits);
-bool sbx_cgroup_wants_cpuset (const struct sbx_cgroup_limits *limits);
-bool sbx_cgroup_wants_blkio (const struct sbx_cgroup_limits *limits);
+/* Whether LIMITS asks for controller C (SBX_CG_CPU and the optional ones
+   after it).  */
+bool sbx_cgroup_wants (const struct sbx_cgroup_limits *limits, int c);
 
 struct sbx_cgroup; /* opaque handle */
 
@@ -182,13 +187,15 @@ int sbx_cgroup_create (const struct sbx_cgroup_layout *layout,
                        const struct sbx_cgroup_limits *limits,
                        struct sbx_cgroup **out, struct sbx_error *err);
 
-/* The handle sbx_cgroup_create would make, as sbx_cgroup_to_strv's
-   strings (without "made" entries), and nothing made: a record written
-   before the cgroup is, so that a process killed while making it leaves
-   a name to find it by.  */
+/* The handle sbx_cgroup_create would make for LIMITS (NULL: a directory
+   in every hierarchy, for a sweep), as sbx_cgroup_to_strv's strings
+   (without "made" entries), and nothing made: a record written before
+   the cgroup is, so that a process killed while making it leaves a name
+   to find it by.  */
 int sbx_cgroup_paths (const struct sbx_cgroup_layout *layout,
                       const char *cgroups_path, const char *id,
-                      struct strv *out, struct sbx_error *err);
+                      const struct sbx_cgroup_limits *limits, struct strv *out,
+                      struct sbx_error *err);
 
 /* Move PID (a whole process) into the cgroup in every hierarchy.  */
 int sbx_cgroup_enter (struct sbx_cgroup *cg, pid_t pid, struct sbx_error *err);

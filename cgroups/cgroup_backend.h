@@ -23,6 +23,11 @@ struct sbx_cgroup
 int cg_put (const char *field, const char *dir, const char *file,
             const char *value, struct sbx_error *err);
 
+/* Each hugepageLimits entry of L to DIR's hugetlb.SIZE.LIMIT_FILE, and to
+   its reservation twin where the kernel has one.  */
+int cg_put_hugetlb (const char *dir, const struct sbx_cgroup_limits *l,
+                    const char *limit_file, struct sbx_error *err);
+
 /* Each controller's v1 hierarchy name, also its key in state.json.  */
 extern const char *const cg1_names[SBX_CG_N];
 
@@ -89,7 +94,10 @@ int cgfs_device_rules (const struct sbx_cgroup_limits *limits,
    the cgroup DIR.  */
 int cg2_write_devices (const char *dir, const struct sbx_cgroup_limits *limits,
                        struct sbx_error *err);
-/* cgroup_v2_res.c: every setting but pids.max and memory.max.  */
+/* cgroup_v2_res.c: what v2 cannot hold at all, refused before the
+   cgroup is made; then every setting but pids.max and memory.max.  */
+int cg2_refuse_unheld (const struct sbx_cgroup_limits *limits,
+                       struct sbx_error *err);
 int cg2_write_resources (const char *dir,
                          const struct sbx_cgroup_limits *limits,
                          struct sbx_error *err);

@@ -27,7 +27,7 @@ remove_named (const struct sbx_cgroup_layout *layout, const char *name)
   cleanup_strv struct strv paths = { 0 };
   struct sbx_error ignored = { 0 };
   struct sbx_cgroup *cg = NULL;
-  if (sbx_cgroup_paths (layout, NULL, name, &paths, &ignored) < 0
+  if (sbx_cgroup_paths (layout, NULL, name, NULL, &paths, &ignored) < 0
       || sbx_cgroup_open (paths.v, &cg, &ignored) < 0)
     return;
   sbx_cgroup_kill (cg, SIGKILL, &ignored);

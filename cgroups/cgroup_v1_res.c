@@ -1,5 +1,6 @@
-/* cgroup v1: the memory, cpu, cpuset, device and block I/O settings of
-   linux.resources, each in its own controller's directory.  */
+/* cgroup v1: the memory, cpu, cpuset, device, block I/O, huge page and
+   network settings of linux.resources, each in its own controller's
+   directory.  */
 #include "cgroups/cgroup_backend.h"
 #include "common/cleanup.h"
 
@@ -168,12 +169,36 @@ write_blkio (const char *dir, const struct sbx_block_io *b,
   return r;
 }
 
+/* net_cls.classid tags the workload's packets for the host's tc and
+   iptables; net_prio.ifpriomap takes one "IFNAME PRIORITY" a write.  */
+static int
+write_network (struct sbx_cgroup *cg, const struct sbx_net_settings *n,
+               struct sbx_error *err)
+{
+  char v[64];
+  int r = 0;
+  if (n->has_class_id)
+    {
+      snprintf (v, sizeof v, "%" PRIu32, n->class_id);
+      r = cg_put ("network.classID", cg->v1[SBX_CG_NET_CLS], "net_cls.classid",
+                  v, err);
+    }
+  for (size_t i = 0; r == 0 && i < n->n_priorities; i++)
+    {
+      snprintf (v, sizeof v, "%s %" PRIu32, n->priorities[i].name,
+                n->priorities[i].priority);
+      r = cg_put ("network.priorities", cg->v1[SBX_CG_NET_PRIO],
+                  "net_prio.ifpriomap", v, err);
+    }
+  return r;
+}
+
 int
 cg1_write_resources (struct sbx_cgroup *cg, const struct sbx_cgroup_limits *l,
                      struct sbx_error *err)
 {
   int r = write_memory (cg->v1[SBX_CG_MEMORY], l, err);
-  if (r == 0 && sbx_cgroup_wants_cpu (l))
+  if (r == 0 && sbx_cgroup_wants (l, SBX_CG_CPU))
     r = write_cpu (cg->v1[SBX_CG_CPU], l, err);
   if (r == 0 && l->cpus)
     r = cg_put (NULL, cg->v1[SBX_CG_CPUSET], "cpuset.cpus", l->cpus, err);
@@ -181,8 +206,12 @@ cg1_write_resources (struct sbx_cgroup *cg, const struct sbx_cgroup_limits *l,
     r = cg_put (NULL, cg->v1[SBX_CG_CPUSET], "cpuset.mems", l->mems, err);
   if (r == 0 && l->n_devices)
     r = write_devices (cg->v1[SBX_CG_DEVICES], l, err);
-  if (r == 0 && sbx_cgroup_wants_blkio (l))
+  if (r == 0 && sbx_cgroup_wants (l, SBX_CG_BLKIO))
     r = write_blkio (cg->v1[SBX_CG_BLKIO], l->block_io, err);
+  if (r == 0 && l->n_hugepage_limits)
+    r = cg_put_hugetlb (cg->v1[SBX_CG_HUGETLB], l, "limit_in_bytes", err);
+  if (r == 0 && l->network)
+    r = write_network (cg, l->network, err);
   return r;
 }
 

@@ -11,7 +11,8 @@
 #include <time.h>
 
 static const char *const v2_controllers[SBX_CG_N]
-    = { "memory", "pids", NULL, "cpu", "cpuset", NULL, "io" };
+    = { "memory", "pids", NULL,      "cpu", "cpuset",
+        NULL,     "io",   "hugetlb", NULL,  NULL };
 
 /* Enable in DIR's cgroup.subtree_control the controllers of WANT that are
    not enabled yet.  They must be offered by DIR's cgroup.controllers.  */
@@ -113,19 +114,16 @@ write_limits (const char *dir, const struct sbx_cgroup_limits *limits,
 }
 
 /* The controllers the cgroup needs: memory and pids always (the layout's),
-   cpu, cpuset and io only when asked, so a host or a delegated subtree that
-   lacks them still runs containers that do not ask.  */
+   cpu, cpuset, io and hugetlb only when asked, so a host or a delegated
+   subtree that lacks them still runs containers that do not ask.  */
 static unsigned
 wanted (const struct sbx_cgroup_layout *layout,
         const struct sbx_cgroup_limits *limits)
 {
   unsigned want = layout->controllers;
-  if (sbx_cgroup_wants_cpu (limits))
-    want |= SBX_CG_BIT (SBX_CG_CPU);
-  if (sbx_cgroup_wants_cpuset (limits))
-    want |= SBX_CG_BIT (SBX_CG_CPUSET);
-  if (sbx_cgroup_wants_blkio (limits))
-    want |= SBX_CG_BIT (SBX_CG_BLKIO);
+  for (int c = SBX_CG_CPU; c < SBX_CG_N; c++)
+    if (v2_controllers[c] && sbx_cgroup_wants (limits, c))
+      want |= SBX_CG_BIT (c);
   return want;
 }
 

@@ -1,7 +1,8 @@
-/* cgroup v2: the memory, cpu, cpuset and io settings of linux.resources,
-   in the one directory.  v2 has no swappiness and no OOM-killer switch:
-   those are v1's alone (cgroup.h says what happens); its device rules
-   are a BPF program (cgroup_v2_devices.c).  */
+/* cgroup v2: the memory, cpu, cpuset, io and hugetlb settings of
+   linux.resources, in the one directory.  v2 has no swappiness, no
+   OOM-killer switch and no net_cls or net_prio: those are v1's alone
+   (cgroup.h says what happens); its device rules are a BPF program
+   (cgroup_v2_devices.c).  */
 #include "cgroups/cgroup_backend.h"
 
 #include <errno.h>
@@ -87,15 +88,10 @@ static const char *const io_max_keys[SBX_BLKIO_THROTTLE_N]
     = { "rbps", "wbps", "riops", "wiops" };
 
 /* The weights go to BFQ's io.bfq.weight, which takes OCI's range, where
-   the kernel has it, else to io.weight (blk-iocost).  A leaf weight was
-   CFQ's, which v2 never had: refused, not dropped.  */
+   the kernel has it, else to io.weight (blk-iocost).  */
 static int
 write_io (const char *dir, const struct sbx_block_io *b, struct sbx_error *err)
 {
-  if (asks_leaf_weight (b))
-    return sbx_fail (err, -EOPNOTSUPP,
-                     "linux.resources.blockIO.leafWeight: cgroup v2 has no "
-                     "leaf weight (it was the CFQ scheduler's, in v1)");
   bool bfq = cgfs_has_file (dir, "io.bfq.weight");
   const char *file = bfq ? "io.bfq.weight" : "io.weight";
   char v[96];
@@ -110,7 +106,7 @@ write_io (const char *dir, const struct sbx_block_io *b, struct sbx_error *err)
     {
       const struct sbx_blkio_weight_device *d = &b->weight_devices[i];
       if (d->weight == 0)
-        continue; /* a leaf weight alone, refused above */
+        continue; /* a leaf weight alone, refused before */
       snprintf (v, sizeof v, "%" PRIu32 ":%" PRIu32 " %" PRIu64, d->major,
                 d->minor, bfq ? d->weight : io_weight (d->weight));
       r = cg_put ("blockIO.weightDevice", dir, file, v, err);
@@ -130,6 +126,17 @@ write_io (const char *dir, const struct sbx_block_io *b, struct sbx_error *err)
   return r;
 }
 
+/* A leaf weight was CFQ's, which v2 never had: refused, not dropped.  */
+int
+cg2_refuse_unheld (const struct sbx_cgroup_limits *l, struct sbx_error *err)
+{
+  if (l->block_io && asks_leaf_weight (l->block_io))
+    return sbx_fail (err, -EOPNOTSUPP,
+                     "linux.resources.blockIO.leafWeight: cgroup v2 has no "
+                     "leaf weight (it was the CFQ scheduler's, in v1)");
+  return 0;
+}
+
 int
 cg2_write_resources (const char *dir, const struct sbx_cgroup_limits *l,
                      struct sbx_error *err)
@@ -147,7 +154,9 @@ cg2_write_resources (const char *dir, const struct sbx_cgroup_limits *l,
     r = cg_put (NULL, dir, "cpuset.cpus", l->cpus, err);
   if (r == 0 && l->mems)
     r = cg_put (NULL, dir, "cpuset.mems", l->mems, err);
-  if (r == 0 && sbx_cgroup_wants_blkio (l))
+  if (r == 0 && sbx_cgroup_wants (l, SBX_CG_BLKIO))
     r = write_io (dir, l->block_io, err);
+  if (r == 0 && l->n_hugepage_limits)
+    r = cg_put_hugetlb (dir, l, "max", err);
   return r;
 }

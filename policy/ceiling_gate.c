@@ -65,6 +65,9 @@ static const struct field_rule field_rules[] = {
   { "linux.resources.cpu*", NULL },
   { "linux.resources.devices*", NULL },
   { "linux.resources.blockIO*", NULL },
+  { "linux.resources.hugepageLimits*", NULL },
+  /* a tag the host's firewall may trust (iptables -m cgroup) */
+  { "linux.resources.network*", "net-class" },
   { "linux.resources.pids", NULL },
   { "linux.resources.pids.limit", NULL },
   { "linux.maskedPaths", NULL },

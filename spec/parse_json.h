@@ -96,6 +96,9 @@ int json_u32 (struct sbx_jctx *c, yajl_val obj, const char *key,
               unsigned flags, uint32_t min, uint32_t max, uint32_t *out);
 int json_u64 (struct sbx_jctx *c, yajl_val obj, const char *key,
               unsigned flags, uint64_t *out);
+/* As json_u64, in [MIN, MAX].  */
+int json_u64_range (struct sbx_jctx *c, yajl_val obj, const char *key,
+                    unsigned flags, uint64_t min, uint64_t max, uint64_t *out);
 int json_i64 (struct sbx_jctx *c, yajl_val obj, const char *key,
               unsigned flags, int64_t min, int64_t max, int64_t *out);
 

@@ -79,10 +79,9 @@ jv_i64 (struct sbx_jctx *c, yajl_val v, int64_t min, int64_t max, int64_t *out)
   return 0;
 }
 
-/* A field whose value is an integer in [MIN, MAX]: json_u64 and json_u32.  */
-static int
-json_u64_in (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
-             uint64_t min, uint64_t max, uint64_t *out)
+int
+json_u64_range (struct sbx_jctx *c, yajl_val obj, const char *key,
+                unsigned flags, uint64_t min, uint64_t max, uint64_t *out)
 {
   yajl_val v;
   size_t mark;
@@ -98,7 +97,7 @@ int
 json_u64 (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
           uint64_t *out)
 {
-  return json_u64_in (c, obj, key, flags, 0, UINT64_MAX, out);
+  return json_u64_range (c, obj, key, flags, 0, UINT64_MAX, out);
 }
 
 int
@@ -106,7 +105,7 @@ json_u32 (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
           uint32_t min, uint32_t max, uint32_t *out)
 {
   uint64_t wide = 0;
-  int r = json_u64_in (c, obj, key, flags, min, max, &wide);
+  int r = json_u64_range (c, obj, key, flags, min, max, &wide);
   if (r > 0)
     *out = (uint32_t) wide;
   return r;

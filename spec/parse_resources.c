@@ -1,6 +1,6 @@
 /* linux.resources beyond memory.limit and pids.limit: the memory, cpu,
-   device and block I/O settings a cgroup carries (cgroups/ writes them
-   at create).  */
+   device, block I/O, huge page and network settings a cgroup carries
+   (cgroups/ writes them at create).  */
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,16 +122,16 @@ parse_device_rule (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
   return r;
 }
 
-/* A device's major and minor, as the kernel's block I/O files take them
-   ("MAJOR:MINOR", 32 bits each; no wildcard).  */
+/* A block device's major and minor: 12 and 20 bits, as the kernel's
+   dev_t holds them (no wildcard in the block I/O files).  */
 static int
 parse_block_device (struct sbx_jctx *c, yajl_val obj, uint32_t *major,
                     uint32_t *minor)
 {
-  int r = json_u32 (c, obj, "major", JSON_REQUIRED, 0, UINT32_MAX, major);
-  return r < 0
-             ? r
-             : json_u32 (c, obj, "minor", JSON_REQUIRED, 0, UINT32_MAX, minor);
+  int r = json_u32 (c, obj, "major", JSON_REQUIRED, 0, (1u << 12) - 1, major);
+  return r < 0 ? r
+               : json_u32 (c, obj, "minor", JSON_REQUIRED, 0, (1u << 20) - 1,
+                           minor);
 }
 
 /* OCI's weights are 10..1000; 0 here means "not asked".  */
@@ -157,12 +157,30 @@ parse_weight_device (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
   return r;
 }
 
+/* A rate of 0 would remove v1's rule and is refused by v2's io.max, so it
+   is not one; v1's IOPS files take 32 bits.  */
 static int
-parse_rate_device (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+parse_rate_device (struct sbx_jctx *c, yajl_val obj, uint64_t max,
+                   struct sbx_blkio_rate_device *d)
 {
-  struct sbx_blkio_rate_device *d = (struct sbx_blkio_rate_device *) items + i;
   int r = parse_block_device (c, obj, &d->major, &d->minor);
-  return r < 0 ? r : json_u64 (c, obj, "rate", JSON_REQUIRED, &d->rate);
+  return r < 0 ? r
+               : json_u64_range (c, obj, "rate", JSON_REQUIRED, 1, max,
+                                 &d->rate);
+}
+
+static int
+parse_bps_device (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  return parse_rate_device (c, obj, UINT64_MAX,
+                            (struct sbx_blkio_rate_device *) items + i);
+}
+
+static int
+parse_iops_device (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  return parse_rate_device (c, obj, UINT32_MAX,
+                            (struct sbx_blkio_rate_device *) items + i);
 }
 
 static int
@@ -185,11 +203,95 @@ parse_block_io (struct sbx_jctx *c, yajl_val resources, struct sbx_block_io *b)
   for (int t = 0; r >= 0 && t < SBX_BLKIO_THROTTLE_N; t++)
     {
       list = NULL;
+      bool iops = t == SBX_BLKIO_READ_IOPS || t == SBX_BLKIO_WRITE_IOPS;
       r = json_object_array (c, obj, sbx_blkio_throttle_keys[t], 0,
-                             sizeof *b->throttle[t], parse_rate_device, &list,
-                             &b->n_throttle[t]);
+                             sizeof *b->throttle[t],
+                             iops ? parse_iops_device : parse_bps_device,
+                             &list, &b->n_throttle[t]);
       b->throttle[t] = list;
     }
+  if (r < 0)
+    return r;
+  jpath_pop (c, mark);
+  return 0;
+}
+
+/* As hugetlb's file names spell a page size: "64KB", "2MB", "1GB".  */
+static bool
+page_size_valid (const char *s)
+{
+  size_t digits = strspn (s, "0123456789");
+  return digits > 0 && digits < 10 && s[0] != '0'
+         && (strcmp (s + digits, "KB") == 0 || strcmp (s + digits, "MB") == 0
+             || strcmp (s + digits, "GB") == 0);
+}
+
+/* A string of at most SIZE - 1 bytes that VALID accepts, into OUT.  */
+static int
+parse_short_name (struct sbx_jctx *c, yajl_val obj, const char *key,
+                  bool (*valid) (const char *), const char *expected,
+                  char *out, size_t size)
+{
+  char *s = NULL;
+  int r = json_string (c, obj, key, JSON_REQUIRED, &s);
+  if (r >= 0 && (strlen (s) >= size || !valid (s)))
+    {
+      jpath_push_key (c, key);
+      r = jfail (c, "expected %s", expected);
+    }
+  if (r >= 0)
+    memcpy (out, s, strlen (s) + 1);
+  free (s);
+  return r;
+}
+
+static int
+parse_hugepage_limit (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  struct sbx_hugepage_limit *h = (struct sbx_hugepage_limit *) items + i;
+  int r = parse_short_name (c, obj, "pageSize", page_size_valid,
+                            "a page size such as \"2MB\" or \"1GB\"",
+                            h->page_size, sizeof h->page_size);
+  return r < 0 ? r : json_u64 (c, obj, "limit", JSON_REQUIRED, &h->limit);
+}
+
+/* An interface name as the kernel takes one (dev_valid_name).  */
+static bool
+ifname_valid (const char *s)
+{
+  return s[0] != '\0' && strcmp (s, ".") != 0 && strcmp (s, "..") != 0
+         && s[strcspn (s, " \t\n\r\v\f/:")] == '\0';
+}
+
+static int
+parse_net_priority (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
+{
+  struct sbx_net_priority *p = (struct sbx_net_priority *) items + i;
+  int r = parse_short_name (c, obj, "name", ifname_valid,
+                            "an interface name (1 to 15 bytes, no white "
+                            "space, '/' or ':')",
+                            p->name, sizeof p->name);
+  return r < 0 ? r
+               : json_u32 (c, obj, "priority", JSON_REQUIRED, 0, UINT32_MAX,
+                           &p->priority);
+}
+
+static int
+parse_network (struct sbx_jctx *c, yajl_val resources,
+               struct sbx_net_settings *n)
+{
+  yajl_val obj;
+  size_t mark;
+  int r = json_object (c, resources, "network", 0, &obj, &mark);
+  if (r <= 0)
+    return r;
+  r = json_u32 (c, obj, "classID", 0, 0, UINT32_MAX, &n->class_id);
+  n->has_class_id = r > 0;
+  void *list = NULL;
+  if (r >= 0)
+    r = json_object_array (c, obj, "priorities", 0, sizeof *n->priorities,
+                           parse_net_priority, &list, &n->n_priorities);
+  n->priorities = list;
   if (r < 0)
     return r;
   jpath_pop (c, mark);
@@ -212,5 +314,15 @@ sbx_parse_resources_tuning (struct sbx_jctx *c, yajl_val resources,
     }
   if (r >= 0)
     r = parse_block_io (c, resources, &t->block_io);
+  if (r >= 0)
+    {
+      void *list = NULL;
+      r = json_object_array (c, resources, "hugepageLimits", 0,
+                             sizeof *t->hugepage_limits, parse_hugepage_limit,
+                             &list, &t->n_hugepage_limits);
+      t->hugepage_limits = list;
+    }
+  if (r >= 0)
+    r = parse_network (c, resources, &t->network);
   return r < 0 ? r : 0;
 }

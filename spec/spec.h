@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "common/block_io.h"
+#include "common/cgroup_settings.h"
 #include "common/error.h"
 #include "common/strv.h"
 
@@ -222,6 +222,9 @@ struct sbx_resources_tuning
   struct sbx_device_rule *devices;
   size_t n_devices;
   struct sbx_block_io block_io;
+  struct sbx_hugepage_limit *hugepage_limits;
+  size_t n_hugepage_limits;
+  struct sbx_net_settings network;
 };
 
 struct sbx_resources

@@ -74,6 +74,8 @@ free_linux (struct sbx_linux *lx)
   free (bio->weight_devices);
   for (int t = 0; t < SBX_BLKIO_THROTTLE_N; t++)
     free (bio->throttle[t]);
+  free (lx->resources.tuning.hugepage_limits);
+  free (lx->resources.tuning.network.priorities);
   free_kv (lx->sysctl, lx->n_sysctl);
   free (lx->rootfs_propagation);
   free (lx->mount_label);

@@ -126,6 +126,22 @@ static const struct ceiling_case cases[] = {
     WITH_PROCESS ("", ", \"rlimits\": [{\"type\": \"RLIMIT_NOFILE\", "
                       "\"hard\": 1048576, \"soft\": 1048576}]"),
     "rlimits", NULL },
+  /* A limit that only narrows what the sandbox may use needs nothing.  */
+  { "a huge page limit",
+    WITH ("\"linux\": {\"resources\": {\"hugepageLimits\": [{\"pageSize\": "
+          "\"2MB\", \"limit\": 0}]}}"),
+    NULL, NULL },
+  /* A class id or a priority is a tag the host's firewall and traffic
+     control may act on (iptables -m cgroup --cgroup): a sandbox that
+     picks its own could take a tag the host trusts.  */
+  { "a network class id",
+    WITH ("\"linux\": {\"resources\": {\"network\": {\"classID\": "
+          "1048577}}}"),
+    "net-class", NULL },
+  { "network priorities",
+    WITH ("\"linux\": {\"resources\": {\"network\": {\"priorities\": "
+          "[{\"name\": \"eth0\", \"priority\": 7}]}}}"),
+    "net-class", NULL },
   /* A node the agent names is a host device it may open: no token lifts
      that; only the operator's own config may list one.  */
   { "a device node",

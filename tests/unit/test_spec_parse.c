@@ -229,6 +229,45 @@ static const struct error_case error_cases[] = {
            "'minor':0,'rate':1}]}}"),
     "linux.resources.blockIO.throttleReadBpsDevice[0].major: expected an "
     "unsigned integer" },
+  /* The kernel's block device numbers are 12 and 20 bits; a rate of 0
+     removes v1's rule (v2 refuses it); v1's IOPS files take 32 bits.  */
+  { LINUX ("'resources':{'blockIO':{'throttleReadBpsDevice':[{'major':4096,"
+           "'minor':0,'rate':1}]}}"),
+    "linux.resources.blockIO.throttleReadBpsDevice[0].major: out of range "
+    "(expected 0 to 4095)" },
+  { LINUX ("'resources':{'blockIO':{'weightDevice':[{'major':8,'minor':"
+           "1048576,'weight':100}]}}"),
+    "linux.resources.blockIO.weightDevice[0].minor: out of range (expected "
+    "0 to 1048575)" },
+  { LINUX ("'resources':{'blockIO':{'throttleWriteBpsDevice':[{'major':8,"
+           "'minor':0,'rate':0}]}}"),
+    "linux.resources.blockIO.throttleWriteBpsDevice[0].rate: out of range "
+    "(expected 1 to 18446744073709551615)" },
+  { LINUX ("'resources':{'blockIO':{'throttleReadIOPSDevice':[{'major':8,"
+           "'minor':0,'rate':4294967296}]}}"),
+    "linux.resources.blockIO.throttleReadIOPSDevice[0].rate: out of range "
+    "(expected 1 to 4294967295)" },
+  { LINUX ("'resources':{'hugepageLimits':[{'pageSize':'2M','limit':1}]}"),
+    "linux.resources.hugepageLimits[0].pageSize: expected a page size such "
+    "as \"2MB\" or \"1GB\"" },
+  { LINUX ("'resources':{'hugepageLimits':[{'pageSize':'2MB/../x',"
+           "'limit':1}]}"),
+    "linux.resources.hugepageLimits[0].pageSize: expected a page size such "
+    "as \"2MB\" or \"1GB\"" },
+  { LINUX ("'resources':{'hugepageLimits':[{'pageSize':'2MB'}]}"),
+    "linux.resources.hugepageLimits[0].limit: required" },
+  { LINUX ("'resources':{'network':{'classID':-1}}"),
+    "linux.resources.network.classID: expected an unsigned integer" },
+  { LINUX ("'resources':{'network':{'priorities':[{'name':'eth0 1',"
+           "'priority':1}]}}"),
+    "linux.resources.network.priorities[0].name: expected an interface name "
+    "(1 to 15 bytes, no white space, '/' or ':')" },
+  { LINUX ("'resources':{'network':{'priorities':[{'name':"
+           "'sixteen_bytes_xx','priority':1}]}}"),
+    "linux.resources.network.priorities[0].name: expected an interface name "
+    "(1 to 15 bytes, no white space, '/' or ':')" },
+  { LINUX ("'resources':{'network':{'priorities':[{'name':'lo'}]}}"),
+    "linux.resources.network.priorities[0].priority: required" },
   { LINUX ("'devices':[{'path':'dev/zero','type':'c','major':1,'minor':5}]"),
     "linux.devices[0].path: expected an absolute path" },
   { LINUX ("'devices':[{'path':'/dev/../etc/z','type':'c','major':1,"
@@ -590,7 +629,11 @@ static const char container_json[]
       "9223372036854775807},'cpu':{'shares':1},"
       "  'blockIO':{'weight':500,'leafWeight':10,'weightDevice':[{'major':8,"
       "   'minor':16,'weight':300}],'throttleWriteIOPSDevice':[{'major':8,"
-      "   'minor':0,'rate':2000},{'major':253,'minor':1,'rate':7}]}},"
+      "   'minor':0,'rate':2000},{'major':253,'minor':1,'rate':7}]},"
+      "  'hugepageLimits':[{'pageSize':'2MB','limit':4194304},"
+      "   {'pageSize':'1GB','limit':0}],"
+      "  'network':{'classID':1048577,'priorities':[{'name':'eth0',"
+      "   'priority':5}]}},"
       " 'cgroupsPath':'/sbx/"
       "c1','sysctl':{'net.ipv4.ip_forward':'0'},'rootfsPropagation':'rslave',"
       " 'mountLabel':'system_u:object_r:container_file_t:s0:c1,c2'},"
@@ -699,6 +742,18 @@ check_container_linux (const struct sbx_spec *s)
               && b->throttle[SBX_BLKIO_WRITE_IOPS][1].rate == 7
               && b->n_throttle[SBX_BLKIO_READ_BPS] == 0,
           "blockIO throttles, each in its own list");
+  const struct sbx_resources_tuning *t = &lx->resources.tuning;
+  tap_ok (t->n_hugepage_limits == 2
+              && strcmp (t->hugepage_limits[0].page_size, "2MB") == 0
+              && t->hugepage_limits[0].limit == 4194304
+              && strcmp (t->hugepage_limits[1].page_size, "1GB") == 0
+              && t->hugepage_limits[1].limit == 0,
+          "hugepageLimits");
+  tap_ok (t->network.has_class_id && t->network.class_id == 1048577
+              && t->network.n_priorities == 1
+              && strcmp (t->network.priorities[0].name, "eth0") == 0
+              && t->network.priorities[0].priority == 5,
+          "network");
   tap_ok (lx->n_sysctl == 1 && strcmp (lx->cgroups_path, "/sbx/c1") == 0
               && strcmp (lx->rootfs_propagation, "rslave") == 0,
           "sysctl, cgroupsPath, rootfsPropagation");

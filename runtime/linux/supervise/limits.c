@@ -94,7 +94,7 @@ make_cgroup (struct sbx_limits *lim, const struct sbx_cgroup_layout *layout,
   if (req->container_dir)
     {
       cleanup_strv struct strv planned = { 0 };
-      r = sbx_cgroup_paths (layout, cgroups_path, name, &planned, err);
+      r = sbx_cgroup_paths (layout, cgroups_path, name, &want, &planned, err);
       r = r ?: sbx_record_cgroup (req->container_dir, &planned, err);
     }
   else if (cgroups_path == NULL || cgroups_path[0] == '\0')
@@ -143,8 +143,14 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
   int r = sbx_cgroup_detect (&layout, err);
   if (r < 0)
     return r;
+  const char *unheld = sbx_tuning_cgroup_only (req->tuning);
   if (layout.version != SBX_CGROUP_NONE)
     r = make_cgroup (lim, &layout, req, cgroups_path, err);
+  else if (unheld)
+    r = sbx_fail (err, -EOPNOTSUPP,
+                  "linux.resources.%s: only a cgroup holds it, and none can "
+                  "be made: %s",
+                  unheld, layout.reason);
   else if (limited)
     lim->mechanism = SBX_LIMITS_MONITOR;
   sbx_cgroup_layout_free (&layout);

@@ -4,14 +4,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *
+sbx_tuning_cgroup_only (const struct sbx_resources_tuning *t)
+{
+  if (t == NULL)
+    return NULL;
+  const struct
+  {
+    bool asked;
+    const char *field;
+  } settings[] = {
+    { t->has_swap, "memory.swap" },
+    { t->has_reservation, "memory.reservation" },
+    { t->has_swappiness, "memory.swappiness" },
+    { t->has_kernel_tcp, "memory.kernelTCP" },
+    { t->disable_oom_killer, "memory.disableOOMKiller" },
+    { t->has_shares, "cpu.shares" },
+    { t->has_quota, "cpu.quota" },
+    { t->has_period, "cpu.period" },
+    { t->cpus != NULL, "cpu.cpus" },
+    { t->mems != NULL, "cpu.mems" },
+    { sbx_block_io_asked (&t->block_io), "blockIO" },
+    { t->n_hugepage_limits > 0, "hugepageLimits" },
+    { sbx_net_settings_asked (&t->network), "network" },
+  };
+  for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
+    if (settings[i].asked)
+      return settings[i].field;
+  return NULL;
+}
+
 bool
 sbx_tuning_asked (const struct sbx_resources_tuning *t)
 {
-  return t
-         && (t->has_swap || t->has_reservation || t->has_swappiness
-             || t->has_kernel_tcp || t->disable_oom_killer || t->has_shares
-             || t->has_quota || t->has_period || t->cpus || t->mems
-             || t->n_devices || sbx_block_io_asked (&t->block_io));
+  return t && (t->n_devices || sbx_tuning_cgroup_only (t));
 }
 
 /* A period or a quota of 0 is no setting (the kernel refuses it); a
@@ -39,6 +65,9 @@ sbx_tuning_to_cgroup (const struct sbx_resources_tuning *t,
   out->cpus = t->cpus && t->cpus[0] ? t->cpus : NULL;
   out->mems = t->mems && t->mems[0] ? t->mems : NULL;
   out->block_io = &t->block_io;
+  out->hugepage_limits = t->hugepage_limits;
+  out->n_hugepage_limits = t->n_hugepage_limits;
+  out->network = sbx_net_settings_asked (&t->network) ? &t->network : NULL;
   if (t->n_devices == 0)
     return 0;
   *devices = calloc (t->n_devices, sizeof **devices);

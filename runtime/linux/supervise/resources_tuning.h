@@ -1,5 +1,6 @@
-/* linux.resources' memory, cpu, device and block I/O settings (spec/spec.h's
-   sbx_resources_tuning) as the cgroup code takes them.  */
+/* linux.resources' memory, cpu, device, block I/O, huge page and network
+   settings (spec/spec.h's sbx_resources_tuning) as the cgroup code
+   takes them.  */
 #ifndef SBX_RESOURCES_TUNING_H
 #define SBX_RESOURCES_TUNING_H
 
@@ -10,6 +11,12 @@
 
 /* Whether T (NULL: none) asks for anything a cgroup must carry.  */
 bool sbx_tuning_asked (const struct sbx_resources_tuning *t);
+
+/* The first setting of T that nothing but a cgroup can hold ("blockIO",
+   "cpu.shares"), or NULL.  Device rules are not among them: without a
+   cgroup the only device nodes are the ones bubblewrap's /dev and
+   linux.devices make, and a user namespace cannot make more.  */
+const char *sbx_tuning_cgroup_only (const struct sbx_resources_tuning *t);
 
 /* Fill OUT's tuning fields from T (NULL: nothing).  The device rules are
    copied into *DEVICES, malloc'd, which OUT points into: free it after

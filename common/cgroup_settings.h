@@ -1,9 +1,11 @@
-/* linux.resources.blockIO as OCI gives it and as the cgroup code writes
-   it (blkio on v1, io on v2): one shape for the parser (spec/) and the
-   cgroup code (cgroups/), which may share only common/, so nothing is
-   copied between them.  */
-#ifndef SBX_BLOCK_IO_H
-#define SBX_BLOCK_IO_H
+/* The settings of linux.resources that only a cgroup carries, as OCI
+   gives them and as the cgroup code writes them: blockIO (blkio on v1,
+   io on v2), hugepageLimits (hugetlb) and network (v1's net_cls and
+   net_prio).  One shape for the parser (spec/) and the cgroup code
+   (cgroups/), which may share only common/, so nothing is copied between
+   them.  */
+#ifndef SBX_CGROUP_SETTINGS_H
+#define SBX_CGROUP_SETTINGS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,6 +53,37 @@ sbx_block_io_asked (const struct sbx_block_io *b)
   for (int t = 0; t < SBX_BLKIO_THROTTLE_N; t++)
     n += b->n_throttle[t];
   return b->weight || b->leaf_weight || n > 0;
+}
+
+/* One hugepageLimits entry.  PAGE_SIZE is as the kernel names it in
+   hugetlb's files ("2MB", "1GB": digits and KB, MB or GB).  */
+struct sbx_hugepage_limit
+{
+  char page_size[16];
+  uint64_t limit; /* bytes */
+};
+
+/* One network.priorities entry: an interface name as the kernel takes it
+   (1 to 15 bytes, no white space, '/' or ':').  */
+struct sbx_net_priority
+{
+  char name[16];
+  uint32_t priority;
+};
+
+struct sbx_net_settings
+{
+  bool has_class_id;
+  uint32_t class_id;
+  struct sbx_net_priority *priorities;
+  size_t n_priorities;
+};
+
+/* Whether N asks for anything.  */
+static inline bool
+sbx_net_settings_asked (const struct sbx_net_settings *n)
+{
+  return n->has_class_id || n->n_priorities > 0;
 }
 
 #endif
