@@ -197,15 +197,17 @@ refuse_unheld (const struct sbx_cgroup_layout *layout,
                      "linux.resources: a limit is set but "
                      "its cgroup controller is not available");
   int missing = missing_controller (layout, limits);
-  if (missing >= 0 && layout->version == SBX_CGROUP_V2)
-    return sbx_fail (err, -EOPNOTSUPP,
-                     "linux.resources.%s: cgroup v2 has no %s controller",
-                     field_of (missing), cg1_names[missing]);
+  char field[64];
   if (missing >= 0)
-    return sbx_fail (err, -EOPNOTSUPP,
-                     "linux.resources.%s: asked for, but no writable "
-                     "cgroup v1 %s hierarchy is mounted",
-                     field_of (missing), cg1_names[missing]);
+    snprintf (field, sizeof field, "linux.resources.%s", field_of (missing));
+  if (missing >= 0 && layout->version == SBX_CGROUP_V2)
+    return sbx_refuse (err, -EOPNOTSUPP, field,
+                       "cgroup v2 has no %s controller", cg1_names[missing]);
+  if (missing >= 0)
+    return sbx_refuse (err, -EOPNOTSUPP, field,
+                       "asked for, but no writable cgroup v1 %s hierarchy "
+                       "is mounted",
+                       cg1_names[missing]);
   return layout->version == SBX_CGROUP_V2 ? cg2_refuse_unheld (limits, err)
                                           : 0;
 }

@@ -20,8 +20,9 @@
  * - it writes limits only into the sandbox's own cgroup.
  *
  * Placement (sbx_cgroup_create's CGROUPS_PATH):
- * - NULL or "": "sbx-oci/<id>" under the hierarchy root (root), or under
- *   the caller's delegated v2 cgroup (unprivileged; see detect);
+ * - NULL or "": "sbx-oci/<id>" under the layout's base: the hierarchy
+ *   root (root), the caller's delegated v2 cgroup (unprivileged; see
+ *   detect), or the caller's own cgroup (sbx_cgroup_layout_nest);
  * - "/a/b": relative to the hierarchy root (as seen in the caller's cgroup
  *   namespace);
  * - "a/b": relative to the caller's own cgroup (from /proc/self/cgroup);
@@ -103,6 +104,13 @@ int sbx_cgroup_detect_at (const char *mountinfo, const char *proc_cgroup,
                           uid_t euid, struct sbx_cgroup_layout *out,
                           struct sbx_error *err);
 void sbx_cgroup_layout_free (struct sbx_cgroup_layout *layout);
+/* Put LAYOUT's default names under the caller's own cgroup in every
+   hierarchy, so that a cgroup made for the sandbox stays under whatever
+   limits the caller is under (a config under a ceiling may only narrow).
+   cgroup v2 hands no controller down from a cgroup that holds processes,
+   as the caller's own does unless it is the root: there LAYOUT becomes
+   NONE, with the reason.  0 or -ENOMEM.  */
+int sbx_cgroup_layout_nest (struct sbx_cgroup_layout *layout);
 /* "none", "v1", "v2".  */
 const char *sbx_cgroup_version_name (enum sbx_cgroup_version version);
 
@@ -174,10 +182,12 @@ struct sbx_cgroup; /* opaque handle */
    memory.kmem.tcp.limit_in_bytes, memory.swappiness, memory.oom_control,
    pids.max, cpu.shares, cpu.cfs_period_us/quota_us, cpuset.cpus/mems,
    devices.allow/deny, blkio.weight or blkio.bfq.weight (and _device),
-   blkio.leaf_weight (and _device) and blkio.throttle.*_device.  v1's cpu,
-   cpuset, devices and blkio hierarchies are optional: a cgroup is made in
-   each one mounted, and a setting whose hierarchy is missing is an
-   error.  v2 has
+   blkio.leaf_weight (and _device), blkio.throttle.*_device,
+   hugetlb.SIZE.limit_in_bytes (v2: .max; and the .rsvd. twin),
+   net_cls.classid and net_prio.ifpriomap.  v1's cpu, cpuset and devices
+   hierarchies are optional: a cgroup is made in each one mounted; blkio,
+   hugetlb, net_cls and net_prio get one only when LIMITS asks for them;
+   a setting whose hierarchy is missing is refused.  v2 has
    no device files: for a privileged caller the rules become a BPF device
    program attached to the cgroup (cgroup_v2_devices.c).  A limit that cannot
    be written is an error, not a silent downgrade.  On failure nothing is left

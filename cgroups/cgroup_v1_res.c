@@ -162,6 +162,8 @@ write_blkio (const char *dir, const struct sbx_block_io *b,
       for (size_t i = 0; r == 0 && i < b->n_throttle[t]; i++)
         {
           const struct sbx_blkio_rate_device *d = &b->throttle[t][i];
+          if (d->rate == 0)
+            continue; /* no throttle, as a new cgroup has */
           r = put_device_value (dir, field, throttle_files[t], d->major,
                                 d->minor, d->rate, err);
         }

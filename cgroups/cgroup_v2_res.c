@@ -118,6 +118,8 @@ write_io (const char *dir, const struct sbx_block_io *b, struct sbx_error *err)
       for (size_t i = 0; r == 0 && i < b->n_throttle[t]; i++)
         {
           const struct sbx_blkio_rate_device *d = &b->throttle[t][i];
+          if (d->rate == 0)
+            continue; /* no throttle, as a new cgroup has */
           snprintf (v, sizeof v, "%" PRIu32 ":%" PRIu32 " %s=%" PRIu64,
                     d->major, d->minor, io_max_keys[t], d->rate);
           r = cg_put (field, dir, "io.max", v, err);
@@ -131,9 +133,9 @@ int
 cg2_refuse_unheld (const struct sbx_cgroup_limits *l, struct sbx_error *err)
 {
   if (l->block_io && asks_leaf_weight (l->block_io))
-    return sbx_fail (err, -EOPNOTSUPP,
-                     "linux.resources.blockIO.leafWeight: cgroup v2 has no "
-                     "leaf weight (it was the CFQ scheduler's, in v1)");
+    return sbx_refuse (err, -EOPNOTSUPP, "linux.resources.blockIO.leafWeight",
+                       "cgroup v2 has no leaf weight (it was the CFQ "
+                       "scheduler's, in v1)");
   return 0;
 }
 

@@ -304,6 +304,41 @@ sbx_cgroup_detect_at (const char *mountinfo, const char *proc_cgroup,
   return 0;
 }
 
+static int
+nest_in_own (struct sbx_cgroup_hierarchy *h)
+{
+  char *own = strdup (h->own ? h->own : "");
+  if (own == NULL)
+    return -ENOMEM;
+  free (h->base);
+  h->base = own;
+  return 0;
+}
+
+int
+sbx_cgroup_layout_nest (struct sbx_cgroup_layout *l)
+{
+  if (l->version == SBX_CGROUP_V2 && l->unified.own
+      && l->unified.own[0] != '\0')
+    {
+      snprintf (l->reason, sizeof l->reason,
+                "a config under a ceiling keeps its sandbox in the caller's "
+                "cgroup (%s/%s), and cgroup v2 hands no controller down "
+                "from a cgroup that holds processes",
+                l->unified.mount, l->unified.own);
+      l->version = SBX_CGROUP_NONE;
+      l->controllers = 0;
+      return 0;
+    }
+  if (l->version == SBX_CGROUP_V2)
+    return nest_in_own (&l->unified);
+  int r = 0;
+  for (int c = 0; r == 0 && c < SBX_CG_N; c++)
+    if (l->version == SBX_CGROUP_V1 && (l->controllers & SBX_CG_BIT (c)))
+      r = nest_in_own (&l->v1[c]);
+  return r;
+}
+
 int
 sbx_cgroup_detect (struct sbx_cgroup_layout *out, struct sbx_error *err)
 {

@@ -45,14 +45,15 @@ struct sbx_block_io
 /* OCI's key for each throttle list, "throttleReadBpsDevice" first.  */
 extern const char *const sbx_blkio_throttle_keys[SBX_BLKIO_THROTTLE_N];
 
-/* Whether B asks for anything.  */
+/* Whether B asks for anything (a rate of 0 is no throttle).  */
 static inline bool
 sbx_block_io_asked (const struct sbx_block_io *b)
 {
-  size_t n = b->n_weight_devices;
+  bool asked = b->weight || b->leaf_weight || b->n_weight_devices > 0;
   for (int t = 0; t < SBX_BLKIO_THROTTLE_N; t++)
-    n += b->n_throttle[t];
-  return b->weight || b->leaf_weight || n > 0;
+    for (size_t i = 0; i < b->n_throttle[t]; i++)
+      asked = asked || b->throttle[t][i].rate > 0;
+  return asked;
 }
 
 /* One hugepageLimits entry.  PAGE_SIZE is as the kernel names it in

@@ -157,15 +157,15 @@ parse_weight_device (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
   return r;
 }
 
-/* A rate of 0 would remove v1's rule and is refused by v2's io.max, so it
-   is not one; v1's IOPS files take 32 bits.  */
+/* A rate of 0 is no throttle, which a new cgroup has (runc and crun take
+   it; nothing is written for it); v1's IOPS files take 32 bits.  */
 static int
 parse_rate_device (struct sbx_jctx *c, yajl_val obj, uint64_t max,
                    struct sbx_blkio_rate_device *d)
 {
   int r = parse_block_device (c, obj, &d->major, &d->minor);
   return r < 0 ? r
-               : json_u64_range (c, obj, "rate", JSON_REQUIRED, 1, max,
+               : json_u64_range (c, obj, "rate", JSON_REQUIRED, 0, max,
                                  &d->rate);
 }
 
@@ -255,12 +255,16 @@ parse_hugepage_limit (struct sbx_jctx *c, yajl_val obj, void *items, size_t i)
   return r < 0 ? r : json_u64 (c, obj, "limit", JSON_REQUIRED, &h->limit);
 }
 
-/* An interface name as the kernel takes one (dev_valid_name).  */
+/* An interface name as the kernel takes one (dev_valid_name), and no
+   control character: it reaches messages on a terminal.  */
 static bool
 ifname_valid (const char *s)
 {
+  for (const unsigned char *p = (const unsigned char *) s; *p; p++)
+    if (*p < 0x20 || *p == 0x7f)
+      return false;
   return s[0] != '\0' && strcmp (s, ".") != 0 && strcmp (s, "..") != 0
-         && s[strcspn (s, " \t\n\r\v\f/:")] == '\0';
+         && s[strcspn (s, " /:")] == '\0';
 }
 
 static int

@@ -352,6 +352,15 @@ void sbx_seccomp_free (struct sbx_seccomp *seccomp);
 bool sbx_mount_is_bind (const struct sbx_mount *m);
 bool sbx_mount_is_writable_bind (const struct sbx_mount *m);
 
+/* The first setting of T that nothing but a cgroup can hold and that
+   does something ("blockIO", "cpu.shares"), or NULL: a share, quota or
+   period of 0, a quota or swap of -1, an empty cpus or mems and a rate
+   of 0 ask for nothing a new cgroup does not have.  Device rules are not
+   among them: without a cgroup the only device nodes are the ones the
+   sandbox's /dev and linux.devices make, and a user namespace cannot
+   make more.  */
+const char *sbx_tuning_cgroup_only (const struct sbx_resources_tuning *t);
+
 /* The agent case: the sandbox's root is the host's own "/".  */
 bool sbx_spec_is_agent (const struct sbx_spec *spec);
 

@@ -77,6 +77,34 @@ sbx_spec_is_agent (const struct sbx_spec *spec)
   return spec->root_path != NULL && strcmp (spec->root_path, "/") == 0;
 }
 
+const char *
+sbx_tuning_cgroup_only (const struct sbx_resources_tuning *t)
+{
+  const struct
+  {
+    bool asked;
+    const char *field;
+  } settings[] = {
+    { t->has_swap && t->swap > 0, "memory.swap" },
+    { t->has_reservation && t->reservation > 0, "memory.reservation" },
+    { t->has_swappiness, "memory.swappiness" },
+    { t->has_kernel_tcp && t->kernel_tcp > 0, "memory.kernelTCP" },
+    { t->disable_oom_killer, "memory.disableOOMKiller" },
+    { t->has_shares && t->shares > 0, "cpu.shares" },
+    { t->has_quota && t->quota > 0, "cpu.quota" },
+    { t->has_period && t->period > 0, "cpu.period" },
+    { t->cpus && t->cpus[0], "cpu.cpus" },
+    { t->mems && t->mems[0], "cpu.mems" },
+    { sbx_block_io_asked (&t->block_io), "blockIO" },
+    { t->n_hugepage_limits > 0, "hugepageLimits" },
+    { sbx_net_settings_asked (&t->network), "network" },
+  };
+  for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
+    if (settings[i].asked)
+      return settings[i].field;
+  return NULL;
+}
+
 const struct sbx_namespace *
 sbx_spec_namespace (const struct sbx_spec *spec, enum sbx_ns_type type)
 {

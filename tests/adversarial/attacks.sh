@@ -815,6 +815,50 @@ case_nested_repositories ()
 }
 
 # The positive controls: the default agent run, and an approved widening.
+# A limit the config asks for makes the sandbox's cgroup: under a ceiling
+# it is made inside the caller's own, so whatever limits the operator put
+# the caller under hold for the sandbox too.  It went to sbx-oci/ at the
+# hierarchy's root, out of them (a cage of 64 MiB, a config asking 1 GiB).
+case_cgroup_escape ()
+{
+  if ! as_root; then
+    tap_skip "a limit that would move the sandbox out of the caller's cgroup" \
+      "only root puts the caller in a cgroup of the test's here"
+    return
+  fi
+  local ctl path mnt cage cages="" c rel line own
+  own=$(cat /proc/self/cgroup) # read whole: moving this shell changes it
+  while IFS=: read -r _ ctl path; do
+    case $ctl in
+      memory) mnt=$(findmnt -rn -t cgroup -o TARGET,FS-OPTIONS | awk '$2 ~ /(^|,)memory(,|$)/ { print $1; exit }') ;;
+      "") mnt=$(findmnt -rn -t cgroup2 -o TARGET | head -1) ;;
+      *) continue ;;
+    esac
+    path=${path%/}
+    [ -n "$mnt" ] && [ -w "$mnt$path/cgroup.procs" ] || continue
+    cage=$mnt$path/sbx-adv-cage-$$
+    mkdir "$cage" || continue
+    [ "$ctl" = memory ] && echo $((64 << 20)) > "$cage/memory.limit_in_bytes"
+    # this shell, which may be a subshell of the suite's ($$)
+    echo "$BASHPID" > "$cage/cgroup.procs" && cages="$cages $ctl:$path:$mnt"
+  done <<< "$own"
+  CONFIG_EDIT='s/"sbx": {/"linux": {"resources": {"memory": {"limit": 1073741824}}}, "sbx": {/' \
+    agent_case cgroup-escape workspace-write "" cat /proc/self/cgroup
+  for c in $cages; do
+    IFS=: read -r ctl path mnt <<< "$c"
+    rel=$path/sbx-adv-cage-$$
+    line=$(printf '%s\n' "$OUT" | awk -F: -v c="$ctl" '$2 == c { print $3 }')
+    case $line in
+      "$rel" | "$rel"/*) tap_ok "a memory limit asked under a ceiling: the sandbox stays in the caller's ${ctl:-v2} cgroup ($line)" true ;;
+      *) tap_ok "a memory limit asked under a ceiling: the sandbox stays in the caller's ${ctl:-v2} cgroup (got '$line', rc $RC: $OUT)" false ;;
+    esac
+    echo "$BASHPID" > "$mnt$path/cgroup.procs"
+    rmdir "$mnt$rel/sbx-oci" "$mnt$rel" 2> /dev/null
+  done
+  [ -n "$cages" ] || tap_skip "a limit that would move the sandbox out of the caller's cgroup" \
+    "no writable memory or v2 cgroup of the caller's"
+}
+
 case_controls ()
 {
   agent_case control workspace-write "" sh -c "echo ok > $WS/control"
@@ -890,6 +934,7 @@ run_cases ()
   case_foreign_swap_race
   case_bundle_rewrite
   case_nested_repositories
+  case_cgroup_escape
 }
 
 tap_suite "$HERE/attacks.sh" adv SBX_OCI BUSYBOX SWAP_LOOP SBX_ADV_OLD

@@ -176,7 +176,7 @@ test_hugetlb (void)
   struct sbx_hugepage_limit h = { "2MB", 4194304 };
   tap_streq (write_hugetlb (&h, 1, plain), "", "hugetlb: written");
   tap_streq (content ("hugetlb.2MB.max"), "4194304", "hugetlb.2MB.max");
-  write_hugetlb (&h, 1, rsvd);
+  tap_streq (write_hugetlb (&h, 1, rsvd), "", "hugetlb with rsvd: written");
   tap_streq (content ("hugetlb.2MB.rsvd.max"), "4194304",
              "and its reservation twin where the kernel has one");
   struct sbx_hugepage_limit two[] = { { "2MB", 0 }, { "1GB", 1 } };

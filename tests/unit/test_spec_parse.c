@@ -229,8 +229,8 @@ static const struct error_case error_cases[] = {
            "'minor':0,'rate':1}]}}"),
     "linux.resources.blockIO.throttleReadBpsDevice[0].major: expected an "
     "unsigned integer" },
-  /* The kernel's block device numbers are 12 and 20 bits; a rate of 0
-     removes v1's rule (v2 refuses it); v1's IOPS files take 32 bits.  */
+  /* The kernel's block device numbers are 12 and 20 bits; v1's IOPS
+     files take 32 bits.  */
   { LINUX ("'resources':{'blockIO':{'throttleReadBpsDevice':[{'major':4096,"
            "'minor':0,'rate':1}]}}"),
     "linux.resources.blockIO.throttleReadBpsDevice[0].major: out of range "
@@ -239,14 +239,10 @@ static const struct error_case error_cases[] = {
            "1048576,'weight':100}]}}"),
     "linux.resources.blockIO.weightDevice[0].minor: out of range (expected "
     "0 to 1048575)" },
-  { LINUX ("'resources':{'blockIO':{'throttleWriteBpsDevice':[{'major':8,"
-           "'minor':0,'rate':0}]}}"),
-    "linux.resources.blockIO.throttleWriteBpsDevice[0].rate: out of range "
-    "(expected 1 to 18446744073709551615)" },
   { LINUX ("'resources':{'blockIO':{'throttleReadIOPSDevice':[{'major':8,"
            "'minor':0,'rate':4294967296}]}}"),
     "linux.resources.blockIO.throttleReadIOPSDevice[0].rate: out of range "
-    "(expected 1 to 4294967295)" },
+    "(expected 0 to 4294967295)" },
   { LINUX ("'resources':{'hugepageLimits':[{'pageSize':'2M','limit':1}]}"),
     "linux.resources.hugepageLimits[0].pageSize: expected a page size such "
     "as \"2MB\" or \"1GB\"" },
@@ -264,6 +260,10 @@ static const struct error_case error_cases[] = {
     "(1 to 15 bytes, no white space, '/' or ':')" },
   { LINUX ("'resources':{'network':{'priorities':[{'name':"
            "'sixteen_bytes_xx','priority':1}]}}"),
+    "linux.resources.network.priorities[0].name: expected an interface name "
+    "(1 to 15 bytes, no white space, '/' or ':')" },
+  { LINUX ("'resources':{'network':{'priorities':[{'name':'e\\u001b[2J',"
+           "'priority':1}]}}"),
     "linux.resources.network.priorities[0].name: expected an interface name "
     "(1 to 15 bytes, no white space, '/' or ':')" },
   { LINUX ("'resources':{'network':{'priorities':[{'name':'lo'}]}}"),
@@ -920,6 +920,26 @@ test_small_cases (void)
   tap_ok (s && s->process.user.n_additional_gids == 0
               && !s->process.user.has_umask,
           "empty additionalGids, no umask (%s)", err.msg);
+
+  /* What only a cgroup holds: values that ask for nothing are none.  */
+  sbx_spec_free (steal_pointer (&s));
+  parse (LINUX ("'resources':{'cpu':{'shares':0,'quota':-1,'period':0,"
+                "'cpus':''},'memory':{'swap':-1},'blockIO':{"
+                "'throttleReadBpsDevice':[{'major':8,'minor':0,'rate':0}]},"
+                "'devices':[{'allow':false,'access':'rwm'}]}"),
+         &s, &err);
+  tap_ok (s && sbx_tuning_cgroup_only (&s->linux_.resources.tuning) == NULL,
+          "no-op values and device rules need no cgroup (%s)", err.msg);
+  sbx_spec_free (steal_pointer (&s));
+  parse (LINUX ("'resources':{'cpu':{'shares':0,'quota':50000}}"), &s, &err);
+  tap_streq (s ? sbx_tuning_cgroup_only (&s->linux_.resources.tuning) : "",
+             "cpu.quota", "a quota needs a cgroup");
+  sbx_spec_free (steal_pointer (&s));
+  parse (LINUX ("'resources':{'network':{'priorities':[{'name':'lo',"
+                "'priority':0}]}}"),
+         &s, &err);
+  tap_streq (s ? sbx_tuning_cgroup_only (&s->linux_.resources.tuning) : "",
+             "network", "so do network priorities");
 
   tap_streq (sbx_mode_name (SBX_MODE_DANGER_FULL_ACCESS), "danger-full-access",
              "mode name");

@@ -401,7 +401,7 @@ sbx_report_env_dropped (const struct sbx_context *g,
 
 /* One line on stderr naming the config's fields sbx-oci does not know
    (OCI has a runtime ignore them; `run`'s outcome lists them too): a
-   limit such as linux.resources.hugepageLimits that is not applied is
+   setting such as linux.resources.rdma that is not applied is
    said, at `create` as at `run`, never left to be found.  */
 static void
 report_ignored (const struct sbx_context *g, const struct sbx_spec *spec)

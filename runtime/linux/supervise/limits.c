@@ -143,14 +143,28 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
   int r = sbx_cgroup_detect (&layout, err);
   if (r < 0)
     return r;
-  const char *unheld = sbx_tuning_cgroup_only (req->tuning);
+  /* Under a ceiling the config may only narrow: its limits must not take
+     the sandbox out of the limits the operator runs under.  A cgroupsPath
+     there is the operator's approval ("cgroups-path") and goes where it
+     says.  */
+  if (plan->under_ceiling && !named && !req->systemd
+      && sbx_cgroup_layout_nest (&layout) < 0)
+    {
+      sbx_cgroup_layout_free (&layout);
+      return sbx_fail (err, -ENOMEM, "out of memory");
+    }
+  const char *unheld
+      = req->tuning ? sbx_tuning_cgroup_only (req->tuning) : NULL;
   if (layout.version != SBX_CGROUP_NONE)
     r = make_cgroup (lim, &layout, req, cgroups_path, err);
   else if (unheld)
-    r = sbx_fail (err, -EOPNOTSUPP,
-                  "linux.resources.%s: only a cgroup holds it, and none can "
-                  "be made: %s",
-                  unheld, layout.reason);
+    {
+      char field[64];
+      snprintf (field, sizeof field, "linux.resources.%s", unheld);
+      r = sbx_refuse (err, -EOPNOTSUPP, field,
+                      "only a cgroup holds it, and none can be made: %s",
+                      layout.reason);
+    }
   else if (limited)
     lim->mechanism = SBX_LIMITS_MONITOR;
   sbx_cgroup_layout_free (&layout);

@@ -4,36 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *
-sbx_tuning_cgroup_only (const struct sbx_resources_tuning *t)
-{
-  if (t == NULL)
-    return NULL;
-  const struct
-  {
-    bool asked;
-    const char *field;
-  } settings[] = {
-    { t->has_swap, "memory.swap" },
-    { t->has_reservation, "memory.reservation" },
-    { t->has_swappiness, "memory.swappiness" },
-    { t->has_kernel_tcp, "memory.kernelTCP" },
-    { t->disable_oom_killer, "memory.disableOOMKiller" },
-    { t->has_shares, "cpu.shares" },
-    { t->has_quota, "cpu.quota" },
-    { t->has_period, "cpu.period" },
-    { t->cpus != NULL, "cpu.cpus" },
-    { t->mems != NULL, "cpu.mems" },
-    { sbx_block_io_asked (&t->block_io), "blockIO" },
-    { t->n_hugepage_limits > 0, "hugepageLimits" },
-    { sbx_net_settings_asked (&t->network), "network" },
-  };
-  for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-    if (settings[i].asked)
-      return settings[i].field;
-  return NULL;
-}
-
 bool
 sbx_tuning_asked (const struct sbx_resources_tuning *t)
 {

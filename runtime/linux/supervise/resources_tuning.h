@@ -12,12 +12,6 @@
 /* Whether T (NULL: none) asks for anything a cgroup must carry.  */
 bool sbx_tuning_asked (const struct sbx_resources_tuning *t);
 
-/* The first setting of T that nothing but a cgroup can hold ("blockIO",
-   "cpu.shares"), or NULL.  Device rules are not among them: without a
-   cgroup the only device nodes are the ones bubblewrap's /dev and
-   linux.devices make, and a user namespace cannot make more.  */
-const char *sbx_tuning_cgroup_only (const struct sbx_resources_tuning *t);
-
 /* Fill OUT's tuning fields from T (NULL: nothing).  The device rules are
    copied into *DEVICES, malloc'd, which OUT points into: free it after
    OUT's last use.  0 or -ENOMEM.  */
