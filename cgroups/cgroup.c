@@ -143,6 +143,32 @@ cg_put_hugetlb (const char *dir, const struct sbx_cgroup_limits *l,
   return r;
 }
 
+int
+cg_put_throttles (const char *dir, const struct sbx_block_io *b,
+                  const char *const files[SBX_BLKIO_THROTTLE_N],
+                  const char *const keys[SBX_BLKIO_THROTTLE_N],
+                  struct sbx_error *err)
+{
+  int r = 0;
+  for (int t = 0; r == 0 && t < SBX_BLKIO_THROTTLE_N; t++)
+    {
+      char field[64];
+      snprintf (field, sizeof field, "blockIO.%s", sbx_blkio_throttle_keys[t]);
+      for (size_t i = 0; r == 0 && i < b->n_throttle[t]; i++)
+        {
+          const struct sbx_blkio_rate_device *d = &b->throttle[t][i];
+          char v[96];
+          if (d->rate == 0)
+            continue; /* no throttle, as a new cgroup has */
+          snprintf (v, sizeof v, "%" PRIu32 ":%" PRIu32 " %s%s%" PRIu64,
+                    d->major, d->minor, keys ? keys[t] : "", keys ? "=" : "",
+                    d->rate);
+          r = cg_put (field, dir, files[t], v, err);
+        }
+    }
+  return r;
+}
+
 const char *const cg1_names[SBX_CG_N] = {
   "memory",  "pids",  "freezer", "cpu",     "cpuset",
   "devices", "blkio", "hugetlb", "net_cls", "net_prio",

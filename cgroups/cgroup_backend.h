@@ -28,6 +28,13 @@ int cg_put (const char *field, const char *dir, const char *file,
 int cg_put_hugetlb (const char *dir, const struct sbx_cgroup_limits *l,
                     const char *limit_file, struct sbx_error *err);
 
+/* Each blockIO throttle of B with a rate, as "MAJOR:MINOR RATE" to
+   FILES[t] (v1), or "MAJOR:MINOR KEYS[t]=RATE" when KEYS (v2's io.max).  */
+int cg_put_throttles (const char *dir, const struct sbx_block_io *b,
+                      const char *const files[SBX_BLKIO_THROTTLE_N],
+                      const char *const keys[SBX_BLKIO_THROTTLE_N],
+                      struct sbx_error *err);
+
 /* Each controller's v1 hierarchy name, also its key in state.json.  */
 extern const char *const cg1_names[SBX_CG_N];
 

@@ -155,19 +155,8 @@ write_blkio (const char *dir, const struct sbx_block_io *b,
                               "blkio.leaf_weight_device", d->major, d->minor,
                               d->leaf_weight, err);
     }
-  for (int t = 0; r == 0 && t < SBX_BLKIO_THROTTLE_N; t++)
-    {
-      char field[64];
-      snprintf (field, sizeof field, "blockIO.%s", sbx_blkio_throttle_keys[t]);
-      for (size_t i = 0; r == 0 && i < b->n_throttle[t]; i++)
-        {
-          const struct sbx_blkio_rate_device *d = &b->throttle[t][i];
-          if (d->rate == 0)
-            continue; /* no throttle, as a new cgroup has */
-          r = put_device_value (dir, field, throttle_files[t], d->major,
-                                d->minor, d->rate, err);
-        }
-    }
+  if (r == 0)
+    r = cg_put_throttles (dir, b, throttle_files, NULL, err);
   return r;
 }
 

@@ -111,19 +111,11 @@ write_io (const char *dir, const struct sbx_block_io *b, struct sbx_error *err)
                 d->minor, bfq ? d->weight : io_weight (d->weight));
       r = cg_put ("blockIO.weightDevice", dir, file, v, err);
     }
-  for (int t = 0; r == 0 && t < SBX_BLKIO_THROTTLE_N; t++)
+  if (r == 0)
     {
-      char field[64];
-      snprintf (field, sizeof field, "blockIO.%s", sbx_blkio_throttle_keys[t]);
-      for (size_t i = 0; r == 0 && i < b->n_throttle[t]; i++)
-        {
-          const struct sbx_blkio_rate_device *d = &b->throttle[t][i];
-          if (d->rate == 0)
-            continue; /* no throttle, as a new cgroup has */
-          snprintf (v, sizeof v, "%" PRIu32 ":%" PRIu32 " %s=%" PRIu64,
-                    d->major, d->minor, io_max_keys[t], d->rate);
-          r = cg_put (field, dir, "io.max", v, err);
-        }
+      static const char *const io_max[SBX_BLKIO_THROTTLE_N]
+          = { "io.max", "io.max", "io.max", "io.max" };
+      r = cg_put_throttles (dir, b, io_max, io_max_keys, err);
     }
   return r;
 }
