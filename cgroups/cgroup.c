@@ -415,6 +415,26 @@ remove_tree (const char *dir)
   return r;
 }
 
+/* The default names' shared parent goes with its last cgroup, whoever
+   made it: a run that swept a killed run's cgroup, or the later of two at
+   once, did not make it, and left it behind (under a ceiling, inside the
+   caller's own cgroup).  One in use is not empty: rmdir refuses; a create
+   that meets it gone makes it again (cgfs_mkdir_path).  */
+static void
+remove_empty_parent (const char *dir)
+{
+  const char *slash = strrchr (dir, '/');
+  size_t len = slash ? (size_t) (slash - dir) : 0;
+  size_t plen = strlen (SBX_CGROUP_PARENT);
+  if (len > plen && dir[len - plen - 1] == '/'
+      && strncmp (dir + len - plen, SBX_CGROUP_PARENT, plen) == 0)
+    {
+      cleanup_free char *parent = strndup (dir, len);
+      if (parent)
+        (void) rmdir (parent);
+    }
+}
+
 int
 sbx_cgroup_destroy (struct sbx_cgroup *cg, struct sbx_error *err)
 {
@@ -433,6 +453,8 @@ sbx_cgroup_destroy (struct sbx_cgroup *cg, struct sbx_error *err)
         return sbx_fail_errno (err, r, "%s: removing the cgroup", dirs[i]);
     }
   cgfs_rmdir_made (&cg->made);
+  for (int i = 0; i < n; i++)
+    remove_empty_parent (dirs[i]);
   return 0;
 }
 

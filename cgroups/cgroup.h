@@ -171,6 +171,9 @@ struct sbx_cgroup_limits
    after it).  */
 bool sbx_cgroup_wants (const struct sbx_cgroup_limits *limits, int c);
 
+/* The parent of the default names, "sbx-oci/<id>".  */
+#define SBX_CGROUP_PARENT "sbx-oci"
+
 struct sbx_cgroup; /* opaque handle */
 
 /* Make the cgroup in every hierarchy the layout uses and write LIMITS:

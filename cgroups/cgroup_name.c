@@ -110,7 +110,7 @@ sbx_cgroup_name (const char *cgroups_path, const char *id,
   if (cgroups_path == NULL || cgroups_path[0] == '\0')
     {
       *anchor = SBX_CGROUP_AT_BASE;
-      return asprintf (rel, "sbx-oci/%s", id) < 0 ? -ENOMEM : 0;
+      return asprintf (rel, SBX_CGROUP_PARENT "/%s", id) < 0 ? -ENOMEM : 0;
     }
   if (cgroups_path[0] == '/')
     {

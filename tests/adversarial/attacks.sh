@@ -24,7 +24,7 @@ sbx ()
   if [ -n "${SBX_ADV_OLD:-}" ]; then
     "$SBX_OCI" --root "$WORK/state" --approve "$WORK/empty" "$@"
   else
-    "$SBX_OCI" --root "$WORK/state" --ceiling "$WORK/ceiling" "$@"
+    "$SBX_OCI" --root "$WORK/state" --ceiling "$WORK/ceiling" ${SBX_FLAGS:-} "$@"
   fi
 }
 
@@ -842,18 +842,52 @@ case_cgroup_escape ()
     # this shell, which may be a subshell of the suite's ($$)
     echo "$BASHPID" > "$cage/cgroup.procs" && cages="$cages $ctl:$path:$mnt"
   done <<< "$own"
-  CONFIG_EDIT='s/"sbx": {/"linux": {"resources": {"memory": {"limit": 1073741824}}}, "sbx": {/' \
-    agent_case cgroup-escape workspace-write "" cat /proc/self/cgroup
+  # --systemd-cgroup, which engines pass, must not name one elsewhere
+  local flags
+  for flags in "" --systemd-cgroup; do
+    SBX_FLAGS=$flags CONFIG_EDIT='s/"sbx": {/"linux": {"resources": {"memory": {"limit": 1073741824}}}, "sbx": {/' \
+      agent_case cgroup-escape workspace-write "" cat /proc/self/cgroup
+    for c in $cages; do
+      IFS=: read -r ctl path mnt <<< "$c"
+      rel=$path/sbx-adv-cage-$$
+      line=$(printf '%s\n' "$OUT" | awk -F: -v c="$ctl" '$2 == c { print $3 }')
+      case $line in
+        "$rel" | "$rel"/*) tap_ok "a memory limit asked under a ceiling${flags:+ ($flags)}: the sandbox stays in the caller's ${ctl:-v2} cgroup ($line)" true ;;
+        *) tap_ok "a memory limit asked under a ceiling${flags:+ ($flags)}: the sandbox stays in the caller's ${ctl:-v2} cgroup (got '$line', rc $RC: $OUT)" false ;;
+      esac
+      # nothing of the run's is left in it
+      [ -n "${SBX_ADV_OLD:-}" ] || tap_ok "... and nothing of the run is left in the caller's ${ctl:-v2} cgroup" \
+        test -z "$(find "$mnt$rel" -mindepth 1 -type d)"
+    done
+  done
+  # A run killed by SIGKILL leaves its cgroup there; the next run sweeps
+  # it, and then no empty parent of it is left either (it was).
+  if [ -z "${SBX_ADV_OLD:-}" ] && [ -n "$cages" ]; then
+    local b="$WORK/bkill" runner
+    write_agent "$b" workspace-write "$WS" "" sleep 30
+    sed -i 's/"sbx": {/"linux": {"resources": {"memory": {"limit": 1073741824}}}, "sbx": {/' "$b/config.json"
+    # exec: $! is sbx-oci itself, not a subshell running the sbx function
+    (exec "$SBX_OCI" --root "$WORK/state" --ceiling "$WORK/ceiling" run \
+      --bundle "$b" killed-run > /dev/null 2>&1) &
+    runner=$!
+    for _ in $(seq 100); do
+      find /sys/fs/cgroup -path "*sbx-adv-cage-$$/sbx-oci/killed-run*" -type d 2> /dev/null | grep -q . && break
+      sleep 0.05
+    done
+    kill -9 "$runner"; wait "$runner" 2> /dev/null
+    CONFIG_EDIT='s/"sbx": {/"linux": {"resources": {"memory": {"limit": 1073741824}}}, "sbx": {/' \
+      agent_case after-kill workspace-write "" true
+    for c in $cages; do
+      IFS=: read -r ctl path mnt <<< "$c"
+      tap_is "$(find "$mnt$path/sbx-adv-cage-$$" -mindepth 1 -type d)" "" \
+        "after a killed run and the next one, nothing is left in the caller's ${ctl:-v2} cgroup"
+    done
+  fi
   for c in $cages; do
     IFS=: read -r ctl path mnt <<< "$c"
-    rel=$path/sbx-adv-cage-$$
-    line=$(printf '%s\n' "$OUT" | awk -F: -v c="$ctl" '$2 == c { print $3 }')
-    case $line in
-      "$rel" | "$rel"/*) tap_ok "a memory limit asked under a ceiling: the sandbox stays in the caller's ${ctl:-v2} cgroup ($line)" true ;;
-      *) tap_ok "a memory limit asked under a ceiling: the sandbox stays in the caller's ${ctl:-v2} cgroup (got '$line', rc $RC: $OUT)" false ;;
-    esac
     echo "$BASHPID" > "$mnt$path/cgroup.procs"
-    rmdir "$mnt$rel/sbx-oci" "$mnt$rel" 2> /dev/null
+    find "$mnt$path/sbx-adv-cage-$$" -mindepth 1 -depth -type d -exec rmdir {} + 2> /dev/null
+    rmdir "$mnt$path/sbx-adv-cage-$$" 2> /dev/null
   done
   [ -n "$cages" ] || tap_skip "a limit that would move the sandbox out of the caller's cgroup" \
     "no writable memory or v2 cgroup of the caller's"

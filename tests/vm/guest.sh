@@ -136,7 +136,7 @@ lifecycle_kill () {
 resources_v2 () {
   local d=/work/res-root cg=$CG/sbx-oci/res-root M=1048576
   bundle "$d" 0 64 0 sleep 60
-  sed -i "s|\"resources\":{|\"resources\":{\"cpu\":{\"shares\":512,\"quota\":50000,\"period\":100000,\"cpus\":\"0\",\"mems\":\"0\"},|; s|\"memory\":{\"limit\":$((64 * M))}|\"memory\":{\"limit\":$((64 * M)),\"swap\":$((96 * M)),\"reservation\":$((32 * M))}|" "$d/config.json"
+  sed -i "s|\"resources\":{|\"resources\":{\"cpu\":{\"shares\":512,\"quota\":50000,\"period\":100000,\"cpus\":\"0\",\"mems\":\"0\"},\"hugepageLimits\":[{\"pageSize\":\"2MB\",\"limit\":$((4 * M))}],|; s|\"memory\":{\"limit\":$((64 * M))}|\"memory\":{\"limit\":$((64 * M)),\"swap\":$((96 * M)),\"reservation\":$((32 * M))}|" "$d/config.json"
   sbx-oci --root "$d/state" create --bundle "$d" res-root > /dev/null 2> "$d/stderr"
   check "v2 resources: cpu.weight 20 from shares 512" \
     test "$(cat $cg/cpu.weight 2>&1)" = 20
@@ -146,7 +146,18 @@ resources_v2 () {
     test "$(cat $cg/memory.low 2>&1)" = $((32 * M))
   check "v2 resources: memory.swap.max = swap - limit (or no swap file)" \
     sh -c "[ ! -e $cg/memory.swap.max ] || [ \"\$(cat $cg/memory.swap.max)\" = $((32 * M)) ]"
+  check "v2 resources: hugetlb.2MB.max from hugepageLimits" \
+    test "$(cat $cg/hugetlb.2MB.max 2>&1)" = $((4 * M))
+  check "v2 resources: hugetlb.2MB.rsvd.max too (or no such file)" \
+    sh -c "[ ! -e $cg/hugetlb.2MB.rsvd.max ] || [ \"\$(cat $cg/hugetlb.2MB.rsvd.max)\" = $((4 * M)) ]"
   sbx-oci --root "$d/state" delete --force res-root 2>> "$d/stderr"
+  # v2 has no net_cls: refused (121) naming the field, nothing made
+  sed -i "s|\"hugepageLimits\":|\"network\":{\"classID\":1048577},\"hugepageLimits\":|" "$d/config.json"
+  sbx-oci --root "$d/state" create --bundle "$d" res-net > /dev/null 2> "$d/net-err"
+  local rc=$?
+  check "v2 resources: network refused (rc $rc), naming it ($(cat "$d/net-err"))" \
+    sh -c "[ $rc -eq 121 ] && grep -q 'linux.resources.network.classID: cgroup v2 has no net_cls' $d/net-err && [ ! -e $CG/sbx-oci/res-net ]"
+  sbx-oci --root "$d/state" delete --force res-net 2>> "$d/stderr"
 }
 
 # linux.resources.devices on v2 is a BPF program: with "deny all", a
@@ -182,7 +193,7 @@ EOF
   done
 }
 
-tap "1..25"
+tap "1..28"
 check "the kernel offers memory and pids on cgroup v2 only" \
   sh -c "grep -qw memory $CG/cgroup.controllers && grep -qw pids $CG/cgroup.controllers"
 resources_v2

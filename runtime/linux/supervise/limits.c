@@ -131,7 +131,13 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
       && !sbx_tuning_asked (req->tuning))
     return 0;
   cleanup_free char *systemd_path = NULL;
-  if (req->systemd)
+  /* Under a ceiling the config may only narrow: its limits must not take
+     the sandbox out of the limits the operator runs under, so the
+     default name goes inside the caller's own cgroup, --systemd-cgroup
+     or not.  A cgroupsPath there is the operator's approval
+     ("cgroups-path") and goes where it says.  */
+  bool nest = plan->under_ceiling && !named;
+  if (req->systemd && !nest)
     {
       int r = sbx_cgroup_systemd_path (cgroups_path, req->id, &systemd_path,
                                        err);
@@ -143,18 +149,17 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
   int r = sbx_cgroup_detect (&layout, err);
   if (r < 0)
     return r;
-  /* Under a ceiling the config may only narrow: its limits must not take
-     the sandbox out of the limits the operator runs under.  A cgroupsPath
-     there is the operator's approval ("cgroups-path") and goes where it
-     says.  */
-  if (plan->under_ceiling && !named && !req->systemd
-      && sbx_cgroup_layout_nest (&layout) < 0)
+  if (nest && sbx_cgroup_layout_nest (&layout) < 0)
     {
       sbx_cgroup_layout_free (&layout);
       return sbx_fail (err, -ENOMEM, "out of memory");
     }
   const char *unheld
       = req->tuning ? sbx_tuning_cgroup_only (req->tuning) : NULL;
+  /* Device rules need no cgroup where a user namespace stops mknod, not
+     for root in the host's (an approved CAP_MKNOD would pass them).  */
+  if (!unheld && layout.privileged && req->tuning && req->tuning->n_devices)
+    unheld = "devices";
   if (layout.version != SBX_CGROUP_NONE)
     r = make_cgroup (lim, &layout, req, cgroups_path, err);
   else if (unheld)
