@@ -186,7 +186,11 @@ import json, sys
 path, victim = sys.argv[1], sys.argv[2]
 d = json.load(open(path))
 lim = d["org.sbx-oci"]["limits"]
-lim["cgroup"] = [("pids=" + victim) if s.startswith("pids=") else s for s in lim["cgroup"]]
+# the directories create made above its cgroup go too ("sbx-oci" in the
+# pids hierarchy would lie above no cgroup of the record): the record must
+# stay a well-formed one for exec to get as far as the holding check
+lim["cgroup"] = [("pids=" + victim) if s.startswith("pids=") else s
+                 for s in lim["cgroup"] if not s.startswith("made=")]
 json.dump(d, open(path, "w"))
 PY
     out=$(sbx exec "$quiet" true 2>&1)
