@@ -132,10 +132,9 @@ cg_put_hugetlb (const char *dir, const struct sbx_cgroup_limits *l,
                 limit_file);
       snprintf (v, sizeof v, "%" PRIu64, h->limit);
       if (!cgfs_has_file (dir, file))
-        return sbx_fail (err, -EOPNOTSUPP,
-                         "linux.resources.hugepageLimits: this host has no "
-                         "%s huge pages (no %s/%s)",
-                         h->page_size, dir, file);
+        return sbx_refuse (err, -EOPNOTSUPP, "linux.resources.hugepageLimits",
+                           "this host has no %s huge pages (no %s/%s)",
+                           h->page_size, dir, file);
       r = cg_put ("hugepageLimits", dir, file, v, err);
       if (r == 0 && cgfs_has_file (dir, rsvd))
         r = cg_put ("hugepageLimits", dir, rsvd, v, err);
