@@ -151,11 +151,12 @@ int policy_container_mounts (const struct sbx_spec *spec,
    refused for an agent.  */
 /* The config's tmpfs M (mounts[INDEX]) made by root's runner at
    NODES_DIR/tmpfs-INDEX with M's source name and every option, and bound
-   at its destination (policy/devices.c).  0, -ENOMEM, or -E2BIG (ERR
-   set) for options longer than the runner takes.  */
-int policy_runner_tmpfs (const struct sbx_mount *m, size_t index,
-                         const char *nodes_dir, struct sbx_plan *plan,
-                         struct sbx_error *err);
+   at its destination (policy/devices.c); owners named through LX's maps
+   when the plan has ranges.  0, -ENOMEM, or a refusal (ERR set): options
+   longer than the runner takes, an owner no map covers.  */
+int policy_runner_tmpfs (const struct sbx_linux *lx, const struct sbx_mount *m,
+                         size_t index, const char *nodes_dir,
+                         struct sbx_plan *plan, struct sbx_error *err);
 int policy_devices (const struct sbx_spec *spec,
                     const struct sbx_host_facts *host, struct sbx_plan *plan,
                     struct sbx_error *err);

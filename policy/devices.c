@@ -4,6 +4,7 @@
    (HOST->nodes_dir) and bwrap binds it from there.  No one else may make
    a device node, so an unprivileged caller gets the host's node at the
    same path, checked to be the one asked for, as runc does rootless.  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,14 +79,48 @@ join_options (const struct strv *options)
   return s;
 }
 
-int
-policy_runner_tmpfs (const struct sbx_mount *m, size_t index,
-                     const char *nodes_dir, struct sbx_plan *plan,
-                     struct sbx_error *err)
+/* Option O (the INDEX-th mount's I-th) as the runner writes it.  With
+   ranges an owner (uid=N, gid=N) names an id of the container's user
+   namespace, where crun mounts the tmpfs; the runner mounts it from the
+   host's, so it writes the host id N maps to.  */
+static int
+runner_option (const struct sbx_linux *lx, bool ranges, const char *o,
+               size_t index, size_t i, struct strv *out, struct sbx_error *err)
 {
-  struct sbx_plan_node n = { .type = 't', .index = index };
-  size_t len = 0;
-  for (size_t i = 0; i < m->options.n; i++)
+  bool uid = strncmp (o, "uid=", 4) == 0, gid = strncmp (o, "gid=", 4) == 0;
+  if (!ranges || !(uid || gid))
+    return strv_push (out, o);
+  char *end = NULL;
+  errno = 0;
+  unsigned long id = strtoul (o + 4, &end, 10);
+  uint32_t host = 0;
+  if (!isdigit ((unsigned char) o[4]) || *end != '\0' || errno != 0
+      || id > UINT32_MAX)
+    return sbx_refuse_path (err, -EINVAL,
+                            "mounts[%zu].options[%zu]: %.4s takes a "
+                            "decimal id",
+                            index, i, o);
+  if ((uid ? host_id (lx->uid_mappings, lx->n_uid_mappings, id, &host)
+           : host_id (lx->gid_mappings, lx->n_gid_mappings, id, &host))
+      < 0)
+    return sbx_refuse_path (err, -EINVAL,
+                            "mounts[%zu].options[%zu]: %lu is not mapped "
+                            "by linux.%s",
+                            index, i, id, uid ? "uidMappings" : "gidMappings");
+  return strv_pushf (out, "%.4s%u", o, host);
+}
+
+/* M's options as the runner mounts them: as written, one word each, but
+   with ranges (RANGES) owned as the container's ids say, its root when
+   the config names no owner, as bwrap's tmpfs made inside would be.  */
+static int
+runner_options (const struct sbx_linux *lx, const struct sbx_mount *m,
+                size_t index, bool ranges, char **out, struct sbx_error *err)
+{
+  cleanup_strv struct strv o = { 0 };
+  bool has_uid = false, has_gid = false;
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < m->options.n; i++)
     {
       /* The runner splits at commas: one option must be one word, or
          what the policy read of it ("ro") is not what is mounted.  */
@@ -94,19 +129,49 @@ policy_runner_tmpfs (const struct sbx_mount *m, size_t index,
                                 "mounts[%zu].options[%zu]: a comma inside "
                                 "one option; list each on its own",
                                 index, i);
-      len += strlen (m->options.v[i]) + 1;
+      has_uid |= strncmp (m->options.v[i], "uid=", 4) == 0;
+      has_gid |= strncmp (m->options.v[i], "gid=", 4) == 0;
+      r = runner_option (lx, ranges, m->options.v[i], index, i, &o, err);
     }
-  if (len > SBX_RUNNER_TMPFS_OPTIONS_MAX)
+  uint32_t root = 0;
+  if (r == 0 && ranges && !has_uid
+      && host_id (lx->uid_mappings, lx->n_uid_mappings, 0, &root) == 0)
+    r = strv_pushf (&o, "uid=%u", root);
+  if (r == 0 && ranges && !has_gid
+      && host_id (lx->gid_mappings, lx->n_gid_mappings, 0, &root) == 0)
+    r = strv_pushf (&o, "gid=%u", root);
+  if (r < 0)
+    return r;
+  if ((*out = join_options (&o)) == NULL)
+    return -ENOMEM;
+  if (strlen (*out) > SBX_RUNNER_TMPFS_OPTIONS_MAX)
     return sbx_refuse_path (err, -E2BIG,
                             "mounts[%zu].options: %zu bytes; at most %d "
                             "for a tmpfs",
-                            index, len, SBX_RUNNER_TMPFS_OPTIONS_MAX);
-  if (asprintf (&n.source, "%s/tmpfs-%zu", nodes_dir, index) < 0
-      || (n.fs_name = strdup (m->source ? m->source : "tmpfs")) == NULL
-      || (n.fs_options = join_options (&m->options)) == NULL)
+                            index, strlen (*out),
+                            SBX_RUNNER_TMPFS_OPTIONS_MAX);
+  return 0;
+}
+
+int
+policy_runner_tmpfs (const struct sbx_linux *lx, const struct sbx_mount *m,
+                     size_t index, const char *nodes_dir,
+                     struct sbx_plan *plan, struct sbx_error *err)
+{
+  struct sbx_plan_node n = { .type = 't', .index = index };
+  int r
+      = runner_options (lx, m, index, plan->enter_userns, &n.fs_options, err);
+  if (r == 0 && asprintf (&n.source, "%s/tmpfs-%zu", nodes_dir, index) < 0)
+    {
+      n.source = NULL; /* undefined after a failure */
+      r = -ENOMEM;
+    }
+  if (r == 0 && (n.fs_name = strdup (m->source ? m->source : "tmpfs")) == NULL)
+    r = -ENOMEM;
+  if (r < 0)
     {
       sbx_plan_node_free (&n);
-      return -ENOMEM;
+      return r;
     }
   /* A plain bind: bwrap adds nodev too.  */
   return add_node (plan, &n, nodes_dir, SBX_PLAN_BIND_RW, m->destination);

@@ -223,16 +223,6 @@ policy_id_maps (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   int r = may_map_a_range (plan, host, field, index, err);
   if (r == 0)
     r = maps_complete (plan, maps, err);
-  /* The runner makes linux.devices' nodes below the state root, which the
-     namespace's uid 0 (a host uid like any other) cannot reach, and owns
-     them by host ids.  */
-  if (r == 0 && spec->linux_.n_devices > 0)
-    r = sbx_refuse_path (err, -ENOTSUP,
-                         "linux.devices: not made yet for a container with "
-                         "%s ranges (the runner's nodes are out of the mapped "
-                         "namespace's reach); bind-mount the host's device "
-                         "instead",
-                         field);
   if (r == 0 && !plan->init)
     r = sbx_refuse_path (
         err, -ENOTSUP,

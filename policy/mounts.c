@@ -141,8 +141,9 @@ is_dev (const char *dest)
 
 /* A read-only tmpfs is how OCI says "hidden": an empty, unwritable layer. */
 static int
-tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
-             size_t index, struct sbx_plan *plan, struct sbx_error *err)
+tmpfs_layer (const struct sbx_linux *lx, const struct sbx_mount *m,
+             const struct sbx_host_facts *host, size_t index,
+             struct sbx_plan *plan, struct sbx_error *err)
 {
   const char *dest = m->destination;
   /* The container's minimal /dev stands where the config lists its /dev
@@ -172,16 +173,15 @@ tmpfs_layer (const struct sbx_mount *m, const struct sbx_host_facts *host,
   if (r < 0)
     return r;
   /* bwrap names its tmpfs "tmpfs" and takes only a size and a mode: as
-     root the runner mounts the config's own (runner_nodes.c).  Not for
-     uid ranges: bwrap runs in sbx's user namespace then, where host root
-     is nobody, and cannot reach the state root's directory.  */
-  if (!plan->agent && host->nodes_dir && !plan->enter_userns)
-    return policy_runner_tmpfs (m, index, host->nodes_dir, plan, err);
+     root the runner mounts the config's own (runner_nodes.c), uid ranges
+     included.  */
+  if (!plan->agent && host->nodes_dir)
+    return policy_runner_tmpfs (lx, m, index, host->nodes_dir, plan, err);
   if (has_option (m, "noexec")
       && (r = plan_gap (plan, false, SBX_LEVEL_PARTIAL,
                         "mounts[%zu].options: noexec on %s: bubblewrap's "
                         "tmpfs cannot be made noexec; only root's runner "
-                        "mounts the config's own (not with uid ranges)",
+                        "mounts the config's own",
                         index, dest))
              < 0)
     return r;
@@ -296,7 +296,7 @@ policy_oci_mount (const struct sbx_spec *spec,
     return mount_refuse (err, -EINVAL, index, "type", -1,
                          "required unless options say \"bind\"");
   if (strcmp (m->type, "tmpfs") == 0)
-    return tmpfs_layer (m, host, index, plan, err);
+    return tmpfs_layer (&spec->linux_, m, host, index, plan, err);
   return special_layer (m, host, index, plan, err);
 }
 

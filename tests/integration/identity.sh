@@ -186,6 +186,9 @@ uidmap_case () {
   bundle "$b" "$MAPS
 c['process']['args'] = ['sh', '-c', 'touch /data/made; exec sleep 30']
 c['mounts'].append({'destination': '/data', 'type': 'bind', 'source': '$data', 'options': ['rbind', 'rw']})
+c['mounts'].append({'destination': '/run', 'type': 'tmpfs', 'source': 'run', 'options': ['nosuid', 'nodev', 'mode=755']})
+c['mounts'].append({'destination': '/srv', 'type': 'tmpfs', 'source': 'srv', 'options': ['uid=1000', 'gid=1000', 'mode=700']})
+c['linux']['devices'] = [{'path': '/dev/fuse', 'type': 'c', 'major': 10, 'minor': 229, 'fileMode': 0o666, 'uid': 0, 'gid': 0}]
 "
   chown -R 100000:100000 "$b/rootfs" # the caller's part, as podman's
   sbx create --bundle "$b" "$id" > "$B/um.err" 2>&1 < /dev/null
@@ -202,6 +205,31 @@ c['mounts'].append({'destination': '/data', 'type': 'bind', 'source': '$data', '
     [ "$(stat -c %u:%g "$data/made" 2>/dev/null)" = 100000:100000 ]
   out=$(sbx exec "$id" sh -c 'touch /data/exec0; id -u' 2>&1 < /dev/null)
   check "uidmap: exec runs as uid 0 inside ($out)" [ "$out" = 0 ]
+  # The config's tmpfs and nodes, made by the runner as for any root
+  # container, not bwrap's tmpfs (source "tmpfs") or a refusal: owned as
+  # the container's ids say, through the maps.
+  out=$(sbx exec "$id" busybox grep -E ' /(dev/shm|run|srv) ' /proc/self/mountinfo 2>&1 < /dev/null)
+  check "uidmap: /dev/shm, /run and /srv are the config's tmpfs ($out)" \
+    eval '[[ "$out" == *" /dev/shm "*" - tmpfs shm "* && "$out" == *" /run "*" - tmpfs run "* && "$out" == *" /srv "*" - tmpfs srv "* ]]'
+  out=$(sbx exec "$id" sh -c 'touch /run/made && busybox stat -c "%u:%g %a" /run /srv' 2>&1 < /dev/null)
+  check "uidmap: the container's root owns /run (mode 755) and writes there, uid 1000 owns /srv ($out)" \
+    [ "$out" = "0:0 755
+1000:1000 700" ]
+  out=$(sbx exec "$id" busybox stat -c '%F %t:%T %u:%g %a' /dev/fuse 2>&1 < /dev/null)
+  check "uidmap: linux.devices' node is there, the container's root's ($out)" \
+    [ "$out" = "character special file a:e5 0:0 666" ]
+  # A terminal's devpts lies in the state root too (podman run -t --uidmap).
+  bundle "$B/um-tty" "$MAPS
+c['process']['terminal'] = True
+c['process']['args'] = ['sh', '-c', 'tty; id -u']
+"
+  chown -R 100000:100000 "$B/um-tty/rootfs"
+  out=$(timeout 20 python3 "$(dirname "$0")/lifecycle_console.py" "$B/um-tty" \
+    "$B/um-tty.sock" "$id-tty" -- env -i "$SBX" --root "$ROOT" 2>&1)
+  check "uidmap: a terminal's container runs on its console ($out)" \
+    [ "$out" = "/dev/pts/0
+0" ]
+  sbx delete --force "$id-tty" > /dev/null 2>&1
   check "uidmap: ... which is host 100000 ($(stat -c %u:%g "$data/exec0" 2>&1))" \
     [ "$(stat -c %u:%g "$data/exec0" 2>/dev/null)" = 100000:100000 ]
   echo '{"args": ["sh", "-c", "touch /data/exec1000; id -u"], "cwd": "/",
@@ -211,6 +239,26 @@ c['mounts'].append({'destination': '/data', 'type': 'bind', 'source': '$data', '
   check "uidmap: ... is host 101000 ($(stat -c %u:%g "$data/exec1000" 2>&1))" \
     [ "$(stat -c %u:%g "$data/exec1000" 2>/dev/null)" = 101000:101000 ]
   sbx delete --force "$id"
+}
+
+# The same in a directory only root may search (a state root and a bundle
+# below /root, say): bwrap, a mapped uid, reaches the rootfs and the
+# runner's mounts through the runner's cover of it, which the host never
+# sees.
+uidmap_private_case () {
+  [ -z "$AS" ] || return 0
+  local priv=$B/um-priv out
+  mkdir -p "$priv"; chmod 700 "$priv"
+  bundle "$priv/b" "$MAPS
+c['process']['args'] = ['sh', '-c', 'busybox grep -c \" /dev/shm .* - tmpfs shm \" /proc/self/mountinfo; id -u']
+"
+  chown -R 100000:100000 "$priv/b/rootfs"
+  out=$(env -i "$SBX" --root "$priv/state" run --bundle "$priv/b" "um-priv-$RUN" 2>&1 < /dev/null)
+  check "uidmap: a bundle and state root in a 0700 directory run ($out)" \
+    [ "$out" = "1
+0" ]
+  check "uidmap: ... and the host's directory is as it was ($(ls -A "$priv" | tr '\n' ' '))" \
+    [ "$(ls -A "$priv" | tr '\n' ' ')" = "b state " ]
 }
 
 # caps_of PID: the five capability lines of /proc/PID/status, one line.
@@ -252,6 +300,7 @@ suite () {
   [ -n "$AS" ] && chown 65534:65534 "$B"
   identity_case
   uidmap_case
+  uidmap_private_case
   dac_case
   netns_case
   entry_case

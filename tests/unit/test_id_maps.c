@@ -171,15 +171,6 @@ test_refusals (void)
                   "linux.uidMappings: given without a user namespace (add "
                   "{\"type\": \"user\"} to linux.namespaces)",
                   "mappings without a user namespace");
-  expect_refused (
-      &root,
-      CONTAINER (ROOT_USER,
-                 USERNS BOTH ", \"devices\": [{\"path\": \"/dev/myzero\", "
-                             "\"type\": \"c\", \"major\": 1, \"minor\": 5}]"),
-      "linux.devices: not made yet for a container with linux.uidMappings "
-      "ranges (the runner's nodes are out of the mapped namespace's reach); "
-      "bind-mount the host's device instead",
-      "linux.devices with ranges");
   /* Host root mapped inside: the workload would be host uid 0 while its
      uid reads otherwise (the review's {1 -> 0} entry).  */
   expect_refused (
@@ -254,12 +245,64 @@ test_map_text_bound (void)
   sbx_plan_free (plan);
 }
 
+#define RANGE_TMPFS(OPTIONS)                                                  \
+  "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "            \
+  "\"mounts\": [{\"destination\": \"/proc\", \"type\": \"proc\"}, "           \
+  "{\"destination\": \"/run\", \"type\": \"tmpfs\", \"source\": \"run\", "    \
+  "\"options\": [" OPTIONS "]}], "                                            \
+  "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\", \"user\": "            \
+  "{" ROOT_USER "}}, \"linux\": {" USERNS BOTH                                \
+  ", \"devices\": [{\"path\": \"/dev/myzero\", \"type\": \"c\", "             \
+  "\"major\": 1, \"minor\": 5, \"uid\": 7, \"gid\": 8}]}}"
+
+/* What root's runner makes for a range's container (a tmpfs, a node) it
+   makes from the host's side: owned by the host ids the container's map
+   to, the container's root when the config names no owner, as bwrap's
+   tmpfs made inside would be.  */
+static void
+test_runner_owners (void)
+{
+  struct sbx_host_facts host = root_host ();
+  host.nodes_dir = "/run/sbx-oci/+devices";
+  struct sbx_error err = { 0 };
+  struct sbx_plan *plan
+      = resolve_as (&host, RANGE_TMPFS ("\"mode=755\""), &err);
+  const struct sbx_plan_node *tmpfs = NULL, *node = NULL;
+  for (size_t i = 0; plan && i < plan->n_nodes; i++)
+    *(plan->nodes[i].type == 't' ? &tmpfs : &node) = &plan->nodes[i];
+  tap_ok (tmpfs
+              && strcmp (tmpfs->fs_options, "mode=755,uid=100000,gid=100000")
+                     == 0,
+          "range: the runner's tmpfs belongs to the container's root (%s%s)",
+          tmpfs ? tmpfs->fs_options : "none", err.msg);
+  tap_ok (node && node->uid == 100007 && node->gid == 100008,
+          "range: a device node belongs to the host ids of its uid and gid");
+  sbx_plan_free (plan);
+  plan = resolve_as (&host, RANGE_TMPFS ("\"uid=5\", \"gid=6\""), &err);
+  tmpfs = NULL;
+  for (size_t i = 0; plan && i < plan->n_nodes; i++)
+    if (plan->nodes[i].type == 't')
+      tmpfs = &plan->nodes[i];
+  tap_ok (tmpfs && strcmp (tmpfs->fs_options, "uid=100005,gid=100006") == 0,
+          "range: a tmpfs's uid= and gid= are the container's ids (%s%s)",
+          tmpfs ? tmpfs->fs_options : "none", err.msg);
+  sbx_plan_free (plan);
+  expect_refused (&host, RANGE_TMPFS ("\"mode=755\", \"uid=70000\""),
+                  "mounts[1].options[1]: 70000 is not mapped by "
+                  "linux.uidMappings",
+                  "range: a tmpfs owner no map covers");
+  expect_refused (&host, RANGE_TMPFS ("\"gid=-1\""),
+                  "mounts[1].options[0]: gid= takes a decimal id",
+                  "range: a tmpfs owner that is no id");
+}
+
 int
 main (void)
 {
   test_range_as_root ();
   test_mapped_user_and_groups ();
   test_refusals ();
+  test_runner_owners ();
   test_agent_refused ();
   test_map_text_bound ();
   return tap_done ();

@@ -23,6 +23,7 @@
 #include "runtime/linux/supervise/supervise.h"
 #include "runtime/linux/container/root_propagation.h"
 #include "runtime/linux/bwrap/probe.h"
+#include "runtime/linux/bwrap/runner_cover.h"
 #include "runtime/linux/bwrap/setup_retry.h"
 #include "runtime/linux/bwrap/spawn.h"
 #include "runtime/linux/container/sandbox.h"
@@ -33,9 +34,34 @@
 
 /* What the runner does before it execs bwrap, which the command line
    alone would not reproduce.  */
+/* The runner's cover of the state root, for a range's user namespace.  */
 static void
-print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
+print_cover (const struct sbx_sandbox *sb)
 {
+  struct sbx_runner_cover cover;
+  struct sbx_error err = { 0 };
+  if (sbx_runner_cover_plan (sb->plan, sb->state_root, sb->mqueue_dir, &cover,
+                             &err)
+      < 0)
+    printf ("# the runner cannot cover the state root: %s\n", err.msg);
+  else if (cover.top)
+    {
+      printf ("# in its mount namespace the runner covers %s with a tmpfs "
+              "searchable by all (bwrap, a mapped uid, could not search "
+              "it), holding only the way to its mount points",
+              cover.top);
+      for (size_t i = 0; i < cover.n_kept; i++)
+        printf ("%s%s", i ? ", " : "; bound back: ", cover.kept[i]);
+      putchar ('\n');
+    }
+  sbx_runner_cover_free (&cover);
+}
+
+static void
+print_runner_steps (const struct sbx_sandbox *sb)
+{
+  const struct sbx_plan *plan = sb->plan;
+  const char *mqueue_dir = sb->mqueue_dir;
   static const struct
   {
     enum sbx_ns_type type;
@@ -51,6 +77,7 @@ print_runner_steps (const struct sbx_plan *plan, const char *mqueue_dir)
     printf ("# bwrap enters the pid namespace %s (--pidns, a descriptor "
             "the runner opens)\n",
             plan->join[SBX_NS_PID]);
+  print_cover (sb);
   if (mqueue_dir)
     printf ("# the runner mounts the mqueue of the IPC namespace it shares "
             "on %s, in a mount namespace of its own\n",
@@ -157,7 +184,7 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
     printf ("# run for real, bubblewrap execs the landlock helper "
             "sbx-landlock from a sealed memfd (--seccomp-dir DIR writes it "
             "out)\n");
-  print_runner_steps (sb->plan, sb->mqueue_dir);
+  print_runner_steps (sb);
   for (size_t i = 0; i < sb->plan->enforcement.reasons.n; i++)
     printf ("# enforcement %s: %s\n",
             sbx_level_name (sb->plan->enforcement.level),
@@ -254,6 +281,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
     .preserve_fds = o->preserve_fds,
     .own_process_group = true,
     .cgroup = lim->cgroup,
+    .state_root = sb->state_root,
   };
   /* Where bwrap can make no namespace, it is not run at all.  */
   struct sbx_rung rung = { 0 };

@@ -24,6 +24,7 @@
 #include "common/file_io.h"
 #include "runtime/linux/bwrap/bind_sources.h"
 #include "runtime/linux/exec_search.h"
+#include "runtime/linux/bwrap/runner_cover.h"
 #include "runtime/linux/bwrap/runner_env.h"
 #include "runtime/linux/bwrap/runner_nodes.h"
 #include "runtime/linux/bwrap/runner_status.h"
@@ -179,6 +180,7 @@ struct child_args
   pid_t parent;  /* sbx itself, which the child must not outlive */
   int userns_fd; /* the user namespace to enter last (userns_made.h), or
                     -1 */
+  struct sbx_runner_cover cover; /* for a range's user namespace */
 };
 
 /* Enter the namespaces the plan joins by path, so that bwrap starts in
@@ -277,14 +279,17 @@ child_main (void *arg)
   if (req->guard_fd > 2)
     sbx_run_guard_tell (req->guard_fd, SBX_GUARD_GROUP, getpgrp ());
   join_namespaces (req->plan, report_w);
-  if (req->opts.mqueue_dir || req->plan->n_nodes > 0)
+  if (req->opts.mqueue_dir || req->plan->n_nodes > 0 || a->cover.top)
     own_mount_namespace (report_w);
+  char msg[400];
+  int nr = a->cover.top ? sbx_runner_cover (&a->cover, msg, sizeof msg) : 0;
+  if (nr < 0)
+    sbx_child_step_fail (report_w, STEP_NODES, -nr, msg);
   if (req->opts.mqueue_dir)
     mount_shared_mqueue (req->opts.mqueue_dir, report_w);
-  char msg[400];
-  int nr = req->plan->n_nodes > 0
-               ? sbx_runner_make_nodes (req->plan, msg, sizeof msg)
-               : 0;
+  nr = req->plan->n_nodes > 0
+           ? sbx_runner_make_nodes (req->plan, msg, sizeof msg)
+           : 0;
   if (nr < 0)
     sbx_child_step_fail (report_w, STEP_NODES, -nr, msg);
   /* The raw call: glibc's setgroups would try to tell every thread, and
@@ -621,10 +626,14 @@ sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
   struct child_args a = { req, argv.v,   req->rung ? req->rung->env.v : empty,
                           &l,  report_w, getpid (),
                           -1 };
+  if (r == 0)
+    r = sbx_runner_cover_plan (req->plan, req->state_root,
+                               req->opts.mqueue_dir, &a.cover, err);
   if (r == 0 && req->plan->enter_userns)
     r = sbx_userns_make (req->plan->uid_map, req->plan->gid_map, &a.userns_fd,
                          err);
   pid_t pid = r < 0 ? -1 : start_child (&a);
+  sbx_runner_cover_free (&a.cover);
   if (a.userns_fd >= 0)
     close (a.userns_fd);
   if (r == 0 && pid < 0)

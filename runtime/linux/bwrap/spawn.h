@@ -26,6 +26,8 @@ struct sbx_spawn_request
   int guard_fd; /* > 2: a run's guard (supervise/run_guard.h), told the
                    runner's process group before its exec; else none */
   struct sbx_cgroup *cgroup; /* the runner enters it before exec; NULL */
+  const char *state_root;    /* covered by the runner for a range's user
+                                namespace (runner_cover.h); NULL: never */
   /* plan->init only (sbx-oci-init, runtime/linux/container/init_main.c): */
   int started_fd;   /* > 2: the exec FIFO it keeps open until its exec */
   bool init_report; /* a pipe for its lookup failure (init_report_fd) */

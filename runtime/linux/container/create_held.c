@@ -176,6 +176,7 @@ spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
     .hold_fd = fifo,
     .preserve_fds = o->preserve_fds,
     .cgroup = cgroup,
+    .state_root = sb->state_root,
     .started_fd = exec_fifo,
     .init_report = true,
   };

@@ -461,6 +461,7 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
              == NULL)
     r = sbx_fail (err, -ENOMEM, "out of memory");
   sb->probe.facts.nodes_dir = sb->nodes_dir;
+  sb->state_root = sbx_state_root (g);
   /* The operator's approvals (the ceiling's and --approve's): one can let
      a credential-shaped name or a host socket through.  */
   sb->probe.facts.approved = &ceiling.approvals;
