@@ -106,9 +106,17 @@ cg_put (const char *field, const char *dir, const char *file,
         const char *value, struct sbx_error *err)
 {
   int r = cgfs_write (dir, file, value);
+  char full[96];
+  snprintf (full, sizeof full, "linux.resources.%s", field ? field : "");
+  /* The cgroup was just made: a file it lacks is a setting this kernel
+     (or the device's I/O scheduler) does not have, which nothing else can
+     hold either, refused as a missing controller is.  */
+  if (r == -ENOENT && field)
+    return sbx_refuse (err, r, full, "this host cannot hold it (no %s/%s)",
+                       dir, file);
   if (r < 0 && field)
-    return sbx_fail_errno (err, r, "linux.resources.%s: %s/%s: writing %s",
-                           field, dir, file, value);
+    return sbx_fail_errno (err, r, "%s: %s/%s: writing %s", full, dir, file,
+                           value);
   if (r < 0)
     return sbx_fail_errno (err, r, "%s/%s: writing %s", dir, file, value);
   return 0;

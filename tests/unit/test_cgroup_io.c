@@ -42,6 +42,7 @@ remove_files (void)
                                      "hugetlb.2MB.max",
                                      "hugetlb.2MB.rsvd.max",
                                      "hugetlb.1GB.max",
+                                     "blkio.bfq.weight",
                                      NULL };
   for (const char *const *n = all; *n; n++)
     {
@@ -149,9 +150,14 @@ test_refusals (void)
   tap_streq (refusal (&b), "", "a weight is not");
   static const char *const none[] = { "io.max", NULL };
   const char *msg = write_with (&b, none);
-  tap_ok (strncmp (msg, "linux.resources.blockIO.weight: ", 32) == 0
-              && strstr (msg, "/io.weight: writing default 910") != NULL,
-          "no weight file: the error names the field and the file (%s)", msg);
+  tap_ok (strncmp (msg,
+                   "linux.resources.blockIO.weight: this host cannot "
+                   "hold it (no ",
+                   55)
+                  == 0
+              && strstr (msg, "/io.weight)") != NULL,
+          "no weight file: the refusal names the field and the file (%s)",
+          msg);
 }
 
 static const char *
@@ -219,6 +225,31 @@ test_network (void)
   tap_streq (content ("net_cls.classid"), "", "no class id asked");
 }
 
+/* A setting whose file the host's kernel lacks (CFQ's leaf weight, gone
+   in Linux 5.0; BFQ's weight on a disk with another scheduler) is refused
+   (121, the field listed), as a missing controller is, not failed.  */
+static void
+test_v1_missing_file (void)
+{
+  static struct sbx_error err;
+  static const char *const files[] = { "blkio.bfq.weight", NULL };
+  sbx_error_clear (&err);
+  remove_files ();
+  make_files (files);
+  struct sbx_cgroup cg = { .version = SBX_CGROUP_V1 };
+  cg.v1[SBX_CG_BLKIO] = dir;
+  struct sbx_block_io b = { .weight = 300, .leaf_weight = 300 };
+  struct sbx_cgroup_limits l = { .block_io = &b };
+  int r = cg1_write_resources (&cg, &l, &err);
+  tap_ok (r < 0 && err.kind == SBX_ERROR_REFUSED
+              && strcmp (err.field, "linux.resources.blockIO.leafWeight") == 0,
+          "v1: a leaf weight the kernel has no file for is refused, naming "
+          "it (%s)",
+          err.msg);
+  tap_streq (content ("blkio.bfq.weight"), "300",
+             "the weight it has a file for was written first");
+}
+
 int
 main (void)
 {
@@ -232,6 +263,7 @@ main (void)
   test_refusals ();
   test_hugetlb ();
   test_network ();
+  test_v1_missing_file ();
   remove_files ();
   rmdir (dir);
   return tap_done ();
