@@ -106,19 +106,15 @@ cg_put (const char *field, const char *dir, const char *file,
         const char *value, struct sbx_error *err)
 {
   int r = cgfs_write (dir, file, value);
-  char full[96];
-  snprintf (full, sizeof full, "linux.resources.%s", field ? field : "");
   /* The cgroup was just made: a file it lacks is a setting this kernel
      (or the device's I/O scheduler) does not have, which nothing else can
      hold either, refused as a missing controller is.  */
-  if (r == -ENOENT && field)
-    return sbx_refuse (err, r, full, "this host cannot hold it (no %s/%s)",
+  if (r == -ENOENT)
+    return sbx_refuse (err, r, field, "this host cannot hold it (no %s/%s)",
                        dir, file);
-  if (r < 0 && field)
-    return sbx_fail_errno (err, r, "%s: %s/%s: writing %s", full, dir, file,
-                           value);
   if (r < 0)
-    return sbx_fail_errno (err, r, "%s/%s: writing %s", dir, file, value);
+    return sbx_fail_errno (err, r, "%s: %s/%s: writing %s", field, dir, file,
+                           value);
   return 0;
 }
 
@@ -140,12 +136,13 @@ cg_put_hugetlb (const char *dir, const struct sbx_cgroup_limits *l,
                 limit_file);
       snprintf (v, sizeof v, "%" PRIu64, h->limit);
       if (!cgfs_has_file (dir, file))
-        return sbx_refuse (err, -EOPNOTSUPP, "linux.resources.hugepageLimits",
+        return sbx_refuse (err, -EOPNOTSUPP,
+                           FIELD_RESOURCES ("hugepageLimits"),
                            "this host has no %s huge pages (no %s/%s)",
                            h->page_size, dir, file);
-      r = cg_put ("hugepageLimits", dir, file, v, err);
+      r = cg_put (FIELD_RESOURCES ("hugepageLimits"), dir, file, v, err);
       if (r == 0 && cgfs_has_file (dir, rsvd))
-        r = cg_put ("hugepageLimits", dir, rsvd, v, err);
+        r = cg_put (FIELD_RESOURCES ("hugepageLimits"), dir, rsvd, v, err);
     }
   return r;
 }
@@ -160,7 +157,8 @@ cg_put_throttles (const char *dir, const struct sbx_block_io *b,
   for (int t = 0; r == 0 && t < SBX_BLKIO_THROTTLE_N; t++)
     {
       char field[64];
-      snprintf (field, sizeof field, "blockIO.%s", sbx_blkio_throttle_keys[t]);
+      snprintf (field, sizeof field, FIELD_RESOURCES ("blockIO.%s"),
+                sbx_blkio_throttle_keys[t]);
       for (size_t i = 0; r == 0 && i < b->n_throttle[t]; i++)
         {
           const struct sbx_blkio_rate_device *d = &b->throttle[t][i];
@@ -186,13 +184,13 @@ static const char *
 field_of (int c)
 {
   static const char *const fields[SBX_CG_N] = {
-    [SBX_CG_CPU] = "cpu",
-    [SBX_CG_CPUSET] = "cpu.cpus/mems",
-    [SBX_CG_DEVICES] = "devices",
-    [SBX_CG_BLKIO] = "blockIO",
-    [SBX_CG_HUGETLB] = "hugepageLimits",
-    [SBX_CG_NET_CLS] = "network.classID",
-    [SBX_CG_NET_PRIO] = "network.priorities",
+    [SBX_CG_CPU] = FIELD_RESOURCES ("cpu"),
+    [SBX_CG_CPUSET] = FIELD_RESOURCES ("cpu.cpus/mems"),
+    [SBX_CG_DEVICES] = FIELD_RESOURCES ("devices"),
+    [SBX_CG_BLKIO] = FIELD_RESOURCES ("blockIO"),
+    [SBX_CG_HUGETLB] = FIELD_RESOURCES ("hugepageLimits"),
+    [SBX_CG_NET_CLS] = FIELD_RESOURCES ("network.classID"),
+    [SBX_CG_NET_PRIO] = FIELD_RESOURCES ("network.priorities"),
   };
   return fields[c];
 }
@@ -230,9 +228,7 @@ refuse_unheld (const struct sbx_cgroup_layout *layout,
                      "linux.resources: a limit is set but "
                      "its cgroup controller is not available");
   int missing = missing_controller (layout, limits);
-  char field[64];
-  if (missing >= 0)
-    snprintf (field, sizeof field, "linux.resources.%s", field_of (missing));
+  const char *field = missing >= 0 ? field_of (missing) : NULL;
   if (missing >= 0 && layout->version == SBX_CGROUP_V2)
     return sbx_refuse (err, -EOPNOTSUPP, field,
                        "cgroup v2 has no %s controller", cg1_names[missing]);

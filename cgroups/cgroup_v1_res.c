@@ -12,12 +12,12 @@
 #include <string.h>
 
 static int
-put_i64 (const char *dir, const char *file, int64_t value,
+put_i64 (const char *field, const char *dir, const char *file, int64_t value,
          struct sbx_error *err)
 {
   char num[32];
   snprintf (num, sizeof num, "%" PRId64, value);
-  return cg_put (NULL, dir, file, num, err);
+  return cg_put (field, dir, file, num, err);
 }
 
 /* memsw is memory + swap: the swap value as given (OCI's memory.swap is
@@ -29,21 +29,25 @@ write_memory (const char *mem, const struct sbx_cgroup_limits *l,
 {
   int r = 0;
   if (l->memory_limit > 0)
-    r = put_i64 (mem, "memory.limit_in_bytes", l->memory_limit, err);
+    r = put_i64 (FIELD_RESOURCES ("memory.limit"), mem,
+                 "memory.limit_in_bytes", l->memory_limit, err);
   int64_t memsw = l->memory_swap != 0 ? l->memory_swap : l->memory_limit;
   if (r == 0 && memsw != 0 && (l->memory_limit > 0 || l->memory_swap != 0)
       && cgfs_has_file (mem, "memory.memsw.limit_in_bytes"))
-    r = put_i64 (mem, "memory.memsw.limit_in_bytes", memsw, err);
+    r = put_i64 (FIELD_RESOURCES ("memory.swap"), mem,
+                 "memory.memsw.limit_in_bytes", memsw, err);
   if (r == 0 && l->memory_reservation > 0)
-    r = put_i64 (mem, "memory.soft_limit_in_bytes", l->memory_reservation,
-                 err);
+    r = put_i64 (FIELD_RESOURCES ("memory.reservation"), mem,
+                 "memory.soft_limit_in_bytes", l->memory_reservation, err);
   if (r == 0 && l->memory_kernel_tcp)
-    r = put_i64 (mem, "memory.kmem.tcp.limit_in_bytes", l->memory_kernel_tcp,
-                 err);
+    r = put_i64 (FIELD_RESOURCES ("memory.kernelTCP"), mem,
+                 "memory.kmem.tcp.limit_in_bytes", l->memory_kernel_tcp, err);
   if (r == 0 && l->has_swappiness)
-    r = put_i64 (mem, "memory.swappiness", l->swappiness, err);
+    r = put_i64 (FIELD_RESOURCES ("memory.swappiness"), mem,
+                 "memory.swappiness", l->swappiness, err);
   if (r == 0 && l->disable_oom_killer)
-    r = cg_put (NULL, mem, "memory.oom_control", "1", err);
+    r = cg_put (FIELD_RESOURCES ("memory.disableOOMKiller"), mem,
+                "memory.oom_control", "1", err);
   return r;
 }
 
@@ -53,12 +57,15 @@ write_cpu (const char *cpu, const struct sbx_cgroup_limits *l,
 {
   int r = 0;
   if (l->cpu_shares)
-    r = put_i64 (cpu, "cpu.shares", (int64_t) l->cpu_shares, err);
+    r = put_i64 (FIELD_RESOURCES ("cpu.shares"), cpu, "cpu.shares",
+                 (int64_t) l->cpu_shares, err);
   /* The quota is checked against the period: period first.  */
   if (r == 0 && l->cpu_period)
-    r = put_i64 (cpu, "cpu.cfs_period_us", (int64_t) l->cpu_period, err);
+    r = put_i64 (FIELD_RESOURCES ("cpu.period"), cpu, "cpu.cfs_period_us",
+                 (int64_t) l->cpu_period, err);
   if (r == 0 && l->cpu_quota)
-    r = put_i64 (cpu, "cpu.cfs_quota_us", l->cpu_quota, err);
+    r = put_i64 (FIELD_RESOURCES ("cpu.quota"), cpu, "cpu.cfs_quota_us",
+                 l->cpu_quota, err);
   return r;
 }
 
@@ -83,8 +90,8 @@ write_device (const char *dir, const struct sbx_cgroup_device *d,
   else
     snprintf (rule, sizeof rule, "%c %s:%s %s", d->type, major, minor,
               d->access);
-  return cg_put (NULL, dir, d->allow ? "devices.allow" : "devices.deny", rule,
-                 err);
+  return cg_put (FIELD_RESOURCES ("devices"), dir,
+                 d->allow ? "devices.allow" : "devices.deny", rule, err);
 }
 
 static int
@@ -137,21 +144,22 @@ write_blkio (const char *dir, const struct sbx_block_io *b,
   if (b->weight)
     {
       snprintf (v, sizeof v, "%u", b->weight);
-      r = cg_put ("blockIO.weight", dir, weight, v, err);
+      r = cg_put (FIELD_RESOURCES ("blockIO.weight"), dir, weight, v, err);
     }
   if (r == 0 && b->leaf_weight)
     {
       snprintf (v, sizeof v, "%u", b->leaf_weight);
-      r = cg_put ("blockIO.leafWeight", dir, "blkio.leaf_weight", v, err);
+      r = cg_put (FIELD_RESOURCES ("blockIO.leafWeight"), dir,
+                  "blkio.leaf_weight", v, err);
     }
   for (size_t i = 0; r == 0 && i < b->n_weight_devices; i++)
     {
       const struct sbx_blkio_weight_device *d = &b->weight_devices[i];
       if (d->weight)
-        r = put_device_value (dir, "blockIO.weightDevice", weight_dev,
-                              d->major, d->minor, d->weight, err);
+        r = put_device_value (dir, FIELD_RESOURCES ("blockIO.weightDevice"),
+                              weight_dev, d->major, d->minor, d->weight, err);
       if (r == 0 && d->leaf_weight)
-        r = put_device_value (dir, "blockIO.weightDevice",
+        r = put_device_value (dir, FIELD_RESOURCES ("blockIO.weightDevice"),
                               "blkio.leaf_weight_device", d->major, d->minor,
                               d->leaf_weight, err);
     }
@@ -171,15 +179,15 @@ write_network (struct sbx_cgroup *cg, const struct sbx_net_settings *n,
   if (n->has_class_id)
     {
       snprintf (v, sizeof v, "%" PRIu32, n->class_id);
-      r = cg_put ("network.classID", cg->v1[SBX_CG_NET_CLS], "net_cls.classid",
-                  v, err);
+      r = cg_put (FIELD_RESOURCES ("network.classID"), cg->v1[SBX_CG_NET_CLS],
+                  "net_cls.classid", v, err);
     }
   for (size_t i = 0; r == 0 && i < n->n_priorities; i++)
     {
       snprintf (v, sizeof v, "%s %" PRIu32, n->priorities[i].name,
                 n->priorities[i].priority);
-      r = cg_put ("network.priorities", cg->v1[SBX_CG_NET_PRIO],
-                  "net_prio.ifpriomap", v, err);
+      r = cg_put (FIELD_RESOURCES ("network.priorities"),
+                  cg->v1[SBX_CG_NET_PRIO], "net_prio.ifpriomap", v, err);
     }
   return r;
 }
@@ -192,9 +200,11 @@ cg1_write_resources (struct sbx_cgroup *cg, const struct sbx_cgroup_limits *l,
   if (r == 0 && sbx_cgroup_wants (l, SBX_CG_CPU))
     r = write_cpu (cg->v1[SBX_CG_CPU], l, err);
   if (r == 0 && l->cpus)
-    r = cg_put (NULL, cg->v1[SBX_CG_CPUSET], "cpuset.cpus", l->cpus, err);
+    r = cg_put (FIELD_RESOURCES ("cpu.cpus"), cg->v1[SBX_CG_CPUSET],
+                "cpuset.cpus", l->cpus, err);
   if (r == 0 && l->mems)
-    r = cg_put (NULL, cg->v1[SBX_CG_CPUSET], "cpuset.mems", l->mems, err);
+    r = cg_put (FIELD_RESOURCES ("cpu.mems"), cg->v1[SBX_CG_CPUSET],
+                "cpuset.mems", l->mems, err);
   if (r == 0 && l->n_devices)
     r = write_devices (cg->v1[SBX_CG_DEVICES], l, err);
   if (r == 0 && sbx_cgroup_wants (l, SBX_CG_BLKIO))

@@ -23,14 +23,16 @@ write_swap (const char *dir, const struct sbx_cgroup_limits *l,
   if (l->memory_swap == -1)
     snprintf (num, sizeof num, "max");
   else if (l->memory_swap > 0 && l->memory_swap < l->memory_limit)
-    return sbx_fail (err, -EINVAL,
-                     "linux.resources.memory.swap: %" PRId64
-                     " is below the memory limit %" PRId64
-                     " (it counts memory + swap)",
-                     l->memory_swap, l->memory_limit);
+    return sbx_fail (
+        err, -EINVAL,
+        FIELD_RESOURCES ("memory.swap") ": %" PRId64
+                                        " is below the memory limit %" PRId64
+                                        " (it counts memory + swap)",
+        l->memory_swap, l->memory_limit);
   else if (l->memory_swap > 0)
     snprintf (num, sizeof num, "%" PRId64, l->memory_swap - l->memory_limit);
-  return cg_put (NULL, dir, "memory.swap.max", num, err);
+  return cg_put (FIELD_RESOURCES ("memory.swap"), dir, "memory.swap.max", num,
+                 err);
 }
 
 /* cpu.weight (1..10000) from v1 shares (2..262144), as crun and runc map
@@ -54,7 +56,7 @@ write_cpu (const char *dir, const struct sbx_cgroup_limits *l,
   if (l->cpu_shares)
     {
       snprintf (v, sizeof v, "%" PRIu64, shares_to_weight (l->cpu_shares));
-      r = cg_put (NULL, dir, "cpu.weight", v, err);
+      r = cg_put (FIELD_RESOURCES ("cpu.shares"), dir, "cpu.weight", v, err);
     }
   if (r == 0 && (l->cpu_quota || l->cpu_period))
     {
@@ -63,7 +65,7 @@ write_cpu (const char *dir, const struct sbx_cgroup_limits *l,
         snprintf (quota, sizeof quota, "%" PRId64, l->cpu_quota);
       snprintf (v, sizeof v, "%s %" PRIu64, quota,
                 l->cpu_period ? l->cpu_period : 100000);
-      r = cg_put (NULL, dir, "cpu.max", v, err);
+      r = cg_put (FIELD_RESOURCES ("cpu.quota"), dir, "cpu.max", v, err);
     }
   return r;
 }
@@ -100,7 +102,7 @@ write_io (const char *dir, const struct sbx_block_io *b, struct sbx_error *err)
     {
       snprintf (v, sizeof v, "default %" PRIu64,
                 bfq ? b->weight : io_weight (b->weight));
-      r = cg_put ("blockIO.weight", dir, file, v, err);
+      r = cg_put (FIELD_RESOURCES ("blockIO.weight"), dir, file, v, err);
     }
   for (size_t i = 0; r == 0 && i < b->n_weight_devices; i++)
     {
@@ -109,7 +111,7 @@ write_io (const char *dir, const struct sbx_block_io *b, struct sbx_error *err)
         continue; /* a leaf weight alone, refused before */
       snprintf (v, sizeof v, "%" PRIu32 ":%" PRIu32 " %" PRIu64, d->major,
                 d->minor, bfq ? d->weight : io_weight (d->weight));
-      r = cg_put ("blockIO.weightDevice", dir, file, v, err);
+      r = cg_put (FIELD_RESOURCES ("blockIO.weightDevice"), dir, file, v, err);
     }
   if (r == 0)
     {
@@ -125,7 +127,8 @@ int
 cg2_refuse_unheld (const struct sbx_cgroup_limits *l, struct sbx_error *err)
 {
   if (l->block_io && asks_leaf_weight (l->block_io))
-    return sbx_refuse (err, -EOPNOTSUPP, "linux.resources.blockIO.leafWeight",
+    return sbx_refuse (err, -EOPNOTSUPP,
+                       FIELD_RESOURCES ("blockIO.leafWeight"),
                        "cgroup v2 has no leaf weight (it was the CFQ "
                        "scheduler's, in v1)");
   return 0;
@@ -140,14 +143,17 @@ cg2_write_resources (const char *dir, const struct sbx_cgroup_limits *l,
     {
       char num[32];
       snprintf (num, sizeof num, "%" PRId64, l->memory_reservation);
-      r = cg_put (NULL, dir, "memory.low", num, err);
+      r = cg_put (FIELD_RESOURCES ("memory.reservation"), dir, "memory.low",
+                  num, err);
     }
   if (r == 0)
     r = write_cpu (dir, l, err);
   if (r == 0 && l->cpus)
-    r = cg_put (NULL, dir, "cpuset.cpus", l->cpus, err);
+    r = cg_put (FIELD_RESOURCES ("cpu.cpus"), dir, "cpuset.cpus", l->cpus,
+                err);
   if (r == 0 && l->mems)
-    r = cg_put (NULL, dir, "cpuset.mems", l->mems, err);
+    r = cg_put (FIELD_RESOURCES ("cpu.mems"), dir, "cpuset.mems", l->mems,
+                err);
   if (r == 0 && sbx_cgroup_wants (l, SBX_CG_BLKIO))
     r = write_io (dir, l->block_io, err);
   if (r == 0 && l->n_hugepage_limits)

@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The config field a refusal or an error names: FIELD_RESOURCES ("cpu.quota")
+   is "linux.resources.cpu.quota".  */
+#define FIELD_RESOURCES(name) "linux.resources." name
+
 /* A weight is 10..1000, as OCI and v1 take it; 0 = not asked.  */
 struct sbx_blkio_weight_device
 {

@@ -353,7 +353,8 @@ bool sbx_mount_is_bind (const struct sbx_mount *m);
 bool sbx_mount_is_writable_bind (const struct sbx_mount *m);
 
 /* The first setting of T that nothing but a cgroup can hold and that
-   does something ("blockIO", "cpu.shares"), or NULL: a share, quota or
+   does something, as the field a refusal names
+   ("linux.resources.cpu.shares"), or NULL: a share, quota or
    period of 0, a quota or swap of -1, an empty cpus or mems and a rate
    of 0 ask for nothing a new cgroup does not have.  Device rules are not
    among them: without a cgroup the only device nodes are the ones the

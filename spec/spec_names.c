@@ -85,19 +85,21 @@ sbx_tuning_cgroup_only (const struct sbx_resources_tuning *t)
     bool asked;
     const char *field;
   } settings[] = {
-    { t->has_swap && t->swap > 0, "memory.swap" },
-    { t->has_reservation && t->reservation > 0, "memory.reservation" },
-    { t->has_swappiness, "memory.swappiness" },
-    { t->has_kernel_tcp && t->kernel_tcp > 0, "memory.kernelTCP" },
-    { t->disable_oom_killer, "memory.disableOOMKiller" },
-    { t->has_shares && t->shares > 0, "cpu.shares" },
-    { t->has_quota && t->quota > 0, "cpu.quota" },
-    { t->has_period && t->period > 0, "cpu.period" },
-    { t->cpus && t->cpus[0], "cpu.cpus" },
-    { t->mems && t->mems[0], "cpu.mems" },
-    { sbx_block_io_asked (&t->block_io), "blockIO" },
-    { t->n_hugepage_limits > 0, "hugepageLimits" },
-    { sbx_net_settings_asked (&t->network), "network" },
+    { t->has_swap && t->swap > 0, FIELD_RESOURCES ("memory.swap") },
+    { t->has_reservation && t->reservation > 0,
+      FIELD_RESOURCES ("memory.reservation") },
+    { t->has_swappiness, FIELD_RESOURCES ("memory.swappiness") },
+    { t->has_kernel_tcp && t->kernel_tcp > 0,
+      FIELD_RESOURCES ("memory.kernelTCP") },
+    { t->disable_oom_killer, FIELD_RESOURCES ("memory.disableOOMKiller") },
+    { t->has_shares && t->shares > 0, FIELD_RESOURCES ("cpu.shares") },
+    { t->has_quota && t->quota > 0, FIELD_RESOURCES ("cpu.quota") },
+    { t->has_period && t->period > 0, FIELD_RESOURCES ("cpu.period") },
+    { t->cpus && t->cpus[0], FIELD_RESOURCES ("cpu.cpus") },
+    { t->mems && t->mems[0], FIELD_RESOURCES ("cpu.mems") },
+    { sbx_block_io_asked (&t->block_io), FIELD_RESOURCES ("blockIO") },
+    { t->n_hugepage_limits > 0, FIELD_RESOURCES ("hugepageLimits") },
+    { sbx_net_settings_asked (&t->network), FIELD_RESOURCES ("network") },
   };
   for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
     if (settings[i].asked)

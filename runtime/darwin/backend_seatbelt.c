@@ -72,11 +72,7 @@ check_supported (const struct sbx_spec *spec, const struct sbx_plan *plan,
     return refuse (err, "process.rlimits", NULL);
   const char *unheld = sbx_tuning_cgroup_only (&spec->linux_.resources.tuning);
   if (unheld)
-    {
-      char field[64];
-      snprintf (field, sizeof field, "linux.resources.%s", unheld);
-      return refuse (err, field, "only a cgroup holds it");
-    }
+    return refuse (err, unheld, "only a cgroup holds it");
   if (plan->uid != host->uid || plan->gid != host->gid)
     return sbx_refuse (err, -ENOTSUP, "process.user",
                        "the seatbelt backend runs the command as the caller "

@@ -933,13 +933,13 @@ test_small_cases (void)
   sbx_spec_free (steal_pointer (&s));
   parse (LINUX ("'resources':{'cpu':{'shares':0,'quota':50000}}"), &s, &err);
   tap_streq (s ? sbx_tuning_cgroup_only (&s->linux_.resources.tuning) : "",
-             "cpu.quota", "a quota needs a cgroup");
+             "linux.resources.cpu.quota", "a quota needs a cgroup");
   sbx_spec_free (steal_pointer (&s));
   parse (LINUX ("'resources':{'network':{'priorities':[{'name':'lo',"
                 "'priority':0}]}}"),
          &s, &err);
   tap_streq (s ? sbx_tuning_cgroup_only (&s->linux_.resources.tuning) : "",
-             "network", "so do network priorities");
+             "linux.resources.network", "so do network priorities");
 
   tap_streq (sbx_mode_name (SBX_MODE_DANGER_FULL_ACCESS), "danger-full-access",
              "mode name");

@@ -159,17 +159,13 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
   /* Device rules need no cgroup where a user namespace stops mknod, not
      for root in the host's (an approved CAP_MKNOD would pass them).  */
   if (!unheld && layout.privileged && req->tuning && req->tuning->n_devices)
-    unheld = "devices";
+    unheld = FIELD_RESOURCES ("devices");
   if (layout.version != SBX_CGROUP_NONE)
     r = make_cgroup (lim, &layout, req, cgroups_path, err);
   else if (unheld)
-    {
-      char field[64];
-      snprintf (field, sizeof field, "linux.resources.%s", unheld);
-      r = sbx_refuse (err, -EOPNOTSUPP, field,
-                      "only a cgroup holds it, and none can be made: %s",
-                      layout.reason);
-    }
+    r = sbx_refuse (err, -EOPNOTSUPP, unheld,
+                    "only a cgroup holds it, and none can be made: %s",
+                    layout.reason);
   else if (limited)
     lim->mechanism = SBX_LIMITS_MONITOR;
   sbx_cgroup_layout_free (&layout);
