@@ -90,21 +90,23 @@ runner_option (const struct sbx_linux *lx, bool ranges, const char *o,
   bool uid = strncmp (o, "uid=", 4) == 0, gid = strncmp (o, "gid=", 4) == 0;
   if (!ranges || !(uid || gid))
     return strv_push (out, o);
+  /* Read as the kernel's tmpfs reads it (kstrtouint, base 0): "010" is
+     8, "0x10" 16, a "+" allowed.  */
+  const char *digits = o + 4 + (o[4] == '+');
   char *end = NULL;
   errno = 0;
-  unsigned long id = strtoul (o + 4, &end, 10);
+  unsigned long long id = strtoull (digits, &end, 0);
   uint32_t host = 0;
-  if (!isdigit ((unsigned char) o[4]) || *end != '\0' || errno != 0
+  if (!isdigit ((unsigned char) digits[0]) || *end != '\0' || errno != 0
       || id > UINT32_MAX)
     return sbx_refuse_path (err, -EINVAL,
-                            "mounts[%zu].options[%zu]: %.4s takes a "
-                            "decimal id",
+                            "mounts[%zu].options[%zu]: %.4s takes an id",
                             index, i, o);
   if ((uid ? host_id (lx->uid_mappings, lx->n_uid_mappings, id, &host)
            : host_id (lx->gid_mappings, lx->n_gid_mappings, id, &host))
       < 0)
     return sbx_refuse_path (err, -EINVAL,
-                            "mounts[%zu].options[%zu]: %lu is not mapped "
+                            "mounts[%zu].options[%zu]: %llu is not mapped "
                             "by linux.%s",
                             index, i, id, uid ? "uidMappings" : "gidMappings");
   return strv_pushf (out, "%.4s%u", o, host);
@@ -146,9 +148,11 @@ runner_options (const struct sbx_linux *lx, const struct sbx_mount *m,
     return -ENOMEM;
   if (strlen (*out) > SBX_RUNNER_TMPFS_OPTIONS_MAX)
     return sbx_refuse_path (err, -E2BIG,
-                            "mounts[%zu].options: %zu bytes; at most %d "
+                            "mounts[%zu].options: %zu bytes%s; at most %d "
                             "for a tmpfs",
                             index, strlen (*out),
+                            ranges ? " with the owners written as host ids"
+                                   : "",
                             SBX_RUNNER_TMPFS_OPTIONS_MAX);
   return 0;
 }

@@ -261,6 +261,41 @@ c['process']['args'] = ['sh', '-c', 'busybox grep -c \" /dev/shm .* - tmpfs shm 
     [ "$(ls -A "$priv" | tr '\n' ' ')" = "b state " ]
 }
 
+# The state root as the kernel reaches it, whatever --root says: through
+# "..", a symbolic link, from a working directory only root may search.
+# The cover goes where the state root really is (a "..", read as typed,
+# once made the runner chmod host directories 0711), and the config binds
+# nothing of it.
+uidmap_paths_case () {
+  [ -z "$AS" ] || return 0
+  local w=$B/um-paths out rc
+  mkdir -p "$w/R" "$w/H/home" "$w/D/E"
+  chmod 700 "$w/R" "$w/H/home" "$w/D"
+  ln -s "$w/D/E" "$w/L"
+  bundle "$w/b" "$MAPS
+c['process']['args'] = ['sh', '-c', 'busybox grep -c \" /dev/shm .* - tmpfs shm \" /proc/self/mountinfo']
+"
+  chown -R 100000:100000 "$w/b/rootfs"
+  out=$(env -i "$SBX" --root "$w/R/../H/home/st" run --bundle "$w/b" "um-dots-$RUN" 2>&1 < /dev/null)
+  check "uidmap: --root through '..' runs ($out)" [ "$out" = 1 ]
+  out=$(stat -c %a "$w/R" "$w/H" "$w/H/home" "$w/H/home/st" | tr '\n' ' ')
+  check "uidmap: ... and no host directory changed its mode ($out)" \
+    [ "$out" = "700 755 700 700 " ]
+  out=$(env -i "$SBX" --root "$w/L/st" run --bundle "$w/b" "um-link-$RUN" 2>&1 < /dev/null)
+  check "uidmap: --root through a symbolic link runs ($out)" [ "$out" = 1 ]
+  out=$(cd "$w/R" && env -i "$SBX" --root rel run --bundle "$w/b" "um-rel-$RUN" 2>&1 < /dev/null)
+  check "uidmap: a relative --root from a 0700 directory runs ($out)" [ "$out" = 1 ]
+  mkdir -p "$w/H/home/st/other"
+  bundle "$w/b2" "$MAPS
+c['mounts'].append({'destination': '/o', 'type': 'bind', 'source': '$w/H/home/st/other', 'options': ['rbind', 'ro']})
+"
+  chown -R 100000:100000 "$w/b2/rootfs"
+  out=$(env -i "$SBX" --root "$w/H/home/st" run --bundle "$w/b2" "um-in-$RUN" 2>&1 < /dev/null)
+  rc=$?
+  check "uidmap: a bind of the state root's own is refused (121: $out)" \
+    eval '[ $rc -eq 121 ] && [[ "$out" == *"lies in the state root"* ]]'
+}
+
 # caps_of PID: the five capability lines of /proc/PID/status, one line.
 caps_of () { grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb):' "/proc/$1/status" | tr -s ' \t\n' ' '; }
 
@@ -301,6 +336,7 @@ suite () {
   identity_case
   uidmap_case
   uidmap_private_case
+  uidmap_paths_case
   dac_case
   netns_case
   entry_case

@@ -4,7 +4,7 @@
 # host-side uid, gid and groups, file permissions, port 80 and NET_ADMIN in
 # podman's network namespace, --init, a bind-mounted entrypoint, kill right
 # after start, --cpus, --memory with swap, --device, --uidmap, --pid=host,
-# --pid container:X.
+# --pid container:X, and under --uidmap /dev/shm, a device and a terminal.
 #
 # Each row runs the same podman command under both runtimes and compares
 # one observed value.  A row passes when sbx-oci's value is crun's.  A
@@ -197,6 +197,22 @@ row_uidmap () {
   p "$1" rm -f -t 0 "$c" > /dev/null
 }
 
+# What bwrap, a mapped uid, binds from the state root under --uidmap: the
+# config's /dev/shm (its source and owner), a --device node, a terminal.
+UIDMAP=(--uidmap 0:100000:65536 --gidmap 0:100000:65536)
+row_uidmap_shm () {
+  p "$1" run --rm "${UIDMAP[@]}" "$IMG" sh -c \
+    'sed -n "s|.* /dev/shm .* - \([^ ]*\) \([^ ]*\) .*|\1 \2|p" /proc/self/mountinfo; stat -c "%u:%g %a" /dev/shm'
+}
+
+row_uidmap_device () {
+  p "$1" run --rm "${UIDMAP[@]}" --device /dev/zero:/dev/myzero "$IMG" sh -c 'head -c 4 /dev/myzero | wc -c'
+}
+
+row_uidmap_tty () {
+  p "$1" run --rm -t "${UIDMAP[@]}" "$IMG" sh -c 'tty; id -u' | tr -d '\r'
+}
+
 row_pid_host () {
   p "$1" run --rm --pid=host "$IMG" sh -c '[ "$(ls /proc 2>/dev/null | grep -c "^[0-9]")" -gt 5 ] && echo sees-host-processes'
 }
@@ -251,6 +267,9 @@ row cpus "--cpus 0.5: the host's cpu quota"
 row memory_swap "--memory 64m: the host's memory and memory+swap limits"
 row device "--device /dev/zero:/dev/myzero"
 row uidmap "--uidmap 0:100000:65536: host-side Uid, Gid"
+row uidmap_shm "--uidmap: /dev/shm's source and owner"
+row uidmap_device "--uidmap --device /dev/zero:/dev/myzero"
+row uidmap_tty "--uidmap -t: the workload runs on its terminal"
 row pid_host "--pid=host: the host's processes are seen"
 row pid_container "--pid container:X: X's processes are seen"
 echo "1..$n"

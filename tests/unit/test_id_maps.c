@@ -287,12 +287,22 @@ test_runner_owners (void)
           "range: a tmpfs's uid= and gid= are the container's ids (%s%s)",
           tmpfs ? tmpfs->fs_options : "none", err.msg);
   sbx_plan_free (plan);
+  plan = resolve_as (&host, RANGE_TMPFS ("\"uid=010\", \"gid=+0x10\""), &err);
+  tmpfs = NULL;
+  for (size_t i = 0; plan && i < plan->n_nodes; i++)
+    if (plan->nodes[i].type == 't')
+      tmpfs = &plan->nodes[i];
+  tap_ok (tmpfs && strcmp (tmpfs->fs_options, "uid=100008,gid=100016") == 0,
+          "range: uid= and gid= read as the kernel reads them: 010 is 8, "
+          "+0x10 is 16 (%s%s)",
+          tmpfs ? tmpfs->fs_options : "none", err.msg);
+  sbx_plan_free (plan);
   expect_refused (&host, RANGE_TMPFS ("\"mode=755\", \"uid=70000\""),
                   "mounts[1].options[1]: 70000 is not mapped by "
                   "linux.uidMappings",
                   "range: a tmpfs owner no map covers");
   expect_refused (&host, RANGE_TMPFS ("\"gid=-1\""),
-                  "mounts[1].options[0]: gid= takes a decimal id",
+                  "mounts[1].options[0]: gid= takes an id",
                   "range: a tmpfs owner that is no id");
 }
 

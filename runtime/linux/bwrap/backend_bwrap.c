@@ -36,29 +36,22 @@
    alone would not reproduce.  */
 /* The runner's cover of the state root, for a range's user namespace.  */
 static void
-print_cover (const struct sbx_sandbox *sb)
+print_cover (const struct sbx_runner_cover *cover)
 {
-  struct sbx_runner_cover cover;
-  struct sbx_error err = { 0 };
-  if (sbx_runner_cover_plan (sb->plan, sb->state_root, sb->mqueue_dir, &cover,
-                             &err)
-      < 0)
-    printf ("# the runner cannot cover the state root: %s\n", err.msg);
-  else if (cover.top)
-    {
-      printf ("# in its mount namespace the runner covers %s with a tmpfs "
-              "searchable by all (bwrap, a mapped uid, could not search "
-              "it), holding only the way to its mount points",
-              cover.top);
-      for (size_t i = 0; i < cover.n_kept; i++)
-        printf ("%s%s", i ? ", " : "; bound back: ", cover.kept[i]);
-      putchar ('\n');
-    }
-  sbx_runner_cover_free (&cover);
+  if (cover->top == NULL)
+    return;
+  printf ("# in its mount namespace the runner covers %s with a tmpfs "
+          "searchable by all (bwrap, a mapped uid, could not search it), "
+          "holding only the way to its mount points",
+          cover->top);
+  for (size_t i = 0; i < cover->n_kept; i++)
+    printf ("%s%s", i ? ", " : "; bound back: ", cover->kept[i]);
+  putchar ('\n');
 }
 
 static void
-print_runner_steps (const struct sbx_sandbox *sb)
+print_runner_steps (const struct sbx_sandbox *sb,
+                    const struct sbx_runner_cover *cover)
 {
   const struct sbx_plan *plan = sb->plan;
   const char *mqueue_dir = sb->mqueue_dir;
@@ -77,7 +70,7 @@ print_runner_steps (const struct sbx_sandbox *sb)
     printf ("# bwrap enters the pid namespace %s (--pidns, a descriptor "
             "the runner opens)\n",
             plan->join[SBX_NS_PID]);
-  print_cover (sb);
+  print_cover (cover);
   if (mqueue_dir)
     printf ("# the runner mounts the mqueue of the IPC namespace it shares "
             "on %s, in a mount namespace of its own\n",
@@ -156,7 +149,7 @@ export_seccomp (struct sbx_sandbox *sb, const char *dir,
 
 static void
 print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
-               const struct exported *x)
+               const struct exported *x, const struct sbx_runner_cover *cover)
 {
   printf ("env -i");
   for (size_t i = 0; i < sb->plan->env.n; i++)
@@ -184,7 +177,7 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
     printf ("# run for real, bubblewrap execs the landlock helper "
             "sbx-landlock from a sealed memfd (--seccomp-dir DIR writes it "
             "out)\n");
-  print_runner_steps (sb);
+  print_runner_steps (sb, cover);
   for (size_t i = 0; i < sb->plan->enforcement.reasons.n; i++)
     printf ("# enforcement %s: %s\n",
             sbx_level_name (sb->plan->enforcement.level),
@@ -209,11 +202,16 @@ dry_run (struct sbx_sandbox *sb, const char *seccomp_dir,
   struct sbx_bwrap_fds fds = SBX_BWRAP_NO_FDS;
   struct exported x = { { -1, -1, -1 }, { NULL, NULL, NULL } };
   cleanup_strv struct strv argv = { 0 };
+  struct sbx_runner_cover cover = { 0 };
   int r = seccomp_dir ? export_seccomp (sb, seccomp_dir, &fds, &x, err) : 0;
   if (r == 0)
     r = sbx_bwrap_args (sb->plan, &sb->probe.facts, &fds, &opts, &argv, err);
   if (r == 0)
-    print_dry_run (sb, &argv, &x);
+    r = sbx_runner_cover_plan (sb->plan, sb->state_root, sb->mqueue_dir,
+                               &cover, err);
+  if (r == 0)
+    print_dry_run (sb, &argv, &x, &cover);
+  sbx_runner_cover_free (&cover);
   for (int i = 0; i < 3; i++)
     free (x.path[i]);
   return r;

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
 #include "common/path.h"
+#include "runtime/linux/real_path.h"
 
 /* The outermost directory on the way down to ROOT, ROOT included, that
    others cannot search (bwrap's uid is one of them); ROOT when each
@@ -42,19 +44,48 @@ cover_top (const char *root, char **top, struct sbx_error *err)
   return 0;
 }
 
-/* A plan source the cover hides: below TOP, not one the runner mounts
-   itself, not below another kept one (seen with it).  */
-static bool
-hidden (const struct sbx_runner_cover *cover, const char *s)
+/* Where the plan source S leads, or NULL: bwrap says what is wrong with
+   a source it cannot reach, as it would without the cover.  */
+static char *
+real_source (const char *s)
 {
-  if (s == NULL || s[0] != '/' || !sbx_path_is_under (s, cover->top)
-      || (cover->made[0] && strcmp (s, cover->made[0]) == 0)
+  char buf[PATH_MAX];
+  if (s == NULL || s[0] != '/' || sbx_real_path (s, buf, sizeof buf) < 0)
+    return NULL;
+  return strdup (buf);
+}
+
+/* M's source, where it leads below the cover, when the cover hides it
+   and the runner does not mount it itself: *OUT, else NULL.  Nothing of
+   the state root ROOT may be bound but what `create` put there for this
+   container (its terminal's devpts).  */
+static int
+hidden_source (const struct sbx_runner_cover *cover, const char *root,
+               const struct sbx_plan_mount *m, char **out,
+               struct sbx_error *err)
+{
+  *out = NULL;
+  const char *s = m->source;
+  if (s == NULL || (cover->made[0] && strcmp (s, cover->made[0]) == 0)
       || (cover->made[1] && sbx_path_is_under (s, cover->made[1])))
-    return false;
-  for (size_t i = 0; i < cover->n_kept; i++)
-    if (sbx_path_is_under (s, cover->kept[i]))
-      return false;
-  return true;
+    return 0;
+  cleanup_free char *real = real_source (s);
+  if (real == NULL || !sbx_path_is_under (real, cover->top))
+    return 0;
+  if (sbx_path_is_under (root, real))
+    return sbx_refuse_path (err, -EINVAL,
+                            "mounts: %s holds the state root %s, which a "
+                            "container with linux.uidMappings ranges must "
+                            "not see",
+                            s, root);
+  if (sbx_path_is_under (real, root) && m->why != SBX_WHY_SYSTEM)
+    return sbx_refuse_path (err, -EINVAL,
+                            "mounts: %s lies in the state root %s, which a "
+                            "container with linux.uidMappings ranges must "
+                            "not see",
+                            s, root);
+  *out = steal_pointer (&real);
+  return 0;
 }
 
 static int
@@ -67,20 +98,24 @@ keep_sources (const struct sbx_plan *plan, const char *root,
     return sbx_fail (err, -ENOMEM, "out of memory");
   for (size_t i = 0; i < plan->n_mounts; i++)
     {
-      const char *s = plan->mounts[i].source;
-      if (!hidden (cover, s))
-        continue;
-      /* Bound back whole, it would show the state root again.  */
-      if (sbx_path_is_under (root, s))
-        return sbx_refuse_path (err, -EINVAL,
-                                "mounts: %s holds the state root %s, which a "
-                                "container with linux.uidMappings ranges "
-                                "must not see",
-                                s, root);
+      char *s = NULL;
+      int r = hidden_source (cover, root, &plan->mounts[i], &s, err);
+      if (r < 0)
+        return r;
+      bool inside = s == NULL;
+      for (size_t j = 0; !inside && j < cover->n_kept; j++)
+        inside = sbx_path_is_under (s, cover->kept[j]);
+      if (inside)
+        {
+          free (s); /* seen with one kept already */
+          continue;
+        }
       /* An earlier one below it is inside it once it is bound.  */
       size_t k = 0;
       for (size_t j = 0; j < cover->n_kept; j++)
-        if (!sbx_path_is_under (cover->kept[j], s))
+        if (sbx_path_is_under (cover->kept[j], s))
+          free (cover->kept[j]);
+        else
           cover->kept[k++] = cover->kept[j];
       cover->n_kept = k;
       cover->kept[cover->n_kept++] = s;
@@ -103,6 +138,11 @@ sbx_runner_cover_plan (const struct sbx_plan *plan, const char *root,
   cover->made[0] = mqueue_dir;
   cover->made[1] = plan->n_nodes > 0 ? plan->nodes_dir : NULL;
   int r = cover_top (root, &cover->top, err);
+  /* ROOT is a real path (sandbox.c), and they are made from it.  */
+  for (int i = 0; r == 0 && i < 2; i++)
+    if (cover->made[i] && !sbx_path_is_under (cover->made[i], root))
+      r = sbx_fail (err, -EINVAL, "%s is not in the state root %s",
+                    cover->made[i], root);
   if (r == 0)
     r = keep_sources (plan, root, cover, err);
   if (r == 0 && !cover->made[0] && !cover->made[1] && cover->n_kept == 0)
@@ -114,6 +154,8 @@ void
 sbx_runner_cover_free (struct sbx_runner_cover *cover)
 {
   free (cover->top);
+  for (size_t i = 0; i < cover->n_kept; i++)
+    free (cover->kept[i]);
   free (cover->kept);
   free (cover->kept_fd);
   *cover = (struct sbx_runner_cover){ 0 };
@@ -125,6 +167,9 @@ static int
 mount_point (const char *root, const char *path, bool dir)
 {
   char p[PATH_MAX];
+  /* Below the cover only: the plan made PATH a real path.  */
+  if (!sbx_path_is_under (path, root) || strcmp (path, root) == 0)
+    return -EINVAL;
   if (snprintf (p, sizeof p, "%s", path) >= (int) sizeof p)
     return -ENAMETOOLONG;
   for (char *s = strchr (p + strlen (root) + 1, '/'); s;

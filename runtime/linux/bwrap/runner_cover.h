@@ -24,16 +24,18 @@ struct sbx_runner_cover
   char *top;           /* what is covered; NULL: nothing */
   const char *made[2]; /* the runner's mount points (the mqueue's, the
                           nodes'), or NULL */
-  const char **kept;   /* plan sources below TOP, bound back */
+  char **kept;         /* where plan sources below TOP lead, bound back */
   int *kept_fd;        /* the runner's, one per kept source */
   size_t n_kept;
 };
 
 /* In sbx, before the runner starts: what the runner covers for PLAN,
    whose state root is ROOT and shared mqueue MQUEUE_DIR (or NULL).
-   Nothing when the plan enters no range's namespace or has nothing below
-   ROOT.  MADE and KEPT point into PLAN and MQUEUE_DIR.  0, or -errno with
-   ERR set.  */
+   ROOT is a real path, MQUEUE_DIR and the plan's nodes directory made
+   from it.  Nothing when the plan enters no range's namespace or has
+   nothing below ROOT.  MADE points into PLAN and MQUEUE_DIR.  Refuses a
+   plan source inside ROOT but the terminal's devpts (or holding it).
+   0, or -errno with ERR set.  */
 int sbx_runner_cover_plan (const struct sbx_plan *plan, const char *root,
                            const char *mqueue_dir,
                            struct sbx_runner_cover *cover,

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +12,18 @@
 
 #include "common/cleanup.h"
 #include "runtime/linux/container/console.h"
+#include "runtime/linux/real_path.h"
 
-/* Bind PTS over /dev/pts right after the plan's /dev.  */
+/* Bind PTS over /dev/pts right after the plan's /dev, by its real path:
+   bwrap, a mapped uid with uid ranges, can reach it by no other
+   (runner_cover.h).  */
 static int
 plan_bind_pts (struct sbx_plan *plan, const char *pts, struct sbx_error *err)
 {
+  char real[PATH_MAX];
+  int r = sbx_real_path (pts, real, sizeof real);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "%s", pts);
   size_t at = plan->n_mounts;
   for (size_t i = 0; i < plan->n_mounts; i++)
     if (plan->mounts[i].op == SBX_PLAN_DEV
@@ -35,7 +43,7 @@ plan_bind_pts (struct sbx_plan *plan, const char *pts, struct sbx_error *err)
   plan->n_mounts++;
   grown[at] = (struct sbx_plan_mount){ .op = SBX_PLAN_BIND_DEV,
                                        .why = SBX_WHY_SYSTEM,
-                                       .source = strdup (pts),
+                                       .source = strdup (real),
                                        .dest = strdup ("/dev/pts"),
                                        .perms = -1 };
   if (grown[at].source == NULL || grown[at].dest == NULL)

@@ -454,14 +454,23 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
     r = sbx_probe_host (g->runner, root_fd, &sb->probe, err);
   if (r == 0)
     r = walk_aliases (sb, err);
+  /* The state root where it really is, every link and ".." resolved:
+     what bwrap binds from below it must be reachable by that path alone
+     when bwrap is a mapped uid (runner_cover.h).  */
+  char real[PATH_MAX];
+  if (r == 0
+      && (sb->state_root = strdup (
+              root_fd >= 0 && sbx_fd_path (root_fd, real, sizeof real) == 0
+                  ? real
+                  : sbx_state_root (g)))
+             == NULL)
+    r = sbx_fail (err, -ENOMEM, "out of memory");
   /* Only root in the initial user namespace may make a device node.  */
   if (r == 0 && sb->probe.facts.is_root
-      && (sb->nodes_dir
-          = sbx_path_join (sbx_state_root (g), SBX_NODES_DIR_NAME))
+      && (sb->nodes_dir = sbx_path_join (sb->state_root, SBX_NODES_DIR_NAME))
              == NULL)
     r = sbx_fail (err, -ENOMEM, "out of memory");
   sb->probe.facts.nodes_dir = sb->nodes_dir;
-  sb->state_root = sbx_state_root (g);
   /* The operator's approvals (the ceiling's and --approve's): one can let
      a credential-shaped name or a host socket through.  */
   sb->probe.facts.approved = &ceiling.approvals;
@@ -570,7 +579,7 @@ sbx_sandbox_prepare_source (const struct sbx_context *g,
   if (r >= 0)
     r = check_command (sb, err);
   if (r >= 0)
-    r = mqueue_dir (sb, sbx_state_root (g), root_fd, err);
+    r = mqueue_dir (sb, sb->state_root, root_fd, err);
   if (r >= 0)
     r = nodes_dir (sb, root_fd, err);
   return r < 0 ? r : 0;
@@ -590,6 +599,7 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
   free (sb->alias_gap);
   free (sb->mqueue_dir);
   free (sb->nodes_dir);
+  free (sb->state_root);
   sbx_plan_free (sb->plan);
   sbx_spec_free (sb->spec);
   memset (sb, 0, sizeof *sb);

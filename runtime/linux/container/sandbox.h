@@ -31,17 +31,18 @@ struct sbx_sandbox
   size_t n_socket_files;
   struct sbx_alias_result aliases;
   char *alias_gap;
-  int seccomp_fd;         /* what the runner reads: a sealed memfd, or a pipe
-                             holding a built-in filter; -1: no filter */
-  int seccomp_net_fd;     /* the same for network "deny"'s filter */
-  int exec_status;        /* 127/126 when the command cannot be found/run */
-  char *mqueue_dir;       /* the shared (joined or host's) IPC namespace's
-                             mqueue is bound from here (spawn.c mounts it);
-                             NULL: bwrap mounts a fresh one */
-  char *nodes_dir;        /* root's runner makes linux.devices' nodes in a
-                             tmpfs here (the host facts' nodes_dir) */
-  const char *state_root; /* the context's: what the runner covers for a
-                             range's user namespace (runner_cover.h) */
+  int seccomp_fd;     /* what the runner reads: a sealed memfd, or a pipe
+                         holding a built-in filter; -1: no filter */
+  int seccomp_net_fd; /* the same for network "deny"'s filter */
+  int exec_status;    /* 127/126 when the command cannot be found/run */
+  char *mqueue_dir;   /* the shared (joined or host's) IPC namespace's
+                         mqueue is bound from here (spawn.c mounts it);
+                         NULL: bwrap mounts a fresh one */
+  char *nodes_dir;    /* root's runner makes linux.devices' nodes in a
+                         tmpfs here (the host facts' nodes_dir) */
+  char *state_root;   /* the context's, its real path once it exists: what
+                         the runner covers for a range's user namespace
+                         (runner_cover.h) */
 };
 
 /* Load BUNDLE, probe the host, resolve the plan and compile what the
