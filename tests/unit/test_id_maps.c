@@ -255,6 +255,21 @@ test_map_text_bound (void)
   ", \"devices\": [{\"path\": \"/dev/myzero\", \"type\": \"c\", "             \
   "\"major\": 1, \"minor\": 5, \"uid\": 7, \"gid\": 8}]}}"
 
+/* The runner's tmpfs of JSON has WANT for its options.  */
+static void
+expect_tmpfs_options (const struct sbx_host_facts *host, const char *json,
+                      const char *want, const char *what)
+{
+  struct sbx_error err = { 0 };
+  struct sbx_plan *plan = resolve_as (host, json, &err);
+  const char *got = "none";
+  for (size_t i = 0; plan && i < plan->n_nodes; i++)
+    if (plan->nodes[i].type == 't')
+      got = plan->nodes[i].fs_options;
+  tap_ok (strcmp (got, want) == 0, "%s (%s%s)", what, got, err.msg);
+  sbx_plan_free (plan);
+}
+
 /* What root's runner makes for a range's container (a tmpfs, a node) it
    makes from the host's side: owned by the host ids the container's map
    to, the container's root when the config names no owner, as bwrap's
@@ -278,25 +293,14 @@ test_runner_owners (void)
   tap_ok (node && node->uid == 100007 && node->gid == 100008,
           "range: a device node belongs to the host ids of its uid and gid");
   sbx_plan_free (plan);
-  plan = resolve_as (&host, RANGE_TMPFS ("\"uid=5\", \"gid=6\""), &err);
-  tmpfs = NULL;
-  for (size_t i = 0; plan && i < plan->n_nodes; i++)
-    if (plan->nodes[i].type == 't')
-      tmpfs = &plan->nodes[i];
-  tap_ok (tmpfs && strcmp (tmpfs->fs_options, "uid=100005,gid=100006") == 0,
-          "range: a tmpfs's uid= and gid= are the container's ids (%s%s)",
-          tmpfs ? tmpfs->fs_options : "none", err.msg);
-  sbx_plan_free (plan);
-  plan = resolve_as (&host, RANGE_TMPFS ("\"uid=010\", \"gid=+0x10\""), &err);
-  tmpfs = NULL;
-  for (size_t i = 0; plan && i < plan->n_nodes; i++)
-    if (plan->nodes[i].type == 't')
-      tmpfs = &plan->nodes[i];
-  tap_ok (tmpfs && strcmp (tmpfs->fs_options, "uid=100008,gid=100016") == 0,
-          "range: uid= and gid= read as the kernel reads them: 010 is 8, "
-          "+0x10 is 16 (%s%s)",
-          tmpfs ? tmpfs->fs_options : "none", err.msg);
-  sbx_plan_free (plan);
+  expect_tmpfs_options (&host, RANGE_TMPFS ("\"uid=5\", \"gid=6\""),
+                        "uid=100005,gid=100006",
+                        "range: a tmpfs's uid= and gid= are the container's "
+                        "ids");
+  expect_tmpfs_options (&host, RANGE_TMPFS ("\"uid=010\", \"gid=+0x10\""),
+                        "uid=100008,gid=100016",
+                        "range: uid= and gid= read as the kernel reads them: "
+                        "010 is 8, +0x10 is 16");
   expect_refused (&host, RANGE_TMPFS ("\"mode=755\", \"uid=70000\""),
                   "mounts[1].options[1]: 70000 is not mapped by "
                   "linux.uidMappings",
