@@ -8,16 +8,20 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/host_root.h"
 #include "runtime/context.h"
 
-/* Found without flags: podman calls `state` with no --root.  */
+/* Found without flags: podman calls `state` with no --root.  Host root's
+   is /run/sbx-oci; anyone else's, uid 0 of a user namespace of its own
+   included (rootless podman passes no --root either), is the caller's
+   $XDG_RUNTIME_DIR/sbx-oci, as runc's and crun's are.  */
 const char *
 sbx_state_root (const struct sbx_context *g)
 {
   static char buf[4096];
   if (g->root)
     return g->root;
-  if (geteuid () == 0)
+  if (sbx_host_root ())
     return "/run/sbx-oci";
   const char *xdg = getenv ("XDG_RUNTIME_DIR");
   if (xdg && xdg[0] == '/')

@@ -232,6 +232,18 @@ suite () {
     check "terminal without --console-socket: a clear error" grep -q "console-socket is required" <<<"$out"
   fi
 
+  # uid 0 of a user namespace of its own, as rootless podman runs a
+  # runtime (podman passes no --root): the state root is the caller's
+  # $XDG_RUNTIME_DIR/sbx-oci, not host root's /run/sbx-oci ("cannot open
+  # state root /run/sbx-oci: Permission denied" before).
+  mkdir -p "$B/xdg"; chmod 700 "$B/xdg"
+  [ -n "$AS" ] && chown 65534:65534 "$B/xdg"
+  $AS unshare -r env -i XDG_RUNTIME_DIR="$B/xdg" "$SBX" create --bundle "$B/long" rl1 \
+    > "$B/rl1.err" 2>&1
+  check "in a user namespace's uid 0, the default state root is \$XDG_RUNTIME_DIR/sbx-oci ($(cat "$B/rl1.err"))" \
+    [ -d "$B/xdg/sbx-oci/rl1" ]
+  $AS unshare -r env -i XDG_RUNTIME_DIR="$B/xdg" "$SBX" delete --force rl1 > /dev/null 2>&1
+
   check "delete --force of a missing id succeeds" sbx delete --force never-was
   out=$(sbx delete never-was 2>&1)
   check "delete of a missing id fails: does not exist" grep -q 'does not exist' <<<"$out"

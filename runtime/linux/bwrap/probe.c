@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/host_root.h"
 #include "common/file_io.h"
 #include "common/path.h"
 #include "runtime/linux/bwrap/setup_retry.h"
@@ -254,26 +255,6 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
   return 0;
 }
 
-/* Whether this process sees the initial user namespace's whole uid range
-   ("0 0 4294967295"): only there is a uid 0 the host's root.  */
-static bool
-initial_user_namespace (void)
-{
-  char line[128];
-  cleanup_close int fd = open ("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
-  ssize_t n = fd < 0 ? -1 : read (fd, line, sizeof line - 1);
-  if (n < 0)
-    return fd < 0; /* no user namespaces in this kernel */
-  line[n] = '\0';
-  return strstr (line, "4294967295") != NULL;
-}
-
-bool
-sbx_probe_is_root (void)
-{
-  return geteuid () == 0 && initial_user_namespace ();
-}
-
 /* The Landlock ABI: one system call, never cached (a kernel booted with
    another lsm= list keeps its release).  */
 static int
@@ -348,7 +329,7 @@ probe_identity (struct sbx_probe *p)
   struct sbx_host_facts *f = &p->facts;
   f->uid = geteuid ();
   f->gid = getegid ();
-  f->is_root = sbx_probe_is_root ();
+  f->is_root = sbx_host_root ();
   f->home = set_home (p->home, sizeof p->home, sbx_host_home (f->uid));
   /* $HOME may point elsewhere (a scratch home): the account's own
      credential stores are hidden too.  */

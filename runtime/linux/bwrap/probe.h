@@ -25,9 +25,6 @@ struct sbx_probe
 int sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
                     struct sbx_error *err);
 
-/* The probe's is_root for this process: euid 0 in the initial user
-   namespace (a uid 0 elsewhere holds no capability of the host's).  */
-bool sbx_probe_is_root (void);
 /* F->selinux and F->apparmor: whether this host's modules take labels.  */
 void sbx_probe_label_modules (struct sbx_host_facts *f);
 

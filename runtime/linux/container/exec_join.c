@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/host_root.h"
 #include "common/file_io.h"
 #include "runtime/context.h"
 #include "runtime/linux/container/exec_join.h"
@@ -33,7 +34,6 @@
 #include "runtime/linux/confine/capabilities.h"
 #include "runtime/linux/container/console.h"
 #include "runtime/linux/container/ns_join.h"
-#include "runtime/linux/bwrap/probe.h"
 #include "runtime/linux/confine/seccomp.h"
 #include "runtime/linux/confine/seccomp_builtin.h"
 #include "policy/policy.h"
@@ -631,7 +631,7 @@ sbx_container_exec (const struct sbx_context *g,
   r = r ?: exit_route (policy, &landlock, &p, err);
   r = r
           ?: sbx_caps_decide (&p.spec->process.capabilities, policy->init_ids,
-                              sbx_probe_is_root (), &p.caps, &notes, err);
+                              sbx_host_root (), &p.caps, &notes, err);
   r = r ?: load_filters (p.spec, policy->filters, &p, err);
   r = r ?: open_namespaces (&c, &p, err);
   if (r == 0 && o->tty)

@@ -6,6 +6,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "common/cleanup.h"
+#include "common/host_root.h"
 #include "common/file_io.h"
 #include "common/json_gen.h"
 #include "runtime/host_paths.h"
@@ -145,7 +146,7 @@ sbx_kept_policy_exec (const struct sbx_context *g,
       /* The exec caller's identity and limits: the same caller as
          create's (the state root is its own).  */
       struct sbx_host_facts host = {
-        .is_root = sbx_probe_is_root (),
+        .is_root = sbx_host_root (),
         .uid = geteuid (),
         .gid = getegid (),
         .rlimit_hard = sbx_host_rlimits (),
