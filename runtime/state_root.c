@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,20 +12,26 @@
 #include "common/host_root.h"
 #include "runtime/context.h"
 
-/* Found without flags: podman calls `state` with no --root.  Host root's
-   is /run/sbx-oci; anyone else's, uid 0 of a user namespace of its own
-   included (rootless podman passes no --root either), is the caller's
-   $XDG_RUNTIME_DIR/sbx-oci, as runc's and crun's are.  */
+/* Found without flags: podman calls `state` with no --root.  As runc
+   finds its own: the host's root's is /run/sbx-oci; uid 0 of another user
+   namespace (rootless podman's runtime, which gets no --root either)
+   takes $XDG_RUNTIME_DIR/sbx-oci when it has one that is not root's
+   (USER), else /run/sbx-oci of its own file system; anyone else
+   $XDG_RUNTIME_DIR/sbx-oci, or /tmp/sbx-oci-UID without one.  */
 const char *
 sbx_state_root (const struct sbx_context *g)
 {
   static char buf[4096];
   if (g->root)
     return g->root;
-  if (sbx_host_root ())
-    return "/run/sbx-oci";
   const char *xdg = getenv ("XDG_RUNTIME_DIR");
-  if (xdg && xdg[0] == '/')
+  const char *user = getenv ("USER");
+  bool has_xdg = xdg && xdg[0] == '/';
+  if (sbx_host_root ()
+      || (geteuid () == 0
+          && (!has_xdg || (user && strcmp (user, "root") == 0))))
+    return "/run/sbx-oci";
+  if (has_xdg)
     snprintf (buf, sizeof buf, "%s/sbx-oci", xdg);
   else
     snprintf (buf, sizeof buf, "/tmp/sbx-oci-%u", (unsigned) geteuid ());

@@ -243,6 +243,14 @@ suite () {
   check "in a user namespace's uid 0, the default state root is \$XDG_RUNTIME_DIR/sbx-oci ($(cat "$B/rl1.err"))" \
     [ -d "$B/xdg/sbx-oci/rl1" ]
   $AS unshare -r env -i XDG_RUNTIME_DIR="$B/xdg" "$SBX" delete --force rl1 > /dev/null 2>&1
+  # ... and with no $XDG_RUNTIME_DIR (or USER=root), /run/sbx-oci, as runc
+  # does: the container's own /run for a runtime in a container.
+  if [ -z "$AS" ]; then
+    unshare -r env -i USER=root XDG_RUNTIME_DIR="$B/xdg" "$SBX" create --bundle "$B/long" "rl2-$RUN" \
+      > "$B/rl2.err" 2>&1
+    check "... and /run/sbx-oci for USER=root ($(cat "$B/rl2.err"))" [ -d "/run/sbx-oci/rl2-$RUN" ]
+    unshare -r env -i USER=root "$SBX" delete --force "rl2-$RUN" > /dev/null 2>&1
+  fi
 
   check "delete --force of a missing id succeeds" sbx delete --force never-was
   out=$(sbx delete never-was 2>&1)
