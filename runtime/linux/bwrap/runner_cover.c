@@ -56,9 +56,11 @@ real_source (const char *s)
 }
 
 /* M's source, where it leads below the cover, when the cover hides it
-   and the runner does not mount it itself: *OUT, else NULL.  Nothing of
-   the state root ROOT may be bound but what `create` put there for this
-   container (its terminal's devpts).  */
+   and the runner does not mount it itself (a node or tmpfs of its nodes
+   directory; the shared mqueue is bound from the options, never a plan
+   source): *OUT, else NULL.  Nothing of the state root ROOT may be bound
+   but what `create` put there for this container (its terminal's
+   devpts).  */
 static int
 hidden_source (const struct sbx_runner_cover *cover, const char *root,
                const struct sbx_plan_mount *m, char **out,
@@ -66,8 +68,7 @@ hidden_source (const struct sbx_runner_cover *cover, const char *root,
 {
   *out = NULL;
   const char *s = m->source;
-  if (s == NULL || (cover->made[0] && strcmp (s, cover->made[0]) == 0)
-      || (cover->made[1] && sbx_path_is_under (s, cover->made[1])))
+  if (s == NULL || (cover->made[1] && sbx_path_is_under (s, cover->made[1])))
     return 0;
   cleanup_free char *real = real_source (s);
   if (real == NULL || !sbx_path_is_under (real, cover->top))
