@@ -1,4 +1,4 @@
-/* Whether this process is the host's root.  */
+/* Whether this process is root: the host's, or its user namespace's.  */
 #ifndef SBX_HOST_ROOT_H
 #define SBX_HOST_ROOT_H
 
@@ -9,5 +9,18 @@
    owns none of its files.  Where the system has no user namespaces (no
    /proc/self/uid_map: macOS, a kernel without them), euid 0.  */
 bool sbx_host_root (void);
+
+/* euid 0 of a user namespace that is not the initial one, holding
+   CAP_SYS_ADMIN there, allowed to set groups, and mapping more ids than
+   its own: rootless podman's runtime, whose namespace newuidmap gave the
+   caller's subordinate ids.  Such a root runs a container as crun does
+   there: in that namespace, as process.user, which its map makes the
+   host ids the operator was given.  `unshare -r` (one id, setgroups
+   denied) is not one: it has no other id to give a workload.  */
+bool sbx_namespace_root (void);
+
+/* Either: root of the user namespace sbx-oci runs in, whose launches
+   make their namespaces without a user namespace of their own.  */
+bool sbx_runs_as_root (void);
 
 #endif

@@ -32,7 +32,14 @@ struct sbx_host_facts
      bubblewrap version to check; policy/enforce.c reports what
      Seatbelt does not confine.  */
   bool seatbelt;
-  bool is_root; /* euid 0 in the initial user namespace */
+  /* Root of the user namespace sbx-oci runs in: the host's root, or a
+     rootless podman's (common/host_root.h).  Its launches make their
+     namespaces without a user namespace, and a container's workload
+     takes process.user there.  */
+  bool is_root;
+  /* The host's root (the initial user namespace's): the only one that
+     may make a device node or mount the host IPC namespace's mqueue.  */
+  bool host_root;
   uid_t uid;
   gid_t gid;
   const char *home; /* the caller's home directory, or NULL */

@@ -196,14 +196,14 @@ tmpfs_layer (const struct sbx_linux *lx, const struct sbx_mount *m,
 
 /* An IPC namespace of the sandbox's own, or a joined one, gets a fresh
    mqueue (a joined one's is mounted by the runner:
-   runtime/linux/container/sandbox.c). The host's, shared, too, when root runs
-   the sandbox; otherwise nobody here may mount it, and the host's /dev/mqueue,
-   if there is one, is bound instead: the same queues.  */
+   runtime/linux/container/sandbox.c). The host's, shared, too, when the
+   host's root runs the sandbox; otherwise nobody here may mount it, and the
+   host's /dev/mqueue, if there is one, is bound instead: the same queues.  */
 static int
 mqueue_layer (const struct sbx_host_facts *host, const char *dest,
               struct sbx_plan *plan)
 {
-  if (plan->unshare[SBX_NS_IPC] || plan->join[SBX_NS_IPC] || host->is_root)
+  if (plan->unshare[SBX_NS_IPC] || plan->join[SBX_NS_IPC] || host->host_root)
     return plan_add (plan, SBX_PLAN_MQUEUE, SBX_WHY_OCI_MOUNT, NULL, dest)
                ? 0
                : -ENOMEM;

@@ -10,6 +10,7 @@
 # has no other uid to give).  Prints TAP.
 set -u
 SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+USERNS_RANGE=${USERNS_RANGE:?set USERNS_RANGE to the built userns_range}
 BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
 WORK=$(mktemp -d /tmp/sbx-identity.XXXXXX)
 chmod 755 "$WORK"
@@ -329,6 +330,38 @@ c['process']['capabilities'] = {
   sbx delete --force "$id"
 }
 
+# Rootless podman's shape: the runtime is uid 0 of a user namespace of
+# the caller's whose map holds a range ("0 OWNER 1", "1 100000 65536",
+# newuidmap's), with no user namespace in the config.  crun runs the
+# workload there as process.user, so the host sees uid 1000 as 100999 and
+# the workload cannot write the container root's files; a nested
+# namespace that maps 1000 to its own root would give it root's access.
+# (userns_range, as root, makes the namespace; OWNER is the mode's uid.)
+rl () { "$USERNS_RANGE" "$([ -n "$AS" ] && echo 65534 || echo 0)" env -i "$SBX" --root "$ROOT" "$@"; }
+rootless_case () {
+  local b=$B/rl id=rl-$RUN pid
+  bundle "$b" "
+c['process']['args'] = ['sh', '-c', 'echo x >> /owned; touch /tmp/tried; exec sleep 30']
+c['process']['user'] = {'uid': 1000, 'gid': 1001, 'additionalGids': [2000, 3000]}
+"
+  echo root > "$b/rootfs/owned"; chmod 644 "$b/rootfs/owned"
+  [ -z "$AS" ] || chown 65534:65534 "$b/rootfs/owned"
+  rl create --bundle "$b" "$id" > "$B/rl.err" 2>&1 < /dev/null
+  check "rootless: create succeeds ($(cat "$B/rl.err"))" [ $? -eq 0 ]
+  rl start "$id"
+  pid=$(rl state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  for _ in $(seq 50); do [ -e "$b/rootfs/tmp/tried" ] && break; sleep 0.05; done
+  check "rootless: the host sees uid 1000 as 100999 ($(status_line "$pid" Uid))" \
+    [ "$(status_line "$pid" Uid)" = "100999 100999 100999 100999" ]
+  check "rootless: ... gid 1001 as 101000 ($(status_line "$pid" Gid))" \
+    [ "$(status_line "$pid" Gid)" = "101000 101000 101000 101000" ]
+  check "rootless: ... groups 2000 3000 as 101999 102999 ($(status_line "$pid" Groups))" \
+    [ "$(status_line "$pid" Groups)" = "101999 102999" ]
+  check "rootless: uid 1000 cannot append to the container root's 0644 file" \
+    [ "$(cat "$b/rootfs/owned")" = root ]
+  rl delete --force "$id" > /dev/null 2>&1
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 755 "$B"
@@ -343,6 +376,7 @@ suite () {
   kill_case
   caps_case 0
   caps_case 1000
+  rootless_case
 }
 
 run_as_root_and_user suite

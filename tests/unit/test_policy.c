@@ -741,6 +741,44 @@ test_walk_and_home_gaps (void)
   sbx_plan_free (plan);
 }
 
+/* A container that shares the caller's IPC namespace and lists an mqueue
+   mount: the host's root mounts a fresh one (the namespace is its own to
+   mount in); root of a rootless user namespace may not (the host IPC
+   namespace is not its namespace's), so the host's /dev/mqueue is bound,
+   the same queues.  */
+static void
+test_mqueue_by_root (void)
+{
+  const char *json
+      = "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+        "\"mounts\": [{\"destination\": \"/dev/mqueue\", \"type\": "
+        "\"mqueue\"}], \"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, "
+        "\"linux\": {\"namespaces\": [{\"type\": \"mount\"}]}}";
+  for (int host_root = 1; host_root >= 0; host_root--)
+    {
+      struct sbx_host_facts host = fake_host (NULL);
+      host.is_root = true;
+      host.host_root = host_root;
+      host.uid = host.gid = 0;
+      struct sbx_error err = { 0 };
+      struct sbx_plan *plan = NULL;
+      int r = fake_resolve_json (json, &host, &plan, &err);
+      const struct sbx_plan_mount *mq = NULL;
+      for (size_t i = 0; plan && i < plan->n_mounts; i++)
+        if (strcmp (plan->mounts[i].dest, "/dev/mqueue") == 0)
+          mq = &plan->mounts[i];
+      tap_ok (r == 0 && mq
+                  && (host_root
+                          ? mq->op == SBX_PLAN_MQUEUE
+                          : mq->op == SBX_PLAN_BIND_RW && mq->source
+                                && strcmp (mq->source, "/dev/mqueue") == 0),
+              "%s: the host IPC namespace's mqueue is %s (%s)",
+              host_root ? "the host's root" : "a user namespace's root",
+              host_root ? "mounted" : "bound from the host", err.msg);
+      sbx_plan_free (plan);
+    }
+}
+
 int
 main (void)
 {
@@ -749,6 +787,7 @@ main (void)
   test_bind_fd_gap ();
   test_supplementary_groups ();
   test_init_takes_identity ();
+  test_mqueue_by_root ();
   test_root_propagation ();
   test_labels ();
   test_proc_dests ();

@@ -141,8 +141,9 @@ probe_runner (struct sbx_probe *p, bool *unsettled)
 
 /* What would change the probe's answer: the runner, the kernel, and who
    asks.  A uid alone does not say who: uid 0 in a user namespace of its
-   own (rootless podman, `unshare -r`) shares the host root's state root
-   and probes with other arguments (probe_runner).  */
+   own may share the host root's state root, and probes with the host
+   root's arguments (rootless podman's) or a user's (`unshare -r`) in
+   probe_runner.  */
 static int
 cache_key (const char *runner, const struct sbx_host_facts *f, char *key,
            size_t len)
@@ -156,7 +157,9 @@ cache_key (const char *runner, const struct sbx_host_facts *f, char *key,
   snprintf (key, len, "%s %lld %lld.%09ld %s %d %s%s", runner,
             (long long) st.st_size, (long long) st.st_mtim.tv_sec,
             st.st_mtim.tv_nsec, u.release, (int) f->uid,
-            f->is_root ? "host-root" : "user",
+            f->host_root ? "host-root"
+            : f->is_root ? "ns-root"
+                         : "user",
             f->runner_named ? " named" : "");
   return 0;
 }
@@ -329,7 +332,8 @@ probe_identity (struct sbx_probe *p)
   struct sbx_host_facts *f = &p->facts;
   f->uid = geteuid ();
   f->gid = getegid ();
-  f->is_root = sbx_host_root ();
+  f->is_root = sbx_runs_as_root ();
+  f->host_root = sbx_host_root ();
   f->home = set_home (p->home, sizeof p->home, sbx_host_home (f->uid));
   /* $HOME may point elsewhere (a scratch home): the account's own
      credential stores are hidden too.  */

@@ -631,7 +631,7 @@ sbx_container_exec (const struct sbx_context *g,
   r = r ?: exit_route (policy, &landlock, &p, err);
   r = r
           ?: sbx_caps_decide (&p.spec->process.capabilities, policy->init_ids,
-                              sbx_host_root (), &p.caps, &notes, err);
+                              sbx_runs_as_root (), &p.caps, &notes, err);
   r = r ?: load_filters (p.spec, policy->filters, &p, err);
   r = r ?: open_namespaces (&c, &p, err);
   if (r == 0 && o->tty)

@@ -466,7 +466,7 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
              == NULL)
     r = sbx_fail (err, -ENOMEM, "out of memory");
   /* Only root in the initial user namespace may make a device node.  */
-  if (r == 0 && sb->probe.facts.is_root
+  if (r == 0 && sb->probe.facts.host_root
       && (sb->nodes_dir = sbx_path_join (sb->state_root, SBX_NODES_DIR_NAME))
              == NULL)
     r = sbx_fail (err, -ENOMEM, "out of memory");

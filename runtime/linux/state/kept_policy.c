@@ -146,7 +146,8 @@ sbx_kept_policy_exec (const struct sbx_context *g,
       /* The exec caller's identity and limits: the same caller as
          create's (the state root is its own).  */
       struct sbx_host_facts host = {
-        .is_root = sbx_host_root (),
+        .is_root = sbx_runs_as_root (),
+        .host_root = sbx_host_root (),
         .uid = geteuid (),
         .gid = getegid (),
         .rlimit_hard = sbx_host_rlimits (),
