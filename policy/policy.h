@@ -192,8 +192,12 @@ struct sbx_plan
                                               outside (root's containers) */
   bool new_session;
   bool die_with_parent;
-  int64_t memory_limit;   /* bytes; -1 = none */
-  int64_t pids_limit;     /* -1 = none */
+  int64_t memory_limit; /* bytes; -1 = none */
+  int64_t pids_limit;   /* -1 = none */
+  /* RLIMIT_NPROC can hold pids_limit where no cgroup does: not where
+     the sandbox may run as host uid 0, which the kernel exempts
+     (policy/resolve.c).  */
+  bool nproc_rlimit_holds;
   uint64_t wall_clock_ms; /* 0 = none */
   uint32_t sample_interval_ms;
   struct sbx_filters filters;

@@ -272,6 +272,38 @@ resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
   plan->sample_interval_ms = spec->ext.sample_interval_ms;
 }
 
+/* Whether host uid 0 is among the ids MAP (uid_map text) gives.  */
+static bool
+maps_host_root (const char *map)
+{
+  unsigned long inside, outside, count;
+  for (const char *line = map; line != NULL && *line != '\0';)
+    {
+      if (sscanf (line, "%lu %lu %lu", &inside, &outside, &count) == 3
+          && outside == 0 && count > 0)
+        return true;
+      line = strchr (line, '\n');
+      line = line ? line + 1 : NULL;
+    }
+  return false;
+}
+
+/* The kernel does not hold the host's uid 0 to RLIMIT_NPROC (nor a
+   process with CAP_SYS_RESOURCE or CAP_SYS_ADMIN in the host's user
+   namespace, which only the host's root can give).  The sandbox runs as
+   the ids sbx maps (MAP), else as the caller's own uid (the one bwrap
+   maps, or the caller's namespace itself for root's sandboxes): where
+   that may be host uid 0, RLIMIT_NPROC would not hold.  A uid 0 of
+   another namespace (rootless podman's, `unshare -r`) may be the host's
+   too, as far as sbx-oci can see: such a sandbox is sampled.  Any other
+   id is taken not to be host uid 0.  */
+static bool
+nproc_rlimit_holds (const struct sbx_host_facts *host,
+                    const struct sbx_plan *plan)
+{
+  return plan->uid_map ? !maps_host_root (plan->uid_map) : host->uid != 0;
+}
+
 enum sbx_mode
 policy_mode (const struct sbx_spec *spec, bool agent)
 {
@@ -355,7 +387,6 @@ sbx_policy_resolve (const struct sbx_spec *spec,
   plan->new_session = true;
   plan->die_with_parent = true;
   resolve_limits (spec, plan);
-
   r = resolve_namespaces (spec, plan);
   if (r == 0)
     r = resolve_namespace_paths (spec, plan, err);
@@ -392,6 +423,8 @@ sbx_policy_resolve (const struct sbx_spec *spec,
     r = policy_landlock (spec, host, plan, err);
   if (r == 0)
     r = policy_no_namespaces (host, plan, err);
+  if (r == 0)
+    plan->nproc_rlimit_holds = nproc_rlimit_holds (host, plan);
   if (r == 0)
     r = policy_ceiling_plan (spec, plan, ceiling, err);
   if (r == 0)

@@ -779,6 +779,53 @@ test_mqueue_by_root (void)
     }
 }
 
+/* RLIMIT_NPROC holds a sandbox only where its ids are not host uid 0,
+   which the kernel exempts: not for root's sandbox in root's user
+   namespace, nor in one that maps root's own id; yes for an
+   unprivileged caller's and for a range of other ids.  */
+static void
+test_nproc_rlimit_holds (void)
+{
+#define NPROC_CONFIG(LINUX)                                                   \
+  "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "            \
+  "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\"}, "                     \
+  "\"mounts\": [{\"destination\": \"/proc\", \"type\": \"proc\"}], "          \
+  "\"linux\": {\"resources\": {\"pids\": {\"limit\": 64}}" LINUX "}}"
+#define NPROC_RANGE(HOST)                                                     \
+  ", \"namespaces\": [{\"type\": \"user\"}], \"uidMappings\": "               \
+  "[{\"containerID\": 0, \"hostID\": " HOST ", \"size\": 65536}], "           \
+  "\"gidMappings\": [{\"containerID\": 0, \"hostID\": " HOST                  \
+  ", \"size\": 65536}]"
+  static const struct
+  {
+    const char *what, *json;
+    bool root, holds;
+  } cases[] = {
+    { "an unprivileged caller's sandbox", NPROC_CONFIG (""), false, true },
+    { "root's, in root's user namespace", NPROC_CONFIG (""), true, false },
+    { "root's, ids 100000-165535", NPROC_CONFIG (NPROC_RANGE ("100000")), true,
+      true },
+    { "root's, in a user namespace of the config's with no map",
+      NPROC_CONFIG (", \"namespaces\": [{\"type\": \"user\"}]"), true, false },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    {
+      struct sbx_host_facts host = fake_host (NULL);
+      host.is_root = host.host_root = cases[i].root;
+      if (cases[i].root)
+        host.uid = host.gid = 0;
+      struct sbx_error err = { 0 };
+      struct sbx_plan *plan = NULL;
+      int r = fake_resolve_json (cases[i].json, &host, &plan, &err);
+      tap_ok (r == 0 && plan && plan->nproc_rlimit_holds == cases[i].holds,
+              "%s: RLIMIT_NPROC %s (%s)", cases[i].what,
+              cases[i].holds ? "holds" : "does not hold", err.msg);
+      sbx_plan_free (plan);
+    }
+#undef NPROC_RANGE
+#undef NPROC_CONFIG
+}
+
 int
 main (void)
 {
@@ -788,6 +835,7 @@ main (void)
   test_supplementary_groups ();
   test_init_takes_identity ();
   test_mqueue_by_root ();
+  test_nproc_rlimit_holds ();
   test_root_propagation ();
   test_labels ();
   test_proc_dests ();

@@ -322,14 +322,12 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
   r = r ?: sbx_bwrap_spawn (&req, &sp, err);
   sp.guard_pid = guard.pid;
   if (r == 0 && direct && nproc)
-    sbx_limits_hold_nproc (lim, sp.runner_pid, 0,
-                           &sb->plan->enforcement.reasons);
+    sbx_limits_hold_nproc (lim, sp.runner_pid, 0);
   if (hold[0] >= 0)
     {
       close (hold[0]);
       if (r == 0 && nproc)
-        sbx_limits_hold_nproc (lim, sp.runner_pid, 0,
-                               &sb->plan->enforcement.reasons);
+        sbx_limits_hold_nproc (lim, sp.runner_pid, 0);
       if (r == 0)
         r = sbx_host_ports_run (sb->plan, sp.runner_pid, sp.sandbox_pid, err);
       bool held = r == 0 && (!propagation || init_held (sp.init_report_fd));
@@ -399,6 +397,7 @@ run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
     .cgroups_path = lx ? lx->cgroups_path : NULL,
     .systemd = g->systemd_cgroup,
     .tuning = lx ? &lx->resources.tuning : NULL,
+    .reasons = &sb->plan->enforcement.reasons,
   };
   struct sbx_limits lim;
   int r = sbx_limits_setup (&lim, sb->plan, &req, err);

@@ -338,7 +338,7 @@ launch (const struct sbx_context *g, struct sbx_sandbox *sb,
     r = sbx_sysctl_apply (c->pid, sb->spec->linux_.sysctl,
                           sb->spec->linux_.n_sysctl, err);
   if (r == 0)
-    sbx_limits_hold_nproc (lim, 0, c->pid, NULL);
+    sbx_limits_hold_nproc (lim, 0, c->pid);
   r = r ?: sbx_limits_watch (lim, c->dir, c->pid, c->start_time, err);
   r = r ?: record (sb, o, c, lim, err);
   if (r < 0)

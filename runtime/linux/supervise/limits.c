@@ -112,12 +112,22 @@ make_cgroup (struct sbx_limits *lim, const struct sbx_cgroup_layout *layout,
   return r;
 }
 
+/* Once, however many times the set-up is made (setup_retry.h).  */
+static void
+add_reason (struct sbx_limits *lim, const char *reason)
+{
+  if (lim->reasons && !strv_contains (lim->reasons, reason))
+    (void) strv_push (lim->reasons, reason);
+}
+
 int
 sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
                   const struct sbx_limits_request *req, struct sbx_error *err)
 {
   *lim = (struct sbx_limits){ .memory_limit = plan->memory_limit,
                               .pids_limit = plan->pids_limit,
+                              .nproc_rlimit_holds = plan->nproc_rlimit_holds,
+                              .reasons = req->reasons,
                               .interval_ms = plan->sample_interval_ms,
                               .wall_clock_ms = plan->wall_clock_ms };
   bool limited = lim->memory_limit > 0 || lim->pids_limit > 0;
@@ -168,6 +178,11 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
                     layout.reason);
   else if (limited)
     lim->mechanism = SBX_LIMITS_MONITOR;
+  if (lim->mechanism == SBX_LIMITS_MONITOR && lim->pids_limit > 0
+      && !lim->nproc_rlimit_holds)
+    add_reason (lim, "pids.limit: RLIMIT_NPROC does not hold the host's "
+                     "uid 0, which the sandbox may run as, and no cgroup "
+                     "can be made: the limit is only sampled");
   sbx_cgroup_layout_free (&layout);
   return r;
 }
@@ -175,12 +190,12 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
 bool
 sbx_limits_wants_nproc (const struct sbx_limits *lim)
 {
-  return lim->mechanism == SBX_LIMITS_MONITOR && lim->pids_limit > 0;
+  return lim->mechanism == SBX_LIMITS_MONITOR && lim->pids_limit > 0
+         && lim->nproc_rlimit_holds;
 }
 
 void
-sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner, pid_t first,
-                       struct strv *reasons)
+sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner, pid_t first)
 {
   if (!sbx_limits_wants_nproc (lim))
     return;
@@ -191,9 +206,8 @@ sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner, pid_t first,
   lim->nproc_rlimit = r == 0;
   char reason[sizeof err.msg + 64];
   snprintf (reason, sizeof reason, "%s: the limit is only sampled", err.msg);
-  /* Once, however many times the set-up is made (setup_retry.h).  */
-  if (r < 0 && reasons && !strv_contains (reasons, reason))
-    (void) strv_push (reasons, reason);
+  if (r < 0)
+    add_reason (lim, reason);
 }
 
 /* Sample sooner while memory grows towards the limit: half the time the

@@ -61,6 +61,9 @@ struct sbx_limits_request
   /* `create`: the container's directory, where the cgroup is recorded
      before it is made and the watcher reports.  NULL for `run`.  */
   const char *container_dir;
+  /* Where a limit held by less than asked is said (the plan's
+     enforcement reasons for `run`), or NULL.  */
+  struct strv *reasons;
 };
 
 struct sbx_limits
@@ -71,7 +74,9 @@ struct sbx_limits
   uint64_t wall_clock_ms;           /* 0: none (`create`'s watcher) */
   /* A quota, or a cgroup made for a cgroupsPath or tuning alone.  */
   struct sbx_cgroup *cgroup;
-  bool nproc_rlimit; /* MONITOR: RLIMIT_NPROC holds pids_limit */
+  bool nproc_rlimit;       /* MONITOR: RLIMIT_NPROC holds pids_limit */
+  bool nproc_rlimit_holds; /* the plan's: it can */
+  struct strv *reasons;    /* the request's */
   /* Whoever samples (run's loop, the watcher): set up at the first tick. */
   bool sampling;
   struct sbx_sampler sampler;
@@ -101,10 +106,9 @@ bool sbx_limits_wants_nproc (const struct sbx_limits *lim);
 /* Set RLIMIT_NPROC in the held sandbox (runtime/linux/confine/rlimits.h):
    through RUNNER, bwrap, whose one child is the sandbox's first process
    (`run`), or on that process itself when RUNNER is 0 and FIRST is it
-   (`create`).  On failure the pids limit stays sampled, and REASONS (NULL:
-   none kept) says why.  */
-void sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner, pid_t first,
-                            struct strv *reasons);
+   (`create`).  On failure the pids limit stays sampled, and the request's
+   reasons say why.  */
+void sbx_limits_hold_nproc (struct sbx_limits *lim, pid_t runner, pid_t first);
 
 /* MONITOR: sample the tree under SANDBOX_PID (<= 0: not known yet).
    Returns the breached limit, or SBX_LIMIT_NONE; *NEXT_MS is when to
