@@ -79,6 +79,15 @@ join_options (const struct strv *options)
   return s;
 }
 
+/* 'u' for a tmpfs owner option "uid=N", 'g' for "gid=N", else 0.  */
+static char
+owner_option (const char *o)
+{
+  return strncmp (o, "uid=", 4) == 0   ? 'u'
+         : strncmp (o, "gid=", 4) == 0 ? 'g'
+                                       : 0;
+}
+
 /* Option O (the INDEX-th mount's I-th) as the runner writes it.  With
    ranges an owner (uid=N, gid=N) names an id of the container's user
    namespace, where crun mounts the tmpfs; the runner mounts it from the
@@ -87,9 +96,10 @@ static int
 runner_option (const struct sbx_linux *lx, bool ranges, const char *o,
                size_t index, size_t i, struct strv *out, struct sbx_error *err)
 {
-  bool uid = strncmp (o, "uid=", 4) == 0, gid = strncmp (o, "gid=", 4) == 0;
-  if (!ranges || !(uid || gid))
+  char owner = owner_option (o);
+  if (!ranges || !owner)
     return strv_push (out, o);
+  bool uid = owner == 'u';
   /* Read as the kernel's tmpfs reads it (kstrtouint, base 0): "010" is
      8, "0x10" 16, a "+" allowed.  */
   const char *digits = o + 4 + (o[4] == '+');
@@ -131,8 +141,8 @@ runner_options (const struct sbx_linux *lx, const struct sbx_mount *m,
                                 "mounts[%zu].options[%zu]: a comma inside "
                                 "one option; list each on its own",
                                 index, i);
-      has_uid |= strncmp (m->options.v[i], "uid=", 4) == 0;
-      has_gid |= strncmp (m->options.v[i], "gid=", 4) == 0;
+      has_uid |= owner_option (m->options.v[i]) == 'u';
+      has_gid |= owner_option (m->options.v[i]) == 'g';
       r = runner_option (lx, ranges, m->options.v[i], index, i, &o, err);
     }
   uint32_t root = 0;
