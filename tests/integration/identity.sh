@@ -336,10 +336,15 @@ c['process']['capabilities'] = {
 # workload there as process.user, so the host sees uid 1000 as 100999 and
 # the workload cannot write the container root's files; a nested
 # namespace that maps 1000 to its own root would give it root's access.
-# (userns_range, as root, makes the namespace; OWNER is the mode's uid.)
-rl () { "$USERNS_RANGE" "$([ -n "$AS" ] && echo 65534 || echo 0)" env -i "$SBX" --root "$ROOT" "$@"; }
+# userns_range, as root, makes the namespace, owned by the mode's uid, and
+# a sleep holds it; every call enters it, as podman's do its pause
+# process's (nsenter takes uid 0 there).
+rl () { $AS nsenter -U -t "$RL_HOLDER" env -i "$SBX" --root "$ROOT" "$@"; }
 rootless_case () {
-  local b=$B/rl id=rl-$RUN pid
+  local b=$B/rl id=rl-$RUN pid out
+  "$USERNS_RANGE" "$([ -n "$AS" ] && echo 65534 || echo 0)" sleep 300 &
+  local maker=$!
+  for _ in $(seq 50); do RL_HOLDER=$(pgrep -P "$maker") && break; sleep 0.05; done
   bundle "$b" "
 c['process']['args'] = ['sh', '-c', 'echo x >> /owned; touch /tmp/tried; exec sleep 30']
 c['process']['user'] = {'uid': 1000, 'gid': 1001, 'additionalGids': [2000, 3000]}
@@ -359,7 +364,27 @@ c['process']['user'] = {'uid': 1000, 'gid': 1001, 'additionalGids': [2000, 3000]
     [ "$(status_line "$pid" Groups)" = "101999 102999" ]
   check "rootless: uid 1000 cannot append to the container root's 0644 file" \
     [ "$(cat "$b/rootfs/owned")" = root ]
+  printf '%s' '{"args": ["sh", "-c", "id -u; echo y >> /owned; echo append=$?"],
+    "cwd": "/", "user": {"uid": 1000, "gid": 1001}, "env": ["PATH=/bin"]}' > "$B/rl-proc.json"
+  out=$(rl exec --process "$B/rl-proc.json" "$id" 2>&1 < /dev/null)
+  check "rootless: exec as uid 1000 is that uid, and cannot append either ($(echo $out))" \
+    eval '[[ "$out" == 1000*append=1* ]] && [ "$(cat "$b/rootfs/owned")" = root ]'
   rl delete --force "$id" > /dev/null 2>&1
+  # podman --uidmap 0:1:1000, rootless: a range of the namespace's own ids
+  # (1..1000, the host's 100000..100999), which this root may map.
+  bundle "$b-range" "
+c['process']['args'] = ['sleep', '30']
+c['linux']['namespaces'].append({'type': 'user'})
+c['linux']['uidMappings'] = [{'containerID': 0, 'hostID': 1, 'size': 1000}]
+c['linux']['gidMappings'] = [{'containerID': 0, 'hostID': 1, 'size': 1000}]
+"
+  chown -R 100000:100000 "$b-range/rootfs" # podman's part: the range's root owns it
+  { rl create --bundle "$b-range" "$id-r" && rl start "$id-r"; } > "$B/rlr.err" 2>&1 < /dev/null
+  pid=$(rl state "$id-r" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  check "rootless: a range of the namespace's ids, uid 0 as host 100000 ($(status_line "$pid" Uid); $(cat "$B/rlr.err"))" \
+    [ "$(status_line "$pid" Uid)" = "100000 100000 100000 100000" ]
+  rl delete --force "$id-r" > /dev/null 2>&1
+  kill "$RL_HOLDER"; wait "$maker"
 }
 
 suite () {
