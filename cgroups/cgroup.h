@@ -88,20 +88,24 @@ struct sbx_cgroup_layout
 
 /* Find what cgroups the caller (by effective uid) can use.  v2 is chosen
    when it offers memory and pids; else v1 when memory and pids hierarchies
-   are mounted and writable (root only); else NONE with REASON set, e.g.
-   "unprivileged and no delegated cgroup v2 subtree".  An unprivileged
-   caller uses v2 through the nearest ancestor-or-self of its own cgroup
-   that it owns (systemd user delegation: user@UID.service and below)
+   are mounted and writable (the host's root only); else NONE with REASON
+   set, e.g.
+   "unprivileged and no delegated cgroup v2 subtree".  Any caller but the
+   host's root (common/host_root.h; uid 0 of a rootless podman's user
+   namespace is not it) uses v2 through the nearest ancestor-or-self of its own
+   cgroup that it owns (systemd user delegation: user@UID.service and below)
    where cgroup.procs and cgroup.subtree_control are writable and memory
    and pids are enabled in cgroup.subtree_control (or can be: offered and
    no process inside).  Returns 0 (also for NONE), or a negative errno
    when the mount table cannot be read.  */
 int sbx_cgroup_detect (struct sbx_cgroup_layout *out, struct sbx_error *err);
-/* The same from given files: a mountinfo, a /proc/PID/cgroup, an euid.
-   Mount points in MOUNTINFO are used as they are (tests point them at a
-   directory tree of their own).  */
+/* The same from given files: a mountinfo, a /proc/PID/cgroup, an euid,
+   and whether the caller is the host's root (PRIVILEGED).  Mount points in
+   MOUNTINFO are used as they are (tests point them at a directory tree of
+   their own).  */
 int sbx_cgroup_detect_at (const char *mountinfo, const char *proc_cgroup,
-                          uid_t euid, struct sbx_cgroup_layout *out,
+                          uid_t euid, bool privileged,
+                          struct sbx_cgroup_layout *out,
                           struct sbx_error *err);
 void sbx_cgroup_layout_free (struct sbx_cgroup_layout *layout);
 /* Put LAYOUT's default names under the caller's own cgroup in every

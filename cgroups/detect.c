@@ -3,6 +3,7 @@
 #include "cgroups/cgroup.h"
 #include "cgroups/cgroup_backend.h"
 #include "common/cleanup.h"
+#include "common/host_root.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -166,7 +167,7 @@ delegated_ok (const char *dir, uid_t euid, char *reason, size_t size)
   return false;
 }
 
-/* Unprivileged: walk up from the caller's cgroup while the caller owns it,
+/* Not the host's root: walk up from the caller's cgroup while it owns it,
    to the first directory it can make sandboxes in.  */
 static int
 find_delegated_base (struct sbx_cgroup_layout *l, uid_t euid)
@@ -204,20 +205,20 @@ find_delegated_base (struct sbx_cgroup_layout *l, uid_t euid)
 
 static int
 detect_v2 (const char *mountinfo, const char *proc_cgroup, uid_t euid,
-           struct sbx_cgroup_layout *l)
+           bool privileged, struct sbx_cgroup_layout *l)
 {
   int r = find_mount (mountinfo, proc_cgroup, "cgroup2", NULL, &l->unified);
   if (r == -ENOENT)
     {
       snprintf (l->reason, sizeof l->reason, "%s",
-                euid == 0 ? "no cgroup2 file system is mounted"
-                          : "unprivileged and no delegated cgroup v2 "
-                            "subtree: no cgroup2 file system is mounted");
+                privileged ? "no cgroup2 file system is mounted"
+                           : "unprivileged and no delegated cgroup v2 "
+                             "subtree: no cgroup2 file system is mounted");
       return 0;
     }
   if (r < 0)
     return r;
-  if (euid != 0)
+  if (!privileged)
     return find_delegated_base (l, euid);
   const char *m = l->unified.mount;
   if (!offers_memory_and_pids (m, "cgroup.controllers"))
@@ -278,11 +279,11 @@ explain_v1 (struct sbx_cgroup_layout *l)
 
 int
 sbx_cgroup_detect_at (const char *mountinfo, const char *proc_cgroup,
-                      uid_t euid, struct sbx_cgroup_layout *out,
-                      struct sbx_error *err)
+                      uid_t euid, bool privileged,
+                      struct sbx_cgroup_layout *out, struct sbx_error *err)
 {
-  *out = (struct sbx_cgroup_layout){ .privileged = euid == 0 };
-  int r = detect_v2 (mountinfo, proc_cgroup, euid, out);
+  *out = (struct sbx_cgroup_layout){ .privileged = privileged };
+  int r = detect_v2 (mountinfo, proc_cgroup, euid, privileged, out);
   if (r == 0 && out->unified.base)
     {
       out->version = SBX_CGROUP_V2;
@@ -291,9 +292,9 @@ sbx_cgroup_detect_at (const char *mountinfo, const char *proc_cgroup,
       return 0;
     }
   hierarchy_free (&out->unified);
-  if (r == 0 && euid == 0)
+  if (r == 0 && privileged)
     r = detect_v1 (mountinfo, proc_cgroup, out);
-  if (r == 0 && euid == 0)
+  if (r == 0 && privileged)
     explain_v1 (out);
   if (r < 0)
     {
@@ -343,7 +344,7 @@ int
 sbx_cgroup_detect (struct sbx_cgroup_layout *out, struct sbx_error *err)
 {
   return sbx_cgroup_detect_at ("/proc/self/mountinfo", "/proc/self/cgroup",
-                               geteuid (), out, err);
+                               geteuid (), sbx_host_root (), out, err);
 }
 
 void

@@ -43,17 +43,25 @@ own_by_user (const char *rel)
     printf ("# chown %s failed\n", path);
 }
 
+/* As EUID, the host's root when PRIVILEGED.  */
 static int
-detect (uid_t euid, struct sbx_cgroup_layout *l)
+detect_as (uid_t euid, bool privileged, struct sbx_cgroup_layout *l)
 {
   char mi[4200], pc[4200];
   snprintf (mi, sizeof mi, "%s/mountinfo", tmp);
   snprintf (pc, sizeof pc, "%s/proc_cgroup", tmp);
   struct sbx_error err = { 0 };
-  int r = sbx_cgroup_detect_at (mi, pc, euid, l, &err);
+  int r = sbx_cgroup_detect_at (mi, pc, euid, privileged, l, &err);
   if (r < 0)
     printf ("# detect: %s\n", err.msg);
   return r;
+}
+
+/* As EUID, which is the host's root when it is 0.  */
+static int
+detect (uid_t euid, struct sbx_cgroup_layout *l)
+{
+  return detect_as (euid, euid == 0, l);
 }
 
 /* LINES with every '@' replaced by the fake tree's directory.  */
@@ -83,6 +91,14 @@ pure_v2_root (void)
   tap_streq (l.unified.own, "user.slice/session-1.scope", "pure v2: own");
   tap_streq (l.unified.base, "", "pure v2 as root: base is the root");
   tap_ok (l.privileged && l.controllers == 3, "pure v2: memory and pids");
+  sbx_cgroup_layout_free (&l);
+  /* uid 0 of a rootless user namespace: not the host's root, whatever
+     its euid, so it looks for a delegated subtree (none here: the
+     session's scope is not in the tree), never at the root.  */
+  tap_ok (detect_as (0, false, &l) == 0 && l.version == SBX_CGROUP_NONE
+              && !l.privileged
+              && strstr (l.reason, "no delegated cgroup v2 subtree"),
+          "pure v2, a namespace's uid 0: no root cgroup (%s)", l.reason);
   sbx_cgroup_layout_free (&l);
 }
 
@@ -157,6 +173,9 @@ hybrid_v1 (void)
   tap_ok (detect (user, &l) == 0 && l.version == SBX_CGROUP_NONE
               && strstr (l.reason, "unprivileged and no delegated cgroup v2"),
           "hybrid, unprivileged: none (%s)", l.reason);
+  sbx_cgroup_layout_free (&l);
+  tap_ok (detect_as (0, false, &l) == 0 && l.version == SBX_CGROUP_NONE,
+          "hybrid, a namespace's uid 0: no v1 (%s)", l.reason);
   sbx_cgroup_layout_free (&l);
 
   write_mountinfo ("41 31 0:38 / @/unified rw - cgroup2 cgroup2 rw\n");
