@@ -33,6 +33,10 @@ PY
   hand_over "$dir"
 }
 
+pid_of () { # SBX ID: the pid `SBX state ID` gives (SBX: sbx or rl)
+  "$1" state "$2" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])'
+}
+
 status_line () { # PID FIELD: "1000 1000 1000 1000" of Uid:, Gid:, Groups:
   sed -n "s/^$2:[[:space:]]*//p" "/proc/$1/status" | tr -s ' \t' ' ' | sed 's/ $//'
 }
@@ -48,7 +52,7 @@ c['process']['user'] = {'uid': 1000, 'gid': 1001, 'additionalGids': [2000, 3000]
   sbx create --bundle "$b" "$id" > "$B/ids.err" 2>&1 < /dev/null
   check "identity: create succeeds ($(cat "$B/ids.err"))" [ $? -eq 0 ]
   sbx start "$id"
-  pid=$(sbx state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  pid=$(pid_of sbx "$id")
   check "identity: the host sees uid 1000 ($(status_line "$pid" Uid))" \
     [ "$(status_line "$pid" Uid)" = "1000 1000 1000 1000" ]
   check "identity: the host sees gid 1001 ($(status_line "$pid" Gid))" \
@@ -149,7 +153,7 @@ c['process']['args'] = ['sh', '-c', 'trap \"echo got > /tmp/sig; exit 0\" TERM; 
     id=kill$i-$RUN
     rm -f "$b/rootfs/tmp/sig"
     sbx create --bundle "$b" "$id" > /dev/null 2>&1 < /dev/null
-    pid=$(sbx state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+    pid=$(pid_of sbx "$id")
     sbx start "$id"
     exe=$(readlink "/proc/$pid/exe")
     [ "${exe##*/}" = busybox ] && ran=$((ran + 1))
@@ -196,7 +200,7 @@ c['linux']['devices'] = [{'path': '/dev/fuse', 'type': 'c', 'major': 10, 'minor'
   rc=$?
   check "uidmap: create succeeds ($(cat "$B/um.err"))" [ $rc -eq 0 ]
   sbx start "$id"
-  pid=$(sbx state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  pid=$(pid_of sbx "$id")
   for _ in $(seq 50); do [ -e "$data/made" ] && break; sleep 0.05; done
   check "uidmap: the host sees uid 100000 ($(status_line "$pid" Uid))" \
     [ "$(status_line "$pid" Uid)" = "100000 100000 100000 100000" ]
@@ -322,7 +326,7 @@ c['process']['capabilities'] = {
     not_ok "caps as uid $uid: the container starts" "$(cat "$B/caps.err")"
     return
   fi
-  pid=$(sbx state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  pid=$(pid_of sbx "$id")
   first=$(caps_of "$pid")
   out=$(sbx exec "$id" sh -c 'grep -E "^Cap(Inh|Prm|Eff|Bnd|Amb):" /proc/self/status' 2>&1 < /dev/null | tr -s ' \t\n' ' ')
   check "caps as uid $uid: exec's process holds what the first one holds ($first | exec: $out)" \
@@ -354,7 +358,7 @@ c['process']['user'] = {'uid': 1000, 'gid': 1001, 'additionalGids': [2000, 3000]
   rl create --bundle "$b" "$id" > "$B/rl.err" 2>&1 < /dev/null
   check "rootless: create succeeds ($(cat "$B/rl.err"))" [ $? -eq 0 ]
   rl start "$id"
-  pid=$(rl state "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  pid=$(pid_of rl "$id")
   for _ in $(seq 50); do [ -e "$b/rootfs/tmp/tried" ] && break; sleep 0.05; done
   check "rootless: the host sees uid 1000 as 100999 ($(status_line "$pid" Uid))" \
     [ "$(status_line "$pid" Uid)" = "100999 100999 100999 100999" ]
@@ -380,7 +384,7 @@ c['linux']['gidMappings'] = [{'containerID': 0, 'hostID': 1, 'size': 1000}]
 "
   chown -R 100000:100000 "$b-range/rootfs" # podman's part: the range's root owns it
   { rl create --bundle "$b-range" "$id-r" && rl start "$id-r"; } > "$B/rlr.err" 2>&1 < /dev/null
-  pid=$(rl state "$id-r" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+  pid=$(pid_of rl "$id-r")
   check "rootless: a range of the namespace's ids, uid 0 as host 100000 ($(status_line "$pid" Uid); $(cat "$B/rlr.err"))" \
     [ "$(status_line "$pid" Uid)" = "100000 100000 100000 100000" ]
   rl delete --force "$id-r" > /dev/null 2>&1
