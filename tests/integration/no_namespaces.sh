@@ -82,6 +82,18 @@ case_alias_of_ancestor ()
   rmdir "$WORK/aroot"
 }
 
+# bwrap gives an agent no capability; without it the rung drops the
+# caller's (uid 0's of a user namespace here, podman's default set for
+# root inside podman) before the command: none is left in any set.
+case_capabilities ()
+{
+  agent "" sh -c 'grep -E "^Cap(Inh|Prm|Eff|Amb):" /proc/self/status'
+  local set
+  for set in Inh Prm Eff Amb; do
+    tap_has "$OUT" "Cap$set:	0000000000000000" "the command holds no capability (Cap$set)"
+  done
+}
+
 case_report ()
 {
   agent "" true
@@ -208,6 +220,7 @@ run_cases ()
     return
   fi
   case_report
+  case_capabilities
   case_files
   case_alias_of_ancestor
   case_tools

@@ -2,11 +2,13 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int
@@ -84,6 +86,20 @@ sbx_rung_session (const struct sbx_rung *rung)
   return setpgid (0, 0) < 0 ? -errno : 0;
 }
 
+/* What bwrap does for a caller's sandbox: no capability at all.  Dropping
+   needs no privilege; with no_new_privs an exec cannot bring any back,
+   root's included.  Raw calls: this child shares its parent's memory.  */
+static int
+drop_capabilities (void)
+{
+  struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3] = { 0 };
+  if (prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0
+      && errno != EINVAL) /* a kernel before ambient capabilities */
+    return -errno;
+  return syscall (SYS_capset, &head, none) < 0 ? -errno : 0;
+}
+
 int
 sbx_rung_confine (const struct sbx_rung *rung)
 {
@@ -93,6 +109,9 @@ sbx_rung_confine (const struct sbx_rung *rung)
     close (rung->close_fds[i]);
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
     return -errno;
+  int r = drop_capabilities ();
+  if (r < 0)
+    return r;
   for (size_t i = 0; i < rung->n_progs; i++)
     if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &rung->progs[i]) < 0)
       return -errno;

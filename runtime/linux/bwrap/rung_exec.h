@@ -35,7 +35,7 @@ int sbx_rung_prepare (const struct sbx_plan *plan, int seccomp_fd,
 int sbx_rung_session (const struct sbx_rung *rung);
 
 /* In the child, last before exec: working directory, descriptors,
-   no_new_privs, seccomp.  0 or -errno.  */
+   no_new_privs, no capability, seccomp.  0 or -errno.  */
 int sbx_rung_confine (const struct sbx_rung *rung);
 
 /* Remove the TMPDIR (and what the run left in it); free.  */
