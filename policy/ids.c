@@ -117,7 +117,9 @@ policy_identity (const struct sbx_spec *spec,
       && lx->n_uid_mappings == 0 && lx->n_gid_mappings == 0)
     return helper_takes_ids (u, plan, err);
   bool as_caller = u->uid == host->uid && u->gid == host->gid;
-  if (host->is_root && !plan->agent && as_caller && lx->n_uid_mappings == 0
+  /* The whole range is the host's root's to map; a namespace's root
+     gets bwrap's map of its own id below, as an unprivileged caller.  */
+  if (host->host_root && !plan->agent && as_caller && lx->n_uid_mappings == 0
       && lx->n_gid_mappings == 0)
     {
       plan->uid_map = strdup (IDENTITY_MAP);

@@ -388,6 +388,21 @@ c['linux']['gidMappings'] = [{'containerID': 0, 'hostID': 1, 'size': 1000}]
   check "rootless: a range of the namespace's ids, uid 0 as host 100000 ($(status_line "$pid" Uid); $(cat "$B/rlr.err"))" \
     [ "$(status_line "$pid" Uid)" = "100000 100000 100000 100000" ]
   rl delete --force "$id-r" > /dev/null 2>&1
+  # A user namespace with no maps, and a container without /proc: as the
+  # host's root would, without the whole-range identity map only the
+  # host's root may write (both failed, leaving the sandbox's pid 1).
+  bundle "$b-nomap" "
+c['process']['args'] = ['id', '-u']
+c['linux']['namespaces'].append({'type': 'user'})
+"
+  out=$(rl run --bundle "$b-nomap" "$id-n" 2>&1 < /dev/null)
+  check "rootless: a user namespace without maps runs ($(echo $out))" [ "$out" = 0 ]
+  bundle "$b-noproc" "
+c['process']['args'] = ['id', '-u']
+c['mounts'] = [m for m in c['mounts'] if m['type'] != 'proc']
+"
+  out=$(rl run --bundle "$b-noproc" "$id-p" 2>&1 < /dev/null)
+  check "rootless: a container without /proc runs ($(echo $out))" [ "$out" = 0 ]
   kill "$RL_HOLDER"; wait "$maker"
 }
 

@@ -657,6 +657,11 @@ sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
       close (ours[i]);
   if (r < 0)
     {
+      /* The sandbox's first process first: bwrap, its parent, has not
+         reaped it, so the pid is still its; left, it would wait on bwrap's
+         go-ahead for ever, holding what it inherited.  */
+      if (sandbox_pid > 0)
+        kill (sandbox_pid, SIGKILL);
       if (pid > 0)
         {
           kill (pid, SIGKILL);
