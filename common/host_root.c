@@ -5,20 +5,87 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#endif
 
 #include "common/cleanup.h"
 
-#define CAP_SYS_ADMIN_BIT 21 /* linux/capability.h's CAP_SYS_ADMIN */
-
-/* PATH's first SIZE-1 bytes as a string, or -1 (no such file).  */
+/* PATH's text, whole up to SIZE-1 bytes, or -1 (no such file).  */
 static ssize_t
 read_text (const char *path, char *buf, size_t size)
 {
   cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC);
-  ssize_t n = fd < 0 ? -1 : read (fd, buf, size - 1);
-  if (n >= 0)
-    buf[n] = '\0';
-  return n;
+  if (fd < 0)
+    return -1;
+  size_t len = 0;
+  ssize_t n;
+  while (len < size - 1 && (n = read (fd, buf + len, size - 1 - len)) > 0)
+    len += (size_t) n;
+  buf[len] = '\0';
+  return (ssize_t) len;
+}
+
+/* A map's text: up to 340 lines of three numbers of up to ten digits.  */
+#define MAP_TEXT_MAX (340 * 33 + 1)
+
+/* Calls EACH for every line of /proc/self/NAME ("uid_map", "gid_map").
+   False when there is no such file (no user namespaces here).  */
+static bool
+each_map_line (const char *name,
+               void (*each) (unsigned long inside, unsigned long outside,
+                             unsigned long count, void *arg),
+               void *arg)
+{
+  char path[32];
+  cleanup_free char *map = malloc (MAP_TEXT_MAX);
+  snprintf (path, sizeof path, "/proc/self/%s", name);
+  if (map == NULL || read_text (path, map, MAP_TEXT_MAX) < 0)
+    return false;
+  unsigned long inside, outside, count;
+  for (const char *line = map; *line != '\0';)
+    {
+      if (sscanf (line, "%lu %lu %lu", &inside, &outside, &count) == 3)
+        each (inside, outside, count, arg);
+      const char *end = strchr (line, '\n');
+      if (end == NULL)
+        break;
+      line = end + 1;
+    }
+  return true;
+}
+
+static void
+add_count (unsigned long inside, unsigned long outside, unsigned long count,
+           void *arg)
+{
+  (void) inside;
+  (void) outside;
+  *(unsigned long long *) arg += count;
+}
+
+/* How many ids this user namespace maps (NAME: "uid_map", "gid_map").  */
+static unsigned long long
+mapped_ids (const char *name)
+{
+  unsigned long long sum = 0;
+  return each_map_line (name, add_count, &sum) ? sum : 0;
+}
+
+static void
+find_root (unsigned long inside, unsigned long outside, unsigned long count,
+           void *arg)
+{
+  if (outside == 0 && count > 0)
+    *(long *) arg = (long) inside;
+}
+
+long
+sbx_parent_root_id (const char *map_name)
+{
+  long id = -1;
+  return each_map_line (map_name, find_root, &id) ? id : 0;
 }
 
 /* Whether this process sees the initial user namespace's whole uid range
@@ -26,44 +93,27 @@ read_text (const char *path, char *buf, size_t size)
 static bool
 initial_user_namespace (void)
 {
-  char map[128];
+  char map[64];
   if (read_text ("/proc/self/uid_map", map, sizeof map) < 0)
     return true; /* no user namespaces here */
   return strstr (map, "4294967295") != NULL;
 }
 
-/* How many uids this user namespace maps: the sum of its map's counts.  */
-static unsigned long long
-mapped_uids (void)
-{
-  char map[2048]; /* up to 340 lines of up to 3 ten-digit numbers */
-  if (read_text ("/proc/self/uid_map", map, sizeof map) < 0)
-    return 0;
-  unsigned long long sum = 0;
-  unsigned long inside, outside, count;
-  for (const char *line = map; *line != '\0';)
-    {
-      if (sscanf (line, "%lu %lu %lu", &inside, &outside, &count) == 3)
-        sum += count;
-      const char *end = strchr (line, '\n');
-      if (end == NULL)
-        break;
-      line = end + 1;
-    }
-  return sum;
-}
-
+/* CAP_SYS_ADMIN effective in this process's user namespace.  */
 static bool
 holds_sys_admin (void)
 {
-  char status[4096];
-  if (read_text ("/proc/self/status", status, sizeof status) < 0)
+#ifdef __linux__
+  struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+  if (syscall (SYS_capget, &head, data) < 0)
     return false;
-  const char *eff = strstr (status, "\nCapEff:");
-  return eff != NULL
-         && (strtoull (eff + strlen ("\nCapEff:"), NULL, 16)
-             >> CAP_SYS_ADMIN_BIT)
-                & 1;
+  return (data[CAP_TO_INDEX (CAP_SYS_ADMIN)].effective
+          & CAP_TO_MASK (CAP_SYS_ADMIN))
+         != 0;
+#else
+  return false;
+#endif
 }
 
 static bool
@@ -84,7 +134,8 @@ bool
 sbx_namespace_root (void)
 {
   return geteuid () == 0 && !initial_user_namespace () && holds_sys_admin ()
-         && may_set_groups () && mapped_uids () > 1;
+         && may_set_groups () && mapped_ids ("uid_map") > 1
+         && mapped_ids ("gid_map") > 1;
 }
 
 bool

@@ -23,4 +23,11 @@ bool sbx_namespace_root (void);
    make their namespaces without a user namespace of their own.  */
 bool sbx_runs_as_root (void);
 
+/* The id of this user namespace that is id 0 of its parent's, from
+   /proc/self/MAP_NAME ("uid_map" or "gid_map"): 0 in the initial one,
+   -1 when no id of this namespace is.  One level up is as far as /proc
+   shows, so this is the host's root as far as sbx-oci can tell (an id
+   the parent itself maps from another's 0 is not seen).  */
+long sbx_parent_root_id (const char *map_name);
+
 #endif

@@ -37,6 +37,7 @@ struct id_maps
   const struct sbx_id_mapping *v;
   size_t n;
   unsigned long own; /* the caller's id */
+  long root;         /* the host's root here (root_uid_here), or -1 */
 };
 
 static void
@@ -44,10 +45,12 @@ id_maps_of (const struct sbx_spec *spec, const struct sbx_host_facts *host,
             struct id_maps maps[2])
 {
   const struct sbx_linux *lx = &spec->linux_;
-  maps[0] = (struct id_maps){ "linux.uidMappings", lx->uid_mappings,
-                              lx->n_uid_mappings, host->uid };
-  maps[1] = (struct id_maps){ "linux.gidMappings", lx->gid_mappings,
-                              lx->n_gid_mappings, host->gid };
+  maps[0]
+      = (struct id_maps){ "linux.uidMappings", lx->uid_mappings,
+                          lx->n_uid_mappings, host->uid, host->root_uid_here };
+  maps[1]
+      = (struct id_maps){ "linux.gidMappings", lx->gid_mappings,
+                          lx->n_gid_mappings, host->gid, host->root_gid_here };
 }
 
 bool
@@ -163,18 +166,23 @@ maps_complete (const struct sbx_plan *plan, const struct id_maps maps[2],
 
 /* A range's namespace keeps host root out: mapped, it would be the
    workload's own id under another number, and the capabilities sbx-oci-init
-   gives inside would act on the host's root-owned files.  */
+   gives inside would act on the host's root-owned files.  The host's root
+   is id 0 of the caller's namespace only in the host's; in a rootless
+   podman's it is no id at all (podman's --userns=keep-id maps id 0 there,
+   the user's own), in `unshare -r`'s it is 0 again.  */
 static int
 host_root_unmapped (const struct id_maps maps[2], struct sbx_error *err)
 {
   for (int k = 0; k < 2; k++)
-    for (size_t i = 0; i < maps[k].n; i++)
-      if (maps[k].v[i].host_id == 0)
+    for (size_t i = 0; maps[k].root >= 0 && i < maps[k].n; i++)
+      if ((unsigned long) maps[k].root >= maps[k].v[i].host_id
+          && (unsigned long) maps[k].root - maps[k].v[i].host_id
+                 < maps[k].v[i].size)
         return sbx_refuse_path (err, -EPERM,
-                                "%s[%zu]: maps host id 0 (root) into the "
-                                "container; a range's namespace keeps the "
-                                "host's root out",
-                                maps[k].field, i);
+                                "%s[%zu]: maps host id %ld, the host's root, "
+                                "into the container; a range's namespace "
+                                "keeps the host's root out",
+                                maps[k].field, i, maps[k].root);
   return 0;
 }
 

@@ -272,15 +272,17 @@ resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
   plan->sample_interval_ms = spec->ext.sample_interval_ms;
 }
 
-/* Whether host uid 0 is among the ids MAP (uid_map text) gives.  */
+/* Whether ROOT (an id of the caller's namespace, -1: none) is among the
+   ids MAP (uid_map text) gives.  */
 static bool
-maps_host_root (const char *map)
+maps_host_root (const char *map, long root)
 {
   unsigned long inside, outside, count;
-  for (const char *line = map; line != NULL && *line != '\0';)
+  for (const char *line = map; root >= 0 && line != NULL && *line != '\0';)
     {
       if (sscanf (line, "%lu %lu %lu", &inside, &outside, &count) == 3
-          && outside == 0 && count > 0)
+          && (unsigned long) root >= outside
+          && (unsigned long) root - outside < count)
         return true;
       line = strchr (line, '\n');
       line = line ? line + 1 : NULL;
@@ -288,20 +290,25 @@ maps_host_root (const char *map)
   return false;
 }
 
-/* The kernel does not hold the host's uid 0 to RLIMIT_NPROC (nor a
-   process with CAP_SYS_RESOURCE or CAP_SYS_ADMIN in the host's user
-   namespace, which only the host's root can give).  The sandbox runs as
-   the ids sbx maps (MAP), else as the caller's own uid (the one bwrap
-   maps, or the caller's namespace itself for root's sandboxes): where
-   that may be host uid 0, RLIMIT_NPROC would not hold.  A uid 0 of
-   another namespace (rootless podman's, `unshare -r`) may be the host's
-   too, as far as sbx-oci can see: such a sandbox is sampled.  Any other
-   id is taken not to be host uid 0.  */
+/* The kernel does not hold host uid 0 to RLIMIT_NPROC, nor a process
+   with CAP_SYS_RESOURCE or CAP_SYS_ADMIN in the host's user namespace.
+   The sandbox runs as the ids sbx maps (MAP); else as process.user in
+   the caller's namespace when sbx-oci-init takes it; else as the
+   caller's own uid (the one bwrap maps, or the rung's, which drops every
+   capability).  Where that is the host's root as far as sbx-oci can
+   tell (host->root_uid_here), it would not hold; nor for the host's
+   root's container in the host's user namespace, which may keep such a
+   capability.  */
 static bool
 nproc_rlimit_holds (const struct sbx_host_facts *host,
                     const struct sbx_plan *plan)
 {
-  return plan->uid_map ? !maps_host_root (plan->uid_map) : host->uid != 0;
+  if (plan->uid_map)
+    return !maps_host_root (plan->uid_map, host->root_uid_here);
+  if (plan->init_ids ? (long) plan->uid == host->root_uid_here
+                     : host->caller_is_root_here)
+    return false;
+  return !host->host_root || plan->unshare[SBX_NS_USER];
 }
 
 enum sbx_mode

@@ -388,6 +388,29 @@ c['linux']['gidMappings'] = [{'containerID': 0, 'hostID': 1, 'size': 1000}]
   check "rootless: a range of the namespace's ids, uid 0 as host 100000 ($(status_line "$pid" Uid); $(cat "$B/rlr.err"))" \
     [ "$(status_line "$pid" Uid)" = "100000 100000 100000 100000" ]
   rl delete --force "$id-r" > /dev/null 2>&1
+  # podman --userns=keep-id: the container's uid 1000 is the namespace's
+  # 0, the user's own id (it was refused as "host id 0"); but where that
+  # id is the host's root (the namespace root made, "0 0 1"), refused.
+  bundle "$b-keep" "
+c['process']['args'] = ['sleep', '30']
+c['process']['user'] = {'uid': 1000, 'gid': 1000}
+c['linux']['namespaces'].append({'type': 'user'})
+for k in ('uidMappings', 'gidMappings'):
+    c['linux'][k] = [{'containerID': 0, 'hostID': 1, 'size': 1000},
+                     {'containerID': 1000, 'hostID': 0, 'size': 1},
+                     {'containerID': 1001, 'hostID': 1001, 'size': 64536}]
+"
+  chown -R 100000:100000 "$b-keep/rootfs"
+  { rl create --bundle "$b-keep" "$id-k" && rl start "$id-k"; } > "$B/rlk.err" 2>&1 < /dev/null
+  pid=$(pid_of rl "$id-k")
+  if [ -n "$AS" ]; then
+    check "rootless: keep-id, the container's uid 1000 is the user's own ($(status_line "$pid" Uid); $(cat "$B/rlk.err"))" \
+      [ "$(status_line "$pid" Uid)" = "65534 65534 65534 65534" ]
+  else
+    check "rootless: keep-id is refused where id 0 is the host's root ($(cat "$B/rlk.err"))" \
+      grep -q "uidMappings\[1\]: maps host id 0, the host's root" "$B/rlk.err"
+  fi
+  rl delete --force "$id-k" > /dev/null 2>&1
   # A user namespace with no maps, and a container without /proc: as the
   # host's root would, without the whole-range identity map only the
   # host's root may write (both failed, leaving the sandbox's pid 1).

@@ -147,7 +147,7 @@ translate_with (const char *json, const struct fake_path *paths, bool is_root,
                 struct strv *argv, struct sbx_error *err)
 {
   struct sbx_host_facts host = fake_host (paths);
-  host.is_root = is_root;
+  host.is_root = host.host_root = host.caller_is_root_here = is_root;
   host.nodes_dir = nodes_dir;
   if (is_root)
     host.uid = host.gid = 0;
@@ -305,7 +305,7 @@ static void
 test_pid_join (void)
 {
   struct sbx_host_facts host = fake_host (NULL);
-  host.is_root = true;
+  host.is_root = host.host_root = host.caller_is_root_here = true;
   host.uid = host.gid = 0;
   struct sbx_plan *plan = NULL;
   struct sbx_error err = { 0 };
@@ -345,7 +345,7 @@ static void
 test_labels (void)
 {
   struct sbx_host_facts host = fake_host (NULL);
-  host.is_root = true;
+  host.is_root = host.host_root = host.caller_is_root_here = true;
   host.uid = host.gid = 0;
   host.selinux = host.apparmor = true;
   struct sbx_plan *plan = NULL;

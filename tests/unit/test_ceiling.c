@@ -443,7 +443,7 @@ id_ranges_stay_refused (void)
   struct sbx_ceiling c;
   ceiling_with (&c, "id-mappings");
   struct sbx_host_facts host = fake_host (ceiling_paths);
-  host.is_root = true;
+  host.is_root = host.host_root = host.caller_is_root_here = true;
   host.uid = host.gid = 0;
   static const char *const maps[] = {
     "{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}",

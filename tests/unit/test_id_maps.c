@@ -30,7 +30,7 @@ static struct sbx_host_facts
 root_host (void)
 {
   struct sbx_host_facts host = fake_host (NULL);
-  host.is_root = true;
+  host.is_root = host.host_root = host.caller_is_root_here = true;
   host.uid = host.gid = 0;
   return host;
 }
@@ -179,8 +179,8 @@ test_refusals (void)
                  "\"uidMappings\": [{\"containerID\": 0, "
                  "\"hostID\": 100000, \"size\": 1}, {\"containerID\": "
                  "1, \"hostID\": 0, \"size\": 1}], " RANGE ("gidMappings")),
-      "linux.uidMappings[1]: maps host id 0 (root) into the container; a "
-      "range's namespace keeps the host's root out",
+      "linux.uidMappings[1]: maps host id 0, the host's root, into the "
+      "container; a range's namespace keeps the host's root out",
       "host uid 0 in a range");
   expect_refused (
       &root,
@@ -189,9 +189,40 @@ test_refusals (void)
                                               "[{\"containerID\": 0, "
                                               "\"hostID\": 0, \"size\": "
                                               "65536}]"),
-      "linux.gidMappings[0]: maps host id 0 (root) into the container; a "
-      "range's namespace keeps the host's root out",
+      "linux.gidMappings[0]: maps host id 0, the host's root, into the "
+      "container; a range's namespace keeps the host's root out",
       "host gid 0 in a range");
+  /* Rootless podman's root, whose namespace maps no id to the host's
+     root: its id 0 is the user's own, and --userns=keep-id maps it.  */
+  struct sbx_host_facts ns_root = root_host ();
+  ns_root.host_root = ns_root.caller_is_root_here = false;
+  ns_root.root_uid_here = ns_root.root_gid_here = -1;
+  struct sbx_error err = { 0 };
+  struct sbx_plan *plan = resolve_as (
+      &ns_root,
+      CONTAINER (ROOT_USER,
+                 USERNS "\"uidMappings\": [{\"containerID\": 0, "
+                        "\"hostID\": 1, \"size\": 1000}, {\"containerID\": "
+                        "1000, \"hostID\": 0, \"size\": 1}], "
+                        "\"gidMappings\": [{\"containerID\": 0, "
+                        "\"hostID\": 0, \"size\": 1000}]"),
+      &err);
+  tap_ok (plan != NULL, "a namespace's root maps its id 0 (keep-id) (%s)",
+          err.msg);
+  sbx_plan_free (plan);
+  /* ... and where the namespace's uid 1000 is the host's root
+     (`unshare --map-user=1000` by root), 1000 is kept out.  */
+  ns_root.root_uid_here = 1000;
+  expect_refused (&ns_root,
+                  CONTAINER (ROOT_USER,
+                             USERNS "\"uidMappings\": "
+                                    "[{\"containerID\": 0, "
+                                    "\"hostID\": 500, \"size\": "
+                                    "1000}], " RANGE ("gidMappings")),
+                  "linux.uidMappings[0]: maps host id 1000, the host's root, "
+                  "into the container; a range's namespace keeps the host's "
+                  "root out",
+                  "the host's root at another id of the namespace");
   struct sbx_host_facts user = fake_host (NULL);
   expect_refused (
       &user, CONTAINER ("\"uid\": 0, \"gid\": 0", USERNS BOTH),

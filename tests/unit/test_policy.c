@@ -369,7 +369,7 @@ test_pid_namespace_path (void)
   "\"linux\": {\"namespaces\": [" NS "{\"type\": \"pid\", \"path\": "         \
   "\"/proc/7/ns/pid\"}]}}"
   struct sbx_host_facts host = fake_host (NULL);
-  host.is_root = true;
+  host.is_root = host.host_root = host.caller_is_root_here = true;
   host.uid = host.gid = 0;
   struct sbx_error err = { 0 };
   struct sbx_plan *plan = NULL;
@@ -415,7 +415,7 @@ test_supplementary_groups (void)
         "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\", \"user\": "
         "{\"uid\": 0, \"gid\": 0, \"additionalGids\": [10, 20]}}}";
   struct sbx_host_facts host = fake_host (NULL);
-  host.is_root = true;
+  host.is_root = host.host_root = host.caller_is_root_here = true;
   host.uid = host.gid = 0;
   struct sbx_error err = { 0 };
   struct sbx_plan *plan = NULL;
@@ -449,7 +449,7 @@ test_init_takes_identity (void)
         "\"process\": {\"args\": [\"true\"], \"cwd\": \"/\", \"user\": "
         "{\"uid\": 1000, \"gid\": 1001, \"additionalGids\": [7]}}}";
   struct sbx_host_facts host = fake_host (NULL);
-  host.is_root = true;
+  host.is_root = host.host_root = host.caller_is_root_here = true;
   host.uid = host.gid = 0;
   struct sbx_error err = { 0 };
   struct sbx_plan *plan = NULL;
@@ -505,7 +505,8 @@ test_root_propagation (void)
       char json[512];
       snprintf (json, sizeof json, fmt, cases[i].root, cases[i].value);
       struct sbx_host_facts host = fake_host (NULL);
-      host.is_root = cases[i].is_root;
+      host.is_root = host.host_root = host.caller_is_root_here
+          = cases[i].is_root;
       struct sbx_error err = { 0 };
       struct sbx_plan *plan = NULL;
       int r = fake_resolve_json (json, &host, &plan, &err);
@@ -566,7 +567,7 @@ test_labels (void)
       snprintf (json, sizeof json, fmt, cases[i].root, cases[i].mounts,
                 cases[i].process, cases[i].mount_label);
       struct sbx_host_facts host = fake_host (NULL);
-      host.is_root = true;
+      host.is_root = host.host_root = host.caller_is_root_here = true;
       host.selinux = cases[i].selinux;
       host.apparmor = cases[i].apparmor;
       struct sbx_error err = { 0 };
@@ -627,7 +628,7 @@ test_proc_dests (void)
       };
       snprintf (json, sizeof json, fmt, cases[i].mount);
       struct sbx_host_facts host = fake_host (cpuinfo);
-      host.is_root = true;
+      host.is_root = host.host_root = host.caller_is_root_here = true;
       struct sbx_error err = { 0 };
       struct sbx_plan *plan = NULL;
       int r = fake_resolve_json (json, &host, &plan, &err);
@@ -757,7 +758,7 @@ test_mqueue_by_root (void)
   for (int host_root = 1; host_root >= 0; host_root--)
     {
       struct sbx_host_facts host = fake_host (NULL);
-      host.is_root = true;
+      host.is_root = host.host_root = host.caller_is_root_here = true;
       host.host_root = host_root;
       host.uid = host.gid = 0;
       struct sbx_error err = { 0 };
@@ -781,8 +782,9 @@ test_mqueue_by_root (void)
 
 /* RLIMIT_NPROC holds a sandbox only where its ids are not host uid 0,
    which the kernel exempts: not for root's sandbox in root's user
-   namespace, nor in one that maps root's own id; yes for an
-   unprivileged caller's and for a range of other ids.  */
+   namespace, nor in one that maps root's own id, nor for a caller whose
+   uid is the host's 0; yes for an unprivileged caller's, a range of
+   other ids, and a rootless namespace's root's.  */
 static void
 test_nproc_rlimit_holds (void)
 {
@@ -796,23 +798,40 @@ test_nproc_rlimit_holds (void)
   "[{\"containerID\": 0, \"hostID\": " HOST ", \"size\": 65536}], "           \
   "\"gidMappings\": [{\"containerID\": 0, \"hostID\": " HOST                  \
   ", \"size\": 65536}]"
+  enum who
+  {
+    USER,        /* uid 1000 of the host's namespace */
+    HOST_ROOT,   /* the host's root */
+    NS_ROOT,     /* rootless podman's root: no id of its is the host's 0 */
+    MAPPED_ROOT, /* uid 1000 of `unshare --map-user=1000`, run by root */
+  };
   static const struct
   {
     const char *what, *json;
-    bool root, holds;
+    enum who who;
+    bool holds;
   } cases[] = {
-    { "an unprivileged caller's sandbox", NPROC_CONFIG (""), false, true },
-    { "root's, in root's user namespace", NPROC_CONFIG (""), true, false },
-    { "root's, ids 100000-165535", NPROC_CONFIG (NPROC_RANGE ("100000")), true,
-      true },
+    { "an unprivileged caller's sandbox", NPROC_CONFIG (""), USER, true },
+    { "root's, in root's user namespace", NPROC_CONFIG (""), HOST_ROOT,
+      false },
+    { "root's, ids 100000-165535", NPROC_CONFIG (NPROC_RANGE ("100000")),
+      HOST_ROOT, true },
     { "root's, in a user namespace of the config's with no map",
-      NPROC_CONFIG (", \"namespaces\": [{\"type\": \"user\"}]"), true, false },
+      NPROC_CONFIG (", \"namespaces\": [{\"type\": \"user\"}]"), HOST_ROOT,
+      false },
+    { "a rootless namespace's root's", NPROC_CONFIG (""), NS_ROOT, true },
+    { "a caller whose uid is the host's root", NPROC_CONFIG (""), MAPPED_ROOT,
+      false },
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
     {
+      enum who who = cases[i].who;
       struct sbx_host_facts host = fake_host (NULL);
-      host.is_root = host.host_root = cases[i].root;
-      if (cases[i].root)
+      host.is_root = who == HOST_ROOT || who == NS_ROOT;
+      host.host_root = who == HOST_ROOT;
+      host.caller_is_root_here = who == HOST_ROOT || who == MAPPED_ROOT;
+      host.root_uid_here = who == NS_ROOT ? -1 : who == MAPPED_ROOT ? 1000 : 0;
+      if (host.is_root)
         host.uid = host.gid = 0;
       struct sbx_error err = { 0 };
       struct sbx_plan *plan = NULL;
