@@ -78,20 +78,18 @@ find_root (unsigned long inside, unsigned long outside, unsigned long count,
            void *arg)
 {
   if (outside == 0 && count > 0)
-    *(long *) arg = (long) inside;
+    *(int64_t *) arg = (int64_t) inside;
 }
 
-long
+int64_t
 sbx_parent_root_id (const char *map_name)
 {
-  long id = -1;
+  int64_t id = -1;
   return each_map_line (map_name, find_root, &id) ? id : 0;
 }
 
-/* Whether this process sees the initial user namespace's whole uid range
-   ("0 0 4294967295").  */
-static bool
-initial_user_namespace (void)
+bool
+sbx_initial_user_namespace (void)
 {
   char map[64];
   if (read_text ("/proc/self/uid_map", map, sizeof map) < 0)
@@ -127,15 +125,15 @@ may_set_groups (void)
 bool
 sbx_host_root (void)
 {
-  return geteuid () == 0 && initial_user_namespace ();
+  return geteuid () == 0 && sbx_initial_user_namespace ();
 }
 
 bool
 sbx_namespace_root (void)
 {
-  return geteuid () == 0 && !initial_user_namespace () && holds_sys_admin ()
-         && may_set_groups () && mapped_ids ("uid_map") > 1
-         && mapped_ids ("gid_map") > 1;
+  return geteuid () == 0 && !sbx_initial_user_namespace ()
+         && holds_sys_admin () && may_set_groups ()
+         && mapped_ids ("uid_map") > 1 && mapped_ids ("gid_map") > 1;
 }
 
 bool

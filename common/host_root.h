@@ -3,6 +3,7 @@
 #define SBX_HOST_ROOT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* euid 0 in the initial user namespace: a uid 0 elsewhere (rootless
    podman runs its runtime as one) holds no capability of the host's and
@@ -23,11 +24,15 @@ bool sbx_namespace_root (void);
    make their namespaces without a user namespace of their own.  */
 bool sbx_runs_as_root (void);
 
+/* Whether this process is in the initial user namespace (it sees the
+   whole uid range, "0 0 4294967295"; or there are no user namespaces).  */
+bool sbx_initial_user_namespace (void);
+
 /* The id of this user namespace that is id 0 of its parent's, from
    /proc/self/MAP_NAME ("uid_map" or "gid_map"): 0 in the initial one,
    -1 when no id of this namespace is.  One level up is as far as /proc
-   shows, so this is the host's root as far as sbx-oci can tell (an id
-   the parent itself maps from another's 0 is not seen).  */
-long sbx_parent_root_id (const char *map_name);
+   shows: in a namespace nested deeper, any id may be the host's root
+   (the parent may map its own from the host's 0).  */
+int64_t sbx_parent_root_id (const char *map_name);
 
 #endif

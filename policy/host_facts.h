@@ -40,11 +40,14 @@ struct sbx_host_facts
   /* The host's root (the initial user namespace's): the only one that
      may make a device node or mount the host IPC namespace's mqueue.  */
   bool host_root;
+  /* sbx-oci runs in the initial user namespace: only there can it tell
+     which of its ids is the host's root.  */
+  bool initial_userns;
   /* The uid and gid of sbx-oci's user namespace that are its parent's 0
      (common/host_root.h): 0 in the initial namespace, -1 when none is.
-     The host's root as far as sbx-oci can tell: the kernel exempts it
-     from RLIMIT_NPROC, and a range's namespace keeps it out.  */
-  long root_uid_here, root_gid_here;
+     The host's root, in the initial namespace or one level below it; a
+     range's namespace keeps it out.  */
+  int64_t root_uid_here, root_gid_here;
   /* The caller's real or effective uid is ROOT_UID_HERE.  */
   bool caller_is_root_here;
   uid_t uid;

@@ -37,7 +37,7 @@ struct id_maps
   const struct sbx_id_mapping *v;
   size_t n;
   unsigned long own; /* the caller's id */
-  long root;         /* the host's root here (root_uid_here), or -1 */
+  int64_t root;      /* the host's root here (root_uid_here), or -1 */
 };
 
 static void
@@ -169,20 +169,21 @@ maps_complete (const struct sbx_plan *plan, const struct id_maps maps[2],
    gives inside would act on the host's root-owned files.  The host's root
    is id 0 of the caller's namespace only in the host's; in a rootless
    podman's it is no id at all (podman's --userns=keep-id maps id 0 there,
-   the user's own), in `unshare -r`'s it is 0 again.  */
+   the user's own), in `unshare -r`'s it is 0 again.  In a namespace
+   nested deeper any id may be it, unseen: a range there may hold the
+   caller's own id, as bwrap's one-id map holds any caller's.  */
 static int
 host_root_unmapped (const struct id_maps maps[2], struct sbx_error *err)
 {
   for (int k = 0; k < 2; k++)
     for (size_t i = 0; maps[k].root >= 0 && i < maps[k].n; i++)
-      if ((unsigned long) maps[k].root >= maps[k].v[i].host_id
-          && (unsigned long) maps[k].root - maps[k].v[i].host_id
-                 < maps[k].v[i].size)
+      if (maps[k].root >= maps[k].v[i].host_id
+          && maps[k].root - maps[k].v[i].host_id < maps[k].v[i].size)
         return sbx_refuse_path (err, -EPERM,
-                                "%s[%zu]: maps host id %ld, the host's root, "
-                                "into the container; a range's namespace "
-                                "keeps the host's root out",
-                                maps[k].field, i, maps[k].root);
+                                "%s[%zu]: maps host id %lld, the host's "
+                                "root, into the container; a range's "
+                                "namespace keeps the host's root out",
+                                maps[k].field, i, (long long) maps[k].root);
   return 0;
 }
 

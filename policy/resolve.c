@@ -275,14 +275,13 @@ resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
 /* Whether ROOT (an id of the caller's namespace, -1: none) is among the
    ids MAP (uid_map text) gives.  */
 static bool
-maps_host_root (const char *map, long root)
+maps_host_root (const char *map, int64_t root)
 {
   unsigned long inside, outside, count;
   for (const char *line = map; root >= 0 && line != NULL && *line != '\0';)
     {
       if (sscanf (line, "%lu %lu %lu", &inside, &outside, &count) == 3
-          && (unsigned long) root >= outside
-          && (unsigned long) root - outside < count)
+          && (uint64_t) root >= outside && (uint64_t) root - outside < count)
         return true;
       line = strchr (line, '\n');
       line = line ? line + 1 : NULL;
@@ -292,21 +291,23 @@ maps_host_root (const char *map, long root)
 
 /* The kernel does not hold host uid 0 to RLIMIT_NPROC, nor a process
    with CAP_SYS_RESOURCE or CAP_SYS_ADMIN in the host's user namespace.
-   The sandbox runs as the ids sbx maps (MAP); else as process.user in
-   the caller's namespace when sbx-oci-init takes it; else as the
-   caller's own uid (the one bwrap maps, or the rung's, which drops every
-   capability).  Where that is the host's root as far as sbx-oci can
-   tell (host->root_uid_here), it would not hold; nor for the host's
-   root's container in the host's user namespace, which may keep such a
-   capability.  */
+   Only from the initial user namespace can sbx-oci tell which id is host
+   uid 0 (elsewhere any may be: rootless podman's root sits in a
+   namespace whose parent may itself be nested).  The sandbox runs as the
+   ids sbx maps (MAP); else as process.user when sbx-oci-init takes it;
+   else as the caller's own uid (the one bwrap maps, or the rung's, which
+   drops every capability).  Where that is uid 0 it would not hold; nor
+   for the host's root's container in the host's user namespace, which
+   may keep such a capability.  */
 static bool
 nproc_rlimit_holds (const struct sbx_host_facts *host,
                     const struct sbx_plan *plan)
 {
+  if (!host->initial_userns)
+    return false;
   if (plan->uid_map)
-    return !maps_host_root (plan->uid_map, host->root_uid_here);
-  if (plan->init_ids ? (long) plan->uid == host->root_uid_here
-                     : host->caller_is_root_here)
+    return !maps_host_root (plan->uid_map, 0);
+  if (plan->init_ids ? plan->uid == 0 : host->caller_is_root_here)
     return false;
   return !host->host_root || plan->unshare[SBX_NS_USER];
 }

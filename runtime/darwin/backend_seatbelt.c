@@ -31,6 +31,7 @@ host_facts (const struct sbx_context *g, struct sbx_host_facts *f)
   f->uid = geteuid ();
   f->gid = getegid ();
   f->is_root = f->host_root = f->caller_is_root_here = f->uid == 0;
+  f->initial_userns = true;
   /* macOS has no /proc, so no host /proc can show through: the plan's
      /proc entry is one sbpl.c leaves out, not a gap.  */
   f->private_proc_ok = true;

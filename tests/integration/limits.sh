@@ -64,13 +64,16 @@ print("" if v is None else v)' "$1" "$2" 2>/dev/null
 # as WHO CMD...: CMD as root, as uid 65534 (nobody), as root with no
 # cgroup to be had (root-nocg: its cgroup mounts gone in a mount namespace
 # of its own, as in a container that has none), or as root under another
-# uid (mapped-root: uid 1000 of a user namespace that maps it to root's).
+# uid (mapped-root: uid 1000 of a user namespace that maps it to root's;
+# nested-root: uid 0 of a namespace below that one, which shows only
+# that its 0 is its parent's 1000).
 as () {
   local who=$1; shift
   case $who in
     root) "$@" ;;
     root-nocg) unshare -m sh -c 'umount -R /sys/fs/cgroup && exec "$@"' sh "$@" ;;
     mapped-root) unshare -U --map-user=1000 --map-group=1000 -- "$@" ;;
+    nested-root) unshare -U --map-user=1000 --map-group=1000 -- unshare -U -r -- "$@" ;;
     *) "${NOBODY[@]}" "$@" ;;
   esac
 }
@@ -218,8 +221,8 @@ for k in kids:
   fi
   check "$who: the pids limit is said to be sampled ($held; ${line:-none})" \
     test "$held" = sampled
-  check "$who: a reason says RLIMIT_NPROC does not hold" \
-    grep -q 'RLIMIT_NPROC does not hold' "$o"
+  check "$who: a reason says RLIMIT_NPROC may not hold" \
+    grep -q 'RLIMIT_NPROC may not hold' "$o"
 }
 
 # A double-forked, setsid'd child that forks 100 sleepers only it holds
@@ -259,7 +262,7 @@ late_starters () {
          -a "$(field "$WORK/$name/out.json" limits.breach)" = memory
 }
 
-echo "1..29"
+echo "1..31"
 for who in root nobody; do
   storm "$who"
   memory "$who"
@@ -270,5 +273,6 @@ done
 nproc_storm nobody
 nproc_storm root-nocg
 nproc_storm mapped-root
+nproc_storm nested-root
 hidden_storm
 late_starters

@@ -113,6 +113,7 @@ fake_host (const struct fake_path *extra)
     .uid = 1000,
     .gid = 1000,
     .home = "/home/u",
+    .initial_userns = true,
     .userns_ok = true,
     .private_proc_ok = true,
     .environ = fake_environ,

@@ -334,10 +334,11 @@ probe_identity (struct sbx_probe *p)
   f->gid = getegid ();
   f->is_root = sbx_runs_as_root ();
   f->host_root = sbx_host_root ();
+  f->initial_userns = sbx_initial_user_namespace ();
   f->root_uid_here = sbx_parent_root_id ("uid_map");
   f->root_gid_here = sbx_parent_root_id ("gid_map");
-  f->caller_is_root_here = (long) getuid () == f->root_uid_here
-                           || (long) geteuid () == f->root_uid_here;
+  f->caller_is_root_here = (int64_t) getuid () == f->root_uid_here
+                           || (int64_t) geteuid () == f->root_uid_here;
   f->home = set_home (p->home, sizeof p->home, sbx_host_home (f->uid));
   /* $HOME may point elsewhere (a scratch home): the account's own
      credential stores are hidden too.  */

@@ -651,17 +651,18 @@ sbx_bwrap_spawn (const struct sbx_spawn_request *req, struct sbx_spawned *out,
     r = read_sandbox_pid (&p, &sandbox_pid, err);
   if (r == 0 && req->plan->uid_map && !req->plan->enter_userns)
     r = write_id_maps (req->plan, sandbox_pid, &p, err);
+  /* On failure the sandbox's first process goes first, while it still
+     waits on userns_w (its go-ahead, whose end would let it run on and
+     bwrap reap it): the pid is surely still its.  Left, it would wait on
+     bwrap for ever, holding what it inherited.  */
+  if (r < 0 && sandbox_pid > 0)
+    kill (sandbox_pid, SIGKILL);
   int ours[] = { p.report_r, p.info_r, p.userns_w };
   for (size_t i = 0; i < sizeof ours / sizeof *ours; i++)
     if (ours[i] >= 0)
       close (ours[i]);
   if (r < 0)
     {
-      /* The sandbox's first process first: bwrap, its parent, has not
-         reaped it, so the pid is still its; left, it would wait on bwrap's
-         go-ahead for ever, holding what it inherited.  */
-      if (sandbox_pid > 0)
-        kill (sandbox_pid, SIGKILL);
       if (pid > 0)
         {
           kill (pid, SIGKILL);

@@ -180,9 +180,11 @@ sbx_limits_setup (struct sbx_limits *lim, const struct sbx_plan *plan,
     lim->mechanism = SBX_LIMITS_MONITOR;
   if (lim->mechanism == SBX_LIMITS_MONITOR && lim->pids_limit > 0
       && !lim->nproc_rlimit_holds)
-    add_reason (lim, "pids.limit: RLIMIT_NPROC does not hold the host's "
-                     "uid 0, which the sandbox may run as, and no cgroup "
-                     "can be made: the limit is only sampled");
+    add_reason (lim, "pids.limit: RLIMIT_NPROC may not hold the sandbox "
+                     "(the kernel exempts host uid 0, which it may run as, "
+                     "and the host's CAP_SYS_RESOURCE, which root's "
+                     "container may keep), and no cgroup can be made: the "
+                     "limit is only sampled");
   sbx_cgroup_layout_free (&layout);
   return r;
 }
