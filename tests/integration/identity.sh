@@ -44,13 +44,14 @@ status_line () { # PID FIELD: "1000 1000 1000 1000" of Uid:, Gid:, Groups:
 # The host's view of a started workload: uid, gid and groups as given.
 identity_case () {
   [ -z "$AS" ] || return 0
-  local b=$B/ids id=ids-$RUN pid
+  local b=$B/ids id=ids-$RUN pid rc
   bundle "$b" "
 c['process']['args'] = ['sleep', '30']
 c['process']['user'] = {'uid': 1000, 'gid': 1001, 'additionalGids': [2000, 3000]}
 "
   sbx create --bundle "$b" "$id" > "$B/ids.err" 2>&1 < /dev/null
-  check "identity: create succeeds ($(cat "$B/ids.err"))" [ $? -eq 0 ]
+  rc=$? # before the label's $(cat), which would set $? to its own 0
+  check "identity: create succeeds ($(cat "$B/ids.err"))" [ $rc -eq 0 ]
   sbx start "$id"
   pid=$(pid_of sbx "$id")
   check "identity: the host sees uid 1000 ($(status_line "$pid" Uid))" \
@@ -345,7 +346,7 @@ c['process']['capabilities'] = {
 # process's (nsenter takes uid 0 there).
 rl () { $AS nsenter -U -t "$RL_HOLDER" env -i "$SBX" --root "$ROOT" "$@"; }
 rootless_case () {
-  local b=$B/rl id=rl-$RUN pid out
+  local b=$B/rl id=rl-$RUN pid out rc
   "$USERNS_RANGE" "$([ -n "$AS" ] && echo 65534 || echo 0)" sleep 300 &
   local maker=$!
   for _ in $(seq 50); do RL_HOLDER=$(pgrep -P "$maker") && break; sleep 0.05; done
@@ -356,7 +357,8 @@ c['process']['user'] = {'uid': 1000, 'gid': 1001, 'additionalGids': [2000, 3000]
   echo root > "$b/rootfs/owned"; chmod 644 "$b/rootfs/owned"
   [ -z "$AS" ] || chown 65534:65534 "$b/rootfs/owned"
   rl create --bundle "$b" "$id" > "$B/rl.err" 2>&1 < /dev/null
-  check "rootless: create succeeds ($(cat "$B/rl.err"))" [ $? -eq 0 ]
+  rc=$?
+  check "rootless: create succeeds ($(cat "$B/rl.err"))" [ $rc -eq 0 ]
   rl start "$id"
   pid=$(pid_of rl "$id")
   for _ in $(seq 50); do [ -e "$b/rootfs/tmp/tried" ] && break; sleep 0.05; done
