@@ -85,16 +85,23 @@ int64_t
 sbx_parent_root_id (const char *map_name)
 {
   int64_t id = -1;
+  if (sbx_initial_user_namespace ())
+    return 0;
   return each_map_line (map_name, find_root, &id) ? id : 0;
 }
 
+/* Asked several times a command (the probe, the state root, exec's
+   gates), all before any namespace is joined, and only by children
+   after: read once.  */
 bool
 sbx_initial_user_namespace (void)
 {
+  static int initial = -1;
   char map[64];
-  if (read_text ("/proc/self/uid_map", map, sizeof map) < 0)
-    return true; /* no user namespaces here */
-  return strstr (map, "4294967295") != NULL;
+  if (initial < 0)
+    initial = read_text ("/proc/self/uid_map", map, sizeof map) < 0
+              || strstr (map, "4294967295") != NULL; /* none: no userns */
+  return initial;
 }
 
 /* CAP_SYS_ADMIN effective in this process's user namespace.  */

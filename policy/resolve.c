@@ -272,16 +272,16 @@ resolve_limits (const struct sbx_spec *spec, struct sbx_plan *plan)
   plan->sample_interval_ms = spec->ext.sample_interval_ms;
 }
 
-/* Whether ROOT (an id of the caller's namespace, -1: none) is among the
-   ids MAP (uid_map text) gives.  */
+/* Whether host id 0 is among the ids MAP (uid_map text) gives: a range
+   that holds 0 starts at it.  */
 static bool
-maps_host_root (const char *map, int64_t root)
+maps_host_root (const char *map)
 {
   unsigned long inside, outside, count;
-  for (const char *line = map; root >= 0 && line != NULL && *line != '\0';)
+  for (const char *line = map; line != NULL && *line != '\0';)
     {
       if (sscanf (line, "%lu %lu %lu", &inside, &outside, &count) == 3
-          && (uint64_t) root >= outside && (uint64_t) root - outside < count)
+          && outside == 0 && count > 0)
         return true;
       line = strchr (line, '\n');
       line = line ? line + 1 : NULL;
@@ -306,7 +306,7 @@ nproc_rlimit_holds (const struct sbx_host_facts *host,
   if (!host->initial_userns)
     return false;
   if (plan->uid_map)
-    return !maps_host_root (plan->uid_map, 0);
+    return !maps_host_root (plan->uid_map);
   if (plan->init_ids ? plan->uid == 0 : host->caller_is_root_here)
     return false;
   return !host->host_root || plan->unshare[SBX_NS_USER];
