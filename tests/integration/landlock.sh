@@ -13,6 +13,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 
 : "${SBX_OCI:?set SBX_OCI to the sbx-oci binary}"
 SBX_OCI_BROKEN=${SBX_OCI_BROKEN:-}
+LANDLOCK_HELPER=${LANDLOCK_HELPER:-}
 WORK=${SBX_IT_WORK:-}
 N=0
 BIN=$SBX_OCI
@@ -277,6 +278,38 @@ PY
   tap_has "$OUT" "root-refused" "a container with landlock: its read-only root refuses one"
 }
 
+# The helper's -a FD: its arguments, NUL-separated, from a descriptor (how
+# `run` hands them to a bwrap started before the plan: runtime/linux/
+# bwrap/prestart.h).  They are parsed as a command line's, rules included,
+# and the descriptor is closed before the command runs.
+case_helper_args ()
+{
+  if [ -z "$LANDLOCK_HELPER" ]; then
+    tap_skip "the helper reads its arguments from -a" "no LANDLOCK_HELPER"
+    return
+  fi
+  local f="$WORK/helper-args" out rc
+  printf '%s\0' -A 0 -- /bin/sh -c \
+    'echo "args $# $1"; { echo x >&3; } 2> /dev/null && echo fd-open || echo fd-closed' \
+    sh 'one two' > "$f"
+  out=$("$LANDLOCK_HELPER" -a 3 3< "$f" 2>&1)
+  tap_is "$out" "args 1 one two
+fd-closed" "-a: the command and its arguments come from the descriptor, which is closed"
+  printf '%s\0' -A 1 -r / -w "$WORK" -- /bin/sh -c \
+    'echo in > "$0"/ll-in; echo out > "$1"' "$WORK" "/tmp/sbx-ll-out-$$" > "$f"
+  "$LANDLOCK_HELPER" -a 3 3< "$f" > /dev/null 2>&1
+  tap_ok "-a: its rules hold (a write inside -w lands, one in /tmp is refused)" \
+    test -s "$WORK/ll-in" -a ! -e "/tmp/sbx-ll-out-$$"
+  rm -f "/tmp/sbx-ll-out-$$"
+  printf '%s\0%s' -A 0 > "$f"
+  out=$("$LANDLOCK_HELPER" -a 3 3< "$f" 2>&1)
+  rc=$?
+  tap_is "$rc:$out" "125:sbx-landlock: the arguments do not end with a NUL" \
+    "-a: arguments cut short are refused (125)"
+  "$LANDLOCK_HELPER" -a 9 > /dev/null 2>&1
+  tap_is "$?" 125 "-a: a descriptor that is not open: 125"
+}
+
 run_cases ()
 {
   WS="$WORK/ws"
@@ -288,6 +321,7 @@ run_cases ()
   case_exec
   case_exec_planted_link
   case_container
+  case_helper_args
 }
 
-tap_suite "$0" landlock SBX_OCI SBX_OCI_BROKEN
+tap_suite "$0" landlock SBX_OCI SBX_OCI_BROKEN LANDLOCK_HELPER

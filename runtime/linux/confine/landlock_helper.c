@@ -4,6 +4,12 @@
 
      sbx-landlock -f FD -A ABI [-r PATH]... [-w PATH]... [-d PATH]...
                   [-c PORT]... [-m PATH]... -- COMMAND [ARG]...
+     sbx-landlock -a FD
+
+   -a FD    every argument above, NUL-separated, read from FD (a memfd),
+            which is closed before anything else: bubblewrap was started
+            with this helper as its command before sbx-oci had planned the
+            sandbox (runtime/linux/bwrap/prestart.h)
 
    -f FD    the descriptor the helper was exec'd through (a sealed memfd,
             /proc/self/fd/FD): closed before the command runs
@@ -56,6 +62,7 @@
 #include <linux/stat.h>
 
 #include "runtime/linux/confine/landlock_abi.h"
+#include "runtime/linux/confine/landlock_helper_args.h"
 #include "runtime/linux/confine/landlock_sys.h"
 
 #define O_PATH_ 010000000
@@ -433,10 +440,48 @@ parse (int argc, char **argv, struct opts *o)
          NULL, 0);
 }
 
+/* -a FD: the arguments, NUL-separated, in place of the command line's.
+   In the static storage of the helper's own image, which costs only the
+   pages the arguments fill.  */
+static char args_bytes[SBX_HELPER_ARGS_MAX_BYTES];
+static char *args_v[SBX_HELPER_ARGS_MAX + 1];
+
+static int
+load_args (long fd, char *argv0, char ***argv)
+{
+  size_t len = 0;
+  for (long n = 1; n != 0;)
+    {
+      n = sbx_sys6 (SBX_NR_READ, fd, (long) (args_bytes + len),
+                    (long) (sizeof args_bytes - len), 0, 0, 0);
+      if (n < 0 && n != -4 /* EINTR */)
+        die (EXIT_HELPER, "cannot read the arguments", NULL, n);
+      len += n > 0 ? (size_t) n : 0;
+      if (len == sizeof args_bytes)
+        die (EXIT_HELPER, "the arguments are too long", NULL, 0);
+    }
+  sbx_sys6 (SBX_NR_CLOSE, fd, 0, 0, 0, 0, 0);
+  if (len == 0 || args_bytes[len - 1] != '\0')
+    die (EXIT_HELPER, "the arguments do not end with a NUL", NULL, 0);
+  int argc = 0;
+  args_v[argc++] = argv0;
+  for (size_t at = 0; at < len; at += str_len (args_bytes + at) + 1)
+    {
+      if (argc == SBX_HELPER_ARGS_MAX)
+        die (EXIT_HELPER, "too many arguments", NULL, 0);
+      args_v[argc++] = args_bytes + at;
+    }
+  args_v[argc] = NULL;
+  *argv = args_v;
+  return argc;
+}
+
 static int
 helper_main (int argc, char **argv, char **envp)
 {
   struct opts o;
+  if (argc == 3 && str_eq (argv[1], "-a"))
+    argc = load_args (parse_num (argv[2]), argv[0], &argv);
   parse (argc, argv, &o);
   for (int i = 1; i < o.command - 1; i += 2)
     if (argv[i][1] == 'm' || argv[i][1] == 'M')
