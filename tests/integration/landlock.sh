@@ -308,6 +308,12 @@ fd-closed" "-a: the command and its arguments come from the descriptor, which is
     "-a: arguments cut short are refused (125)"
   "$LANDLOCK_HELPER" -a 9 > /dev/null 2>&1
   tap_is "$?" 125 "-a: a descriptor that is not open: 125"
+  # Its footprint stays out of a config's RLIMIT_DATA (process.rlimits):
+  # the arguments are mapped from the file, not copied into a buffer of
+  # the helper's image.
+  printf '%s\0' -A 0 -- /bin/echo small > "$f"
+  out=$(prlimit --data=524288 "$LANDLOCK_HELPER" -a 3 3< "$f" 2>&1)
+  tap_is "$?:$out" "0:small" "-a: the helper runs under an RLIMIT_DATA of 512 KiB"
 }
 
 run_cases ()

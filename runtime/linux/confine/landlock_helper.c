@@ -70,6 +70,10 @@
 #define AT_FDCWD_ (-100)
 #define AT_EMPTY_PATH_ 0x1000
 #define PR_SET_NO_NEW_PRIVS_ 38
+#define PROT_READ_ 1
+#define PROT_WRITE_ 2
+#define MAP_PRIVATE_ 0x02
+#define MAP_ANONYMOUS_ 0x20
 #define EXIT_HELPER 125
 
 #ifdef SBX_HELPER_NOLIBC
@@ -441,39 +445,48 @@ parse (int argc, char **argv, struct opts *o)
 }
 
 /* -a FD: the arguments, NUL-separated, in place of the command line's.
-   In the static storage of the helper's own image, which costs only the
-   pages the arguments fill.  */
-static char args_bytes[SBX_HELPER_ARGS_MAX_BYTES];
-static char *args_v[SBX_HELPER_ARGS_MAX + 1];
+   The file is mapped, not read into storage of the helper's own image:
+   a static buffer would be there on every exec and count against a
+   config's small RLIMIT_DATA; a private read-only file mapping does not,
+   and the pointers take a page or so.  */
+static void *
+map (long size, long prot, long flags, long fd, const char *what)
+{
+  long p = sbx_sys6 (SBX_NR_MMAP, 0, size, prot, flags, fd, 0);
+  if (p < 0 && p > -4096)
+    die (EXIT_HELPER, what, NULL, p);
+  return (void *) p;
+}
 
 static int
 load_args (long fd, char *argv0, char ***argv)
 {
-  size_t len = 0;
-  for (long n = 1; n != 0;)
-    {
-      n = sbx_sys6 (SBX_NR_READ, fd, (long) (args_bytes + len),
-                    (long) (sizeof args_bytes - len), 0, 0, 0);
-      if (n < 0 && n != -4 /* EINTR */)
-        die (EXIT_HELPER, "cannot read the arguments", NULL, n);
-      len += n > 0 ? (size_t) n : 0;
-      if (len == sizeof args_bytes)
-        die (EXIT_HELPER, "the arguments are too long", NULL, 0);
-    }
+  struct statx st;
+  long r = sbx_sys6 (SBX_NR_STATX, fd, (long) "", AT_EMPTY_PATH_, STATX_SIZE,
+                     (long) &st, 0);
+  if (r < 0)
+    die (EXIT_HELPER, "cannot read the arguments", NULL, r);
+  if (st.stx_size == 0 || st.stx_size > SBX_HELPER_ARGS_MAX_BYTES)
+    die (EXIT_HELPER, "the arguments are empty or too long", NULL, 0);
+  long len = (long) st.stx_size;
+  const char *bytes
+      = map (len, PROT_READ_, MAP_PRIVATE_, fd, "cannot map the arguments");
   sbx_sys6 (SBX_NR_CLOSE, fd, 0, 0, 0, 0, 0);
-  if (len == 0 || args_bytes[len - 1] != '\0')
+  if (bytes[len - 1] != '\0')
     die (EXIT_HELPER, "the arguments do not end with a NUL", NULL, 0);
-  int argc = 0;
-  args_v[argc++] = argv0;
-  for (size_t at = 0; at < len; at += str_len (args_bytes + at) + 1)
-    {
-      if (argc == SBX_HELPER_ARGS_MAX)
-        die (EXIT_HELPER, "too many arguments", NULL, 0);
-      args_v[argc++] = args_bytes + at;
-    }
-  args_v[argc] = NULL;
-  *argv = args_v;
-  return argc;
+  long argc = 1;
+  for (long at = 0; at < len; at++)
+    argc += bytes[at] == '\0';
+  if (argc > SBX_HELPER_ARGS_MAX)
+    die (EXIT_HELPER, "too many arguments", NULL, 0);
+  char **v = map ((argc + 1) * (long) sizeof *v, PROT_READ_ | PROT_WRITE_,
+                  MAP_PRIVATE_ | MAP_ANONYMOUS_, -1, "out of memory");
+  v[0] = argv0;
+  for (long at = 0, i = 1; at < len; at += (long) str_len (bytes + at) + 1)
+    v[i++] = (char *) bytes + at;
+  v[argc] = NULL;
+  *argv = v;
+  return (int) argc;
 }
 
 static int

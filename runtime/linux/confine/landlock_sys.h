@@ -14,6 +14,7 @@
 #define SBX_NR_OPENAT 257
 #define SBX_NR_CLOSE 3
 #define SBX_NR_READ 0
+#define SBX_NR_MMAP 9
 #define SBX_NR_WRITE 1
 #define SBX_NR_EXECVE 59
 #define SBX_NR_EXIT_GROUP 231
@@ -27,6 +28,7 @@
 #define SBX_NR_OPENAT 56
 #define SBX_NR_CLOSE 57
 #define SBX_NR_READ 63
+#define SBX_NR_MMAP 222
 #define SBX_NR_WRITE 64
 #define SBX_NR_EXECVE 221
 #define SBX_NR_EXIT_GROUP 94
@@ -46,6 +48,7 @@
 #define SBX_NR_OPENAT SYS_openat
 #define SBX_NR_CLOSE SYS_close
 #define SBX_NR_READ SYS_read
+#define SBX_NR_MMAP SYS_mmap
 #define SBX_NR_WRITE SYS_write
 #define SBX_NR_EXECVE SYS_execve
 #define SBX_NR_EXIT_GROUP SYS_exit_group
