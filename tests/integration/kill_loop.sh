@@ -180,6 +180,37 @@ truncated_state () {
   kill -KILL $left 2>/dev/null
 }
 
+# `run` of an agent config (bwrap started before the plan and reading its
+# options, runtime/linux/bwrap/prestart.h: its argv and environment carry
+# no marker) SIGKILLed after 0-50 ms, in a pid namespace of its own: the
+# namespace then holds what it held before, the counting shell and its
+# pipeline, and nothing the run started.  Root only (the namespace needs
+# it).
+prestart_loop () {
+  [ "$MODE" = root ] || return 0
+  local b=$WORK/agent ws=$WORK/agent-ws i got base left=0
+  mkdir -p "$b" "$ws"
+  cat >"$b/config.json" <<EOF
+{"ociVersion": "1.2.0", "root": {"path": "/", "readonly": true},
+ "process": {"args": ["sleep", "600"], "cwd": "$ws",
+             "user": {"uid": 0, "gid": 0}},
+ "sbx": {"mode": "workspace-write", "workspace": "$ws", "network": "deny"}}
+EOF
+  # In the namespace: start run (or nothing), kill it, wait for the
+  # guard's and the death signals' work, count the namespace's processes.
+  local count='[ "$1" = run ] && { "$2" --root "$3" run --bundle "$4" "$5" \
+      >/dev/null 2>&1 & sleep "$6"; kill -KILL $!; }
+    sleep 0.5; ls /proc | grep -c "^[0-9]"'
+  base=$(unshare -pf --mount-proc sh -c "$count" sh none)
+  for i in $(seq 1 "$ITERS"); do
+    got=$(unshare -pf --mount-proc sh -c "$count" sh run "$SBX" "$ROOT" "$b" \
+      "pk-$i" "$(random_delay)")
+    [ "$got" = "$base" ] || left=$((left + 1))
+  done
+  check "run of an agent SIGKILLed $ITERS times, bwrap started before the plan: nothing survives in $left" \
+    [ "$left" -eq 0 ]
+}
+
 # SBX_KILL_ONLY (run, create or truncated) picks one part; SBX_KILL_MODES
 # (root, user) one mode.
 want () { [ -z "${SBX_KILL_ONLY:-}" ] || [ "$SBX_KILL_ONLY" = "$1" ]; }
@@ -190,6 +221,7 @@ suite () {
   if want run; then
     run_loop plain 0
     run_loop memory $((64 << 20))
+    prestart_loop
   fi
   if want create; then
     create_loop plain 0

@@ -255,6 +255,27 @@ case_inherited_fds ()
   tap_is "$OUT" "0 1 2 3 " "the sandbox has stdio and ls's own fd only"
 }
 
+# Arguments beyond what the Landlock helper reads from a descriptor (1
+# MiB: the runner started before the plan, runtime/linux/bwrap/prestart.h),
+# though within bwrap's own 9,000: run the ordinary way, every one reaches
+# the command.
+case_long_arguments ()
+{
+  local b="$WORK/long-args"
+  write_agent "$b" workspace-write "$WS" "" sh -c 'echo "count $# last ${8000}"' sh
+  python3 - "$b/config.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+c = json.load(open(p))
+c["process"]["args"] += ["x" * 140 + str(i) for i in range(1, 8001)]
+json.dump(c, open(p, "w"))
+PY
+  run_bundle "$b"
+  tap_is "$RC" 0 "1.1 MB of arguments: the run succeeds"
+  tap_is "$OUT" "count 8000 last $(printf 'x%.0s' $(seq 140))8000" \
+    "1.1 MB of arguments: all reach the command"
+}
+
 case_environment ()
 {
   export GITHUB_TOKEN=sbx-it-token
@@ -671,6 +692,7 @@ run_cases ()
   case_setup_failure
   case_state_root_in_workspace
   case_inherited_fds
+  case_long_arguments
   case_environment
   case_spec_runs_unchanged
   case_dry_run_reproduces

@@ -49,7 +49,7 @@ OWNERS = {
     # a launcher's child reports its failed step one way.
     "struct sbx_child_step": ["runtime/linux/child_step.c",
                               "runtime/linux/child_step.h",
-                              "runtime/linux/bwrap/spawn.c",
+                              "runtime/linux/bwrap/runner_child.c",
                               "runtime/linux/container/exec_join.c"],
 }
 

@@ -22,6 +22,7 @@
 #include "runtime/linux/supervise/host_ports.h"
 #include "runtime/linux/supervise/supervise.h"
 #include "runtime/linux/container/root_propagation.h"
+#include "runtime/linux/bwrap/prestart.h"
 #include "runtime/linux/bwrap/probe.h"
 #include "runtime/linux/bwrap/runner_cover.h"
 #include "runtime/linux/bwrap/setup_retry.h"
@@ -257,8 +258,8 @@ init_held (int report_fd)
 
 static int
 supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
-           struct sbx_limits *lim, struct sbx_outcome *out,
-           struct sbx_error *err)
+           struct sbx_prestart *ps, struct sbx_limits *lim,
+           struct sbx_outcome *out, struct sbx_error *err)
 {
   sigset_t set;
   sbx_bwrap_supervise_signals (&set);
@@ -280,6 +281,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
     .own_process_group = true,
     .cgroup = lim->cgroup,
     .state_root = sb->state_root,
+    .prestart = ps,
   };
   /* Where bwrap can make no namespace, it is not run at all.  */
   struct sbx_rung rung = { 0 };
@@ -316,8 +318,12 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
   req.init_report = propagation;
   req.report_sandbox_pid = propagation;
   struct sbx_spawned sp = { .init_report_fd = -1 };
+  /* The prestart's guard (told the runner's group, which a runner that
+     replaces an abandoned prestart tells it anew), or one of its own.  */
   struct sbx_run_guard guard;
-  int r = sbx_run_guard_start (&guard, err);
+  int r = ps && sbx_prestart_take_guard (ps, &guard)
+              ? 0
+              : sbx_run_guard_start (&guard, err);
   req.guard_fd = guard.fd;
   r = r ?: sbx_bwrap_spawn (&req, &sp, err);
   sp.guard_pid = guard.pid;
@@ -361,14 +367,15 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
    command, as the host changed (setup_retry.h).  */
 static int
 supervise_attempts (const struct sbx_context *g, struct sbx_sandbox *sb,
-                    const struct sbx_run_request *o, struct sbx_limits *lim,
-                    struct sbx_outcome *out, struct sbx_error *err)
+                    const struct sbx_run_request *o, struct sbx_prestart *ps,
+                    struct sbx_limits *lim, struct sbx_outcome *out,
+                    struct sbx_error *err)
 {
   const struct sbx_outcome fresh = *out;
   cleanup_close int watch = sbx_mounts_watch ();
   for (int attempt = 1;; attempt++)
     {
-      int r = supervise (sb, o, lim, out, err);
+      int r = supervise (sb, o, attempt == 1 ? ps : NULL, lim, out, err);
       if (r < 0 || !out->set_up_failed || attempt == SBX_SETUP_ATTEMPTS
           || !sbx_setup_again (g, &watch, attempt,
                                sbx_sandbox_sockets_changed (sb)))
@@ -385,8 +392,8 @@ supervise_attempts (const struct sbx_context *g, struct sbx_sandbox *sb,
    the run.  */
 static int
 run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
-             const struct sbx_run_request *o, struct sbx_outcome *out,
-             struct sbx_error *err)
+             const struct sbx_run_request *o, struct sbx_prestart *ps,
+             struct sbx_outcome *out, struct sbx_error *err)
 {
   int hr = sbx_run_refuse_held_only (sb->spec, err);
   if (hr < 0)
@@ -402,11 +409,26 @@ run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
   struct sbx_limits lim;
   int r = sbx_limits_setup (&lim, sb->plan, &req, err);
   if (r == 0)
-    r = supervise_attempts (g, sb, o, &lim, out, err);
+    r = supervise_attempts (g, sb, o, ps, &lim, out, err);
   struct sbx_error ferr = { 0 };
   int f = sbx_limits_finish (&lim, out, r < 0 ? &ferr : err);
   sbx_limits_release (&lim);
   return r < 0 ? r : f;
+}
+
+/* bwrap started while `run` plans (prestart.h), where it may fit: the
+   operator named no runner (one that reads its own arguments would get
+   only --args) and the kernel has Landlock (the helper is the command it
+   starts with).  */
+static void
+prestart (const struct sbx_context *g, const struct sbx_run_request *req,
+          struct sbx_prestart *ps)
+{
+  sbx_prestart_init (ps);
+  const char *runner = sbx_probe_runner_found ();
+  if (!req->dry_run && !sbx_probe_named_runner (g->runner) && runner
+      && sbx_probe_landlock_abi () > 0)
+    sbx_bwrap_prestart (runner, req->preserve_fds, ps);
 }
 
 int
@@ -418,12 +440,15 @@ sbx_backend_run (const struct sbx_context *g,
     return sbx_fail (err, -ENOTSUP,
                      "--backend seatbelt: runs only on macOS; use it with "
                      "--dry-run here to print the profile");
+  struct sbx_prestart ps;
+  prestart (g, req, &ps);
   struct sbx_sandbox sb;
   int r = sbx_sandbox_prepare_source (g, &req->source, &sb, err);
   if (r == 0 && req->dry_run)
     r = dry_run (&sb, req->seccomp_dir, err);
   else if (r == 0)
-    r = run_limited (g, &sb, req, &res->outcome, err);
+    r = run_limited (g, &sb, req, &ps, &res->outcome, err);
+  sbx_prestart_release (&ps);
   res->exec_status = sb.exec_status;
   if (sb.spec)
     {

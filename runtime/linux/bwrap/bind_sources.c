@@ -76,6 +76,19 @@ open_beneath (const char *root, const char *source)
   return fd < 0 ? -errno : (int) fd;
 }
 
+bool
+sbx_bind_sources_any (const struct sbx_plan *plan)
+{
+  for (size_t i = 0; i < plan->n_mounts; i++)
+    {
+      const struct sbx_plan_mount *m = &plan->mounts[i];
+      if ((is_bind (m) && m->source && outermost_root (plan, m->source))
+          || is_settled (plan, m))
+        return true;
+    }
+  return false;
+}
+
 int
 sbx_bind_sources_open (const struct sbx_plan *plan, int **fds,
                        struct sbx_error *err)

@@ -26,6 +26,9 @@ int sbx_bind_sources_open (const struct sbx_plan *plan, int **fds,
 
 void sbx_bind_sources_close (int *fds, size_t n);
 
+/* Whether sbx_bind_sources_open would hold any of PLAN's sources.  */
+bool sbx_bind_sources_any (const struct sbx_plan *plan);
+
 /* Each config bind source outside the plan's writable roots replaced by
    where it leads now (every link followed; one that leads to what no
    path from here names, a file of another mount namespace's reached

@@ -229,16 +229,14 @@ init_args (const struct sbx_plan *plan, const struct sbx_bwrap_fds *fds,
   return r ?: strv_push (argv, "--");
 }
 
-int
-sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
-                const struct sbx_bwrap_fds *fds,
-                const struct sbx_bwrap_opts *opts, struct strv *argv,
-                struct sbx_error *err)
+/* bwrap's options, up to the "--" before the command.  */
+static int
+options_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
+              const struct sbx_bwrap_fds *fds,
+              const struct sbx_bwrap_opts *opts, struct strv *argv)
 {
-  int r = strv_push (argv, host->runner_path);
   /* First: what the descriptor holds is parsed where --args stands.  */
-  if (r == 0)
-    r = push_fd (argv, "--args", fds->args);
+  int r = push_fd (argv, "--args", fds->args);
   if (r == 0)
     r = namespace_args (plan, host, argv);
   if (r == 0)
@@ -276,9 +274,16 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
   if (r == 0 && plan->cwd)
     r = strv_push (argv, "--chdir") < 0 ? -ENOMEM
                                         : strv_push (argv, plan->cwd);
-  if (r == 0)
-    r = strv_push (argv, "--");
-  if (r == 0 && plan->init)
+  return r;
+}
+
+int
+sbx_bwrap_command (const struct sbx_plan *plan,
+                   const struct sbx_bwrap_fds *fds,
+                   const struct sbx_bwrap_opts *opts, struct strv *argv)
+{
+  int r = 0;
+  if (plan->init)
     r = init_args (plan, fds, opts, argv);
   /* The Landlock helper applies the domain, then execs the command: after
      sbx-oci-init (which has switched identity by then), never before it,
@@ -287,6 +292,33 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
     r = sbx_landlock_args (plan, fds->landlock, true, argv);
   for (size_t i = 0; r == 0 && i < plan->argv.n; i++)
     r = strv_push (argv, plan->argv.v[i]);
+  return r;
+}
+
+int
+sbx_bwrap_options (const struct sbx_plan *plan,
+                   const struct sbx_host_facts *host,
+                   const struct sbx_bwrap_fds *fds,
+                   const struct sbx_bwrap_opts *opts, struct strv *argv,
+                   struct sbx_error *err)
+{
+  int r = options_args (plan, host, fds, opts, argv);
+  if (r < 0)
+    return sbx_fail (err, r, "cannot build the bwrap command line: %s",
+                     r == -ENOMEM ? "out of memory" : "invalid plan");
+  return 0;
+}
+
+int
+sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
+                const struct sbx_bwrap_fds *fds,
+                const struct sbx_bwrap_opts *opts, struct strv *argv,
+                struct sbx_error *err)
+{
+  int r = strv_push (argv, host->runner_path);
+  r = r ?: options_args (plan, host, fds, opts, argv);
+  r = r ?: strv_push (argv, "--");
+  r = r ?: sbx_bwrap_command (plan, fds, opts, argv);
   if (r < 0)
     return sbx_fail (err, r, "cannot build the bwrap command line: %s",
                      r == -ENOMEM ? "out of memory" : "invalid plan");

@@ -44,7 +44,10 @@ struct sbx_bwrap_fds
 #define SBX_BWRAP_NO_FDS                                                      \
   (struct sbx_bwrap_fds)                                                      \
   {                                                                           \
-    -1, -1, -1, -1, -1, -1, -1, NULL, -1, -1, -1, -1, -1                      \
+    .json_status = -1, .info = -1, .block = -1, .seccomp = -1,                \
+    .seccomp_net = -1, .userns_block = -1, .args = -1, .mounts = NULL,        \
+    .init = -1, .init_report = -1, .init_started = -1, .landlock = -1,        \
+    .pidns = -1                                                               \
   }
 
 struct sbx_bwrap_opts
@@ -57,6 +60,23 @@ struct sbx_bwrap_opts
   const char *mqueue_dir; /* mqueue mounts bind this (a joined IPC
                              namespace's, mounted by spawn.c); NULL: fresh */
 };
+
+/* bubblewrap's own bound on the arguments it parses, --args' included
+   (MAX_ARGS in bubblewrap.c).  */
+#define SBX_BWRAP_MAX_ARGS 9000
+
+/* The same in two parts, for a bwrap whose options and command come
+   separately (prestart.h): the options alone, without the runner's path
+   and the "--" that ends them; and what follows that "--", appended to
+   ARGV (-ENOMEM, or -EINVAL for a plan that cannot be written).  */
+int sbx_bwrap_options (const struct sbx_plan *plan,
+                       const struct sbx_host_facts *host,
+                       const struct sbx_bwrap_fds *fds,
+                       const struct sbx_bwrap_opts *opts, struct strv *argv,
+                       struct sbx_error *err);
+int sbx_bwrap_command (const struct sbx_plan *plan,
+                       const struct sbx_bwrap_fds *fds,
+                       const struct sbx_bwrap_opts *opts, struct strv *argv);
 
 int sbx_bwrap_args (const struct sbx_plan *plan,
                     const struct sbx_host_facts *host,

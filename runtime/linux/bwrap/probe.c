@@ -230,16 +230,29 @@ store_cache (int dirfd, const char *key, const struct sbx_host_facts *f)
                               &ignored);
 }
 
+const char *
+sbx_probe_named_runner (const char *runner)
+{
+  return runner ? runner : getenv ("SBX_OCI_RUNNER");
+}
+
+const char *
+sbx_probe_runner_found (void)
+{
+  /* A place is taken only if it can be executed: checked once.  */
+  for (size_t i = 0; runner_places[i]; i++)
+    if (access (runner_places[i], X_OK) == 0)
+      return runner_places[i];
+  return NULL;
+}
+
 static int
 find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
 {
-  if (runner == NULL)
-    runner = getenv ("SBX_OCI_RUNNER");
+  runner = sbx_probe_named_runner (runner);
   p->facts.runner_named = runner != NULL && runner[0] != '\0';
-  /* A place is taken only if it can be executed: checked once.  */
-  for (size_t i = 0; runner == NULL && runner_places[i]; i++)
-    if (access (runner_places[i], X_OK) == 0)
-      runner = runner_places[i];
+  if (runner == NULL)
+    runner = sbx_probe_runner_found ();
   if (runner == NULL || runner[0] == '\0')
     return sbx_fail (err, -ENOENT,
                      "bubblewrap (bwrap) is not installed: install it "
@@ -258,10 +271,8 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
   return 0;
 }
 
-/* The Landlock ABI: one system call, never cached (a kernel booted with
-   another lsm= list keeps its release).  */
-static int
-landlock_abi (void)
+int
+sbx_probe_landlock_abi (void)
 {
   long abi = syscall (SBX_NR_LANDLOCK_CREATE_RULESET, NULL, 0,
                       SBX_LL_CREATE_RULESET_VERSION);
@@ -352,7 +363,7 @@ probe_identity (struct sbx_probe *p)
   f->read_text = sbx_host_read_text;
   f->resolve = resolve_path;
   f->rlimit_hard = sbx_host_rlimits ();
-  f->landlock_abi = landlock_abi ();
+  f->landlock_abi = sbx_probe_landlock_abi ();
   sbx_probe_label_modules (f);
 }
 

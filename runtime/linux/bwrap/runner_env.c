@@ -15,6 +15,22 @@ put (FILE *f, const char *s, size_t n)
 }
 
 int
+sbx_runner_env_write (FILE *f, const struct strv *env)
+{
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < env->n; i++)
+    {
+      const char *e = env->v[i], *eq = strchr (e, '=');
+      if (eq == NULL)
+        continue; /* the plan only holds NAME=VALUE: nothing to pass */
+      r = put (f, "--setenv", 8);
+      r = r ?: put (f, e, (size_t) (eq - e));
+      r = r ?: put (f, eq + 1, strlen (eq + 1));
+    }
+  return r;
+}
+
+int
 sbx_runner_env_fd (const struct strv *env, int *out, struct sbx_error *err)
 {
   *out = -1;
@@ -27,16 +43,7 @@ sbx_runner_env_fd (const struct strv *env, int *out, struct sbx_error *err)
                            "environment");
   int dup_fd = dup (fd);
   FILE *f = dup_fd < 0 ? NULL : fdopen (dup_fd, "w");
-  int r = f ? 0 : -errno;
-  for (size_t i = 0; r == 0 && i < env->n; i++)
-    {
-      const char *e = env->v[i], *eq = strchr (e, '=');
-      if (eq == NULL)
-        continue; /* the plan only holds NAME=VALUE: nothing to pass */
-      r = put (f, "--setenv", 8);
-      r = r ?: put (f, e, (size_t) (eq - e));
-      r = r ?: put (f, eq + 1, strlen (eq + 1));
-    }
+  int r = f ? sbx_runner_env_write (f, env) : -errno;
   if (f && fclose (f) != 0 && r == 0)
     r = -errno;
   else if (f == NULL && dup_fd >= 0)

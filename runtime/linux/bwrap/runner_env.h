@@ -10,8 +10,14 @@
 #ifndef SBX_RUNNER_ENV_H
 #define SBX_RUNNER_ENV_H
 
+#include <stdio.h>
+
 #include "common/error.h"
 #include "common/strv.h"
+
+/* "--setenv NAME VALUE" for each "NAME=VALUE" of ENV, NUL-separated as
+   --args reads them, to F (0, or -EIO).  */
+int sbx_runner_env_write (FILE *f, const struct strv *env);
 
 /* *FD: a memfd (close-on-exec, at offset 0) holding "--setenv NAME VALUE"
    for each "NAME=VALUE" of ENV, NUL-separated as --args reads them, or -1

@@ -10,6 +10,8 @@
 #include "runtime/linux/bwrap/bwrap_args.h"
 #include "runtime/linux/bwrap/rung_exec.h"
 
+struct sbx_prestart; /* prestart.h */
+
 struct sbx_spawn_request
 {
   const struct sbx_plan *plan;
@@ -31,9 +33,12 @@ struct sbx_spawn_request
   /* plan->init only (sbx-oci-init, runtime/linux/container/init_main.c): */
   int started_fd;   /* > 2: the exec FIFO it keeps open until its exec */
   bool init_report; /* a pipe for its lookup failure (init_report_fd) */
-  bool report_sandbox_pid; /* sandbox_pid wanted, whatever the plan */
-  struct sbx_rung *rung;   /* no namespaces: no bwrap, the helper is
-                              exec'd directly (rung_exec.h); NULL */
+  bool report_sandbox_pid;       /* sandbox_pid wanted, whatever the plan */
+  struct sbx_rung *rung;         /* no namespaces: no bwrap, the helper is
+                                    exec'd directly (rung_exec.h); NULL */
+  struct sbx_prestart *prestart; /* a bwrap started already (prestart.h):
+                                    it becomes the runner if the request
+                                    fits it, else it is abandoned; NULL */
 };
 
 struct sbx_spawned

@@ -60,8 +60,8 @@ guard_main (void *arg)
         break; /* sbx-oci is gone without a word: end what it left */
       if (w.word == SBX_GUARD_DONE)
         SYS (SYS_exit, 0, 0, 0, 0);
-      else if (w.word == SBX_GUARD_GROUP && w.pid > 1)
-        group = w.pid;
+      else if (w.word == SBX_GUARD_GROUP)
+        group = w.pid > 1 ? w.pid : 0;
       else if (w.word == SBX_GUARD_SANDBOX && w.pid > 1 && sandbox < 0)
         sandbox = SYS (SYS_pidfd_open, w.pid, 0, 0, 0);
     }

@@ -37,7 +37,8 @@ int sbx_run_guard_start (struct sbx_run_guard *g, struct sbx_error *err);
 enum sbx_run_guard_word
 {
   SBX_GUARD_DONE,    /* the run is over: end without killing anything */
-  SBX_GUARD_GROUP,   /* the runner's process group (the runner, pre-exec) */
+  SBX_GUARD_GROUP,   /* the runner's process group (the runner, pre-exec);
+                        0: none any more (a runner ended before it ran) */
   SBX_GUARD_SANDBOX, /* the sandbox's first process */
 };
 
