@@ -202,6 +202,8 @@ EOF
       >/dev/null 2>&1 & sleep "$6"; kill -KILL $!; }
     sleep 0.5; ls /proc | grep -c "^[0-9]"'
   base=$(unshare -pf --mount-proc sh -c "$count" sh none)
+  check "a pid namespace of its own counts its processes ($base)" \
+    [ "${base:-0}" -ge 1 ]
   for i in $(seq 1 "$ITERS"); do
     got=$(unshare -pf --mount-proc sh -c "$count" sh run "$SBX" "$ROOT" "$b" \
       "pk-$i" "$(random_delay)")

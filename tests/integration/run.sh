@@ -276,6 +276,24 @@ PY
     "1.1 MB of arguments: all reach the command"
 }
 
+# An environment larger than an unprivileged caller's pipe may be made
+# (1 MiB, /proc/sys/fs/pipe-max-size), which bwrap started before the plan
+# would read its options on: run the ordinary way, every byte arrives.
+case_large_environment ()
+{
+  local b="$WORK/large-env"
+  write_agent "$b" workspace-write "$WS" "" sh -c 'echo "${#V0} ${#V9}"'
+  python3 - "$b/config.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+c = json.load(open(p))
+c["process"]["env"] = ["PATH=/usr/bin:/bin"] + ["V%d=%s" % (i, "z" * 120000) for i in range(10)]
+json.dump(c, open(p, "w"))
+PY
+  run_bundle "$b"
+  tap_is "$RC:$OUT" "0:120000 120000" "1.2 MB of environment: the run succeeds and all of it arrives"
+}
+
 case_environment ()
 {
   export GITHUB_TOKEN=sbx-it-token
@@ -693,6 +711,7 @@ run_cases ()
   case_state_root_in_workspace
   case_inherited_fds
   case_long_arguments
+  case_large_environment
   case_environment
   case_spec_runs_unchanged
   case_dry_run_reproduces

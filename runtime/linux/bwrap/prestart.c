@@ -247,15 +247,11 @@ arguments_fit (const struct strv *options, const struct strv *env,
 }
 
 /* All of BUF to FD in one write, so that bwrap never reads a part of it:
-   a pipe (non-blocking) is first made as large as LEN, so it takes it
-   whole, and sbx-oci's death comes before the write or after it.  */
+   a pipe (non-blocking) made as large as LEN (fits_pipe) takes it whole,
+   and sbx-oci's death comes before the write or after it.  */
 static int
 write_whole (int fd, const char *buf, size_t len)
 {
-  int size = fcntl (fd, F_GETPIPE_SZ);
-  if (size > 0 && (size_t) size < len
-      && (len > INT_MAX || fcntl (fd, F_SETPIPE_SZ, (int) len) < 0))
-    return -EFBIG;
   sigset_t pipe_signal, old;
   sigemptyset (&pipe_signal);
   sigaddset (&pipe_signal, SIGPIPE);
@@ -271,6 +267,17 @@ write_whole (int fd, const char *buf, size_t len)
   return r;
 }
 
+/* Whether the pipe FD holds LEN bytes at once, made larger if need be (an
+   unprivileged caller's pipes stop at /proc/sys/fs/pipe-max-size).  */
+static bool
+fits_pipe (int fd, size_t len)
+{
+  int size = fcntl (fd, F_GETPIPE_SZ);
+  return size > 0
+         && ((size_t) size >= len
+             || (len <= INT_MAX && fcntl (fd, F_SETPIPE_SZ, (int) len) >= 0));
+}
+
 /* The seccomp program at FROM (where it stands) into the pipe TO.  */
 static int
 copy_program (int from, int to)
@@ -283,17 +290,16 @@ copy_program (int from, int to)
       return -errno;
     else if (n > 0 && (len += (size_t) n) == sizeof buf)
       return -EFBIG; /* larger than any program the kernel loads */
-  return write_whole (to, buf, len);
+  return fits_pipe (to, len) ? write_whole (to, buf, len) : -EFBIG;
 }
 
-/* ENV as --setenv, then each of V's N strings, NUL-ended, to FD in one
-   write (ENV NULL: none).  */
+/* ENV as --setenv (NULL: none), then each of V's N strings, NUL-ended,
+   in *BUF (the caller's to free) of *LEN bytes.  */
 static int
-write_args (int fd, const struct strv *env, char *const *v, size_t n)
+nul_list (const struct strv *env, char *const *v, size_t n, char **buf,
+          size_t *len)
 {
-  cleanup_free char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream (&buf, &len);
+  FILE *f = open_memstream (buf, len);
   if (f == NULL)
     return -errno;
   int r = env ? sbx_runner_env_write (f, env) : 0;
@@ -302,7 +308,7 @@ write_args (int fd, const struct strv *env, char *const *v, size_t n)
       r = -EIO;
   if (fclose (f) != 0 && r == 0)
     r = -errno;
-  return r ?: write_whole (fd, buf, len);
+  return r;
 }
 
 /* End the prestart that REQ's guard was told of: the guard forgets its
@@ -315,35 +321,43 @@ drop (struct sbx_prestart *ps, const struct sbx_spawn_request *req)
   prestart_abandon (ps);
 }
 
-/* Write what the prestarted runner waits for: the seccomp programs, the
-   helper's arguments (COMMAND after the helper), then bwrap's OPTIONS
-   after the plan's environment, whose end lets bwrap go on.  Nothing is
-   closed before a failure has killed bwrap: it must never go on with a
-   part of its options.  */
+/* What the prestarted runner waits for, written once it is sure to fit:
+   bwrap's options after the plan's environment (one write to a pipe
+   sized for them), and the helper's arguments (a memfd).  */
+struct handover
+{
+  char *options, *helper_args;
+  size_t options_len, helper_args_len;
+};
+
+/* Write the seccomp programs, the helper's arguments, then bwrap's
+   options, whose end lets bwrap go on.  Nothing is closed before a
+   failure has killed bwrap: it must never go on with a part of its
+   options.  */
 static int
 prestart_finish (const struct sbx_spawn_request *req, struct sbx_prestart *ps,
-                 const struct strv *options, const struct strv *command,
-                 struct sbx_spawned *out, struct sbx_error *err)
+                 const struct handover *h, struct sbx_spawned *out,
+                 struct sbx_error *err)
 {
   int *ours = ps->ours, status = ours[SBX_PRESTART_STATUS];
+  int args = ours[SBX_PRESTART_HELPER_ARGS];
   int r = copy_program (req->seccomp_fd, ours[SBX_PRESTART_SECCOMP]);
   r = r ?: copy_program (req->seccomp_net_fd, ours[SBX_PRESTART_SECCOMP_NET]);
-  int args = ours[SBX_PRESTART_HELPER_ARGS];
-  r = r ?: write_args (args, NULL, command->v + 1, command->n - 1);
+  r = r ?: write_whole (args, h->helper_args, h->helper_args_len);
   if (r == 0 && lseek (args, 0, SEEK_SET) < 0)
     r = -errno;
   struct sbx_error cgerr = { 0 };
-  int c = r == 0 && req->cgroup
-              ? sbx_cgroup_enter (req->cgroup, ps->pid, &cgerr)
-              : 0;
-  r = r
-          ?: write_args (ours[SBX_PRESTART_OPTIONS], &req->plan->env,
-                         options->v, options->n);
-  if (c < 0 || r < 0)
+  if (r == 0 && req->cgroup
+      && (r = sbx_cgroup_enter (req->cgroup, ps->pid, &cgerr)) < 0)
+    sbx_fail (err, r, "%s", cgerr.msg);
+  else if (r == 0)
+    r = write_whole (ours[SBX_PRESTART_OPTIONS], h->options, h->options_len);
+  if (r < 0)
     {
       drop (ps, req);
-      return c < 0 ? sbx_fail (err, c, "%s", cgerr.msg)
-                   : sbx_fail_errno (err, r, "cannot hand bwrap its options");
+      return err->code
+                 ? r
+                 : sbx_fail_errno (err, r, "cannot hand bwrap its options");
     }
   ours[SBX_PRESTART_STATUS] = -1;
   prestart_close (ps); /* the options' end: bwrap goes on */
@@ -357,6 +371,34 @@ prestart_finish (const struct sbx_spawn_request *req, struct sbx_prestart *ps,
   return 0;
 }
 
+/* The handover for REQ: 0, or 1 when it is beyond what the prestart
+   takes (then the ordinary way runs it), or a negative errno.  */
+static int
+prepare_handover (const struct sbx_spawn_request *req,
+                  const struct sbx_prestart *ps, struct handover *h,
+                  struct sbx_error *err)
+{
+  struct sbx_bwrap_fds fds = prestart_bwrap_fds (ps);
+  cleanup_strv struct strv options = { 0 }, command = { 0 };
+  int r = sbx_bwrap_options (req->plan, req->host, &fds, &req->opts, &options,
+                             err);
+  if (r == 0
+      && (r = sbx_bwrap_command (req->plan, &fds, &req->opts, &command)) < 0)
+    return sbx_fail (err, r, "cannot build the bwrap command line");
+  if (r < 0 || !arguments_fit (&options, &req->plan->env, &command))
+    return r < 0 ? r : 1;
+  /* The command begins with the helper (sbx_helper_needed), which the
+     runner already has as its own command: the rest is its arguments.  */
+  r = nul_list (NULL, command.v + 1, command.n - 1, &h->helper_args,
+                &h->helper_args_len);
+  r = r
+          ?: nul_list (&req->plan->env, options.v, options.n, &h->options,
+                       &h->options_len);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "cannot hand bwrap its options");
+  return fits_pipe (ps->ours[SBX_PRESTART_OPTIONS], h->options_len) ? 0 : 1;
+}
+
 int
 sbx_prestart_take (struct sbx_prestart *ps,
                    const struct sbx_spawn_request *req,
@@ -364,20 +406,15 @@ sbx_prestart_take (struct sbx_prestart *ps,
 {
   if (ps->pid <= 0)
     return 1;
-  if (!no_steps_before_exec (req) || !uses_exactly_its_fds (req, ps))
-    {
-      drop (ps, req);
-      return 1;
-    }
-  struct sbx_bwrap_fds fds = prestart_bwrap_fds (ps);
-  cleanup_strv struct strv options = { 0 }, command = { 0 };
-  int r = sbx_bwrap_options (req->plan, req->host, &fds, &req->opts, &options,
-                             err);
-  if (r == 0
-      && (r = sbx_bwrap_command (req->plan, &fds, &req->opts, &command)) < 0)
-    r = sbx_fail (err, r, "cannot build the bwrap command line");
-  if (r == 0 && arguments_fit (&options, &req->plan->env, &command))
-    return prestart_finish (req, ps, &options, &command, out, err);
-  drop (ps, req);
-  return r < 0 ? r : 1;
+  struct handover h = { 0 };
+  int r = no_steps_before_exec (req) && uses_exactly_its_fds (req, ps)
+              ? prepare_handover (req, ps, &h, err)
+              : 1;
+  if (r == 0)
+    r = prestart_finish (req, ps, &h, out, err);
+  else
+    drop (ps, req);
+  free (h.options);
+  free (h.helper_args);
+  return r;
 }
