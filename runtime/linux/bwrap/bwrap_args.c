@@ -277,10 +277,19 @@ options_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
   return r;
 }
 
-int
-sbx_bwrap_command (const struct sbx_plan *plan,
-                   const struct sbx_bwrap_fds *fds,
-                   const struct sbx_bwrap_opts *opts, struct strv *argv)
+/* R, a failure to build the command line, in ERR; 0 for none.  */
+static int
+built (int r, struct sbx_error *err)
+{
+  if (r < 0)
+    return sbx_fail (err, r, "cannot build the bwrap command line: %s",
+                     r == -ENOMEM ? "out of memory" : "invalid plan");
+  return 0;
+}
+
+static int
+command_args (const struct sbx_plan *plan, const struct sbx_bwrap_fds *fds,
+              const struct sbx_bwrap_opts *opts, struct strv *argv)
 {
   int r = 0;
   if (plan->init)
@@ -296,17 +305,22 @@ sbx_bwrap_command (const struct sbx_plan *plan,
 }
 
 int
+sbx_bwrap_command (const struct sbx_plan *plan,
+                   const struct sbx_bwrap_fds *fds,
+                   const struct sbx_bwrap_opts *opts, struct strv *argv,
+                   struct sbx_error *err)
+{
+  return built (command_args (plan, fds, opts, argv), err);
+}
+
+int
 sbx_bwrap_options (const struct sbx_plan *plan,
                    const struct sbx_host_facts *host,
                    const struct sbx_bwrap_fds *fds,
                    const struct sbx_bwrap_opts *opts, struct strv *argv,
                    struct sbx_error *err)
 {
-  int r = options_args (plan, host, fds, opts, argv);
-  if (r < 0)
-    return sbx_fail (err, r, "cannot build the bwrap command line: %s",
-                     r == -ENOMEM ? "out of memory" : "invalid plan");
-  return 0;
+  return built (options_args (plan, host, fds, opts, argv), err);
 }
 
 int
@@ -318,9 +332,6 @@ sbx_bwrap_args (const struct sbx_plan *plan, const struct sbx_host_facts *host,
   int r = strv_push (argv, host->runner_path);
   r = r ?: options_args (plan, host, fds, opts, argv);
   r = r ?: strv_push (argv, "--");
-  r = r ?: sbx_bwrap_command (plan, fds, opts, argv);
-  if (r < 0)
-    return sbx_fail (err, r, "cannot build the bwrap command line: %s",
-                     r == -ENOMEM ? "out of memory" : "invalid plan");
-  return 0;
+  r = r ?: command_args (plan, fds, opts, argv);
+  return built (r, err);
 }

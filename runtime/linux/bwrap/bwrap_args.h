@@ -68,7 +68,8 @@ struct sbx_bwrap_opts
 /* The same in two parts, for a bwrap whose options and command come
    separately (prestart.h): the options alone, without the runner's path
    and the "--" that ends them; and what follows that "--", appended to
-   ARGV (-ENOMEM, or -EINVAL for a plan that cannot be written).  */
+   ARGV.  Each fails with ERR (-ENOMEM, or -EINVAL for a plan that cannot
+   be written).  */
 int sbx_bwrap_options (const struct sbx_plan *plan,
                        const struct sbx_host_facts *host,
                        const struct sbx_bwrap_fds *fds,
@@ -76,7 +77,8 @@ int sbx_bwrap_options (const struct sbx_plan *plan,
                        struct sbx_error *err);
 int sbx_bwrap_command (const struct sbx_plan *plan,
                        const struct sbx_bwrap_fds *fds,
-                       const struct sbx_bwrap_opts *opts, struct strv *argv);
+                       const struct sbx_bwrap_opts *opts, struct strv *argv,
+                       struct sbx_error *err);
 
 int sbx_bwrap_args (const struct sbx_plan *plan,
                     const struct sbx_host_facts *host,

@@ -382,9 +382,7 @@ prepare_handover (const struct sbx_spawn_request *req,
   cleanup_strv struct strv options = { 0 }, command = { 0 };
   int r = sbx_bwrap_options (req->plan, req->host, &fds, &req->opts, &options,
                              err);
-  if (r == 0
-      && (r = sbx_bwrap_command (req->plan, &fds, &req->opts, &command)) < 0)
-    return sbx_fail (err, r, "cannot build the bwrap command line");
+  r = r ?: sbx_bwrap_command (req->plan, &fds, &req->opts, &command, err);
   if (r < 0 || !arguments_fit (&options, &req->plan->env, &command))
     return r < 0 ? r : 1;
   /* The command begins with the helper (sbx_helper_needed), which the
