@@ -239,11 +239,15 @@ sbx_probe_named_runner (const char *runner)
 const char *
 sbx_probe_runner_found (void)
 {
-  /* A place is taken only if it can be executed: checked once.  */
-  for (size_t i = 0; runner_places[i]; i++)
+  /* A place is taken only if it can be executed.  Looked for once a
+     command: `run` asks before its prestart and again in the probe.  */
+  static const char *found;
+  static bool looked;
+  for (size_t i = 0; !looked && !found && runner_places[i]; i++)
     if (access (runner_places[i], X_OK) == 0)
-      return runner_places[i];
-  return NULL;
+      found = runner_places[i];
+  looked = true;
+  return found;
 }
 
 static int
@@ -274,9 +278,14 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
 int
 sbx_probe_landlock_abi (void)
 {
-  long abi = syscall (SBX_NR_LANDLOCK_CREATE_RULESET, NULL, 0,
-                      SBX_LL_CREATE_RULESET_VERSION);
-  return abi > 0 ? (int) abi : 0;
+  static long abi = -1;
+  if (abi < 0)
+    {
+      abi = syscall (SBX_NR_LANDLOCK_CREATE_RULESET, NULL, 0,
+                     SBX_LL_CREATE_RULESET_VERSION);
+      abi = abi > 0 ? abi : 0;
+    }
+  return (int) abi;
 }
 
 /* SELinux when its file system is mounted where libselinux looks,

@@ -26,12 +26,14 @@ int sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
                     struct sbx_error *err);
 
 /* The runner the operator named (RUNNER, else SBX_OCI_RUNNER), or NULL;
-   the first bwrap of the usual places that can be executed, or NULL.  */
+   the first bwrap of the usual places that can be executed, or NULL
+   (looked for once a process).  */
 const char *sbx_probe_named_runner (const char *runner);
 const char *sbx_probe_runner_found (void);
 
-/* The Landlock ABI the kernel offers, 0 for none: one system call, never
-   cached (a kernel booted with another lsm= list keeps its release).  */
+/* The Landlock ABI the kernel offers, 0 for none: one system call a
+   process, never kept beyond it (a kernel booted with another lsm= list
+   keeps its release).  */
 int sbx_probe_landlock_abi (void);
 
 /* F->selinux and F->apparmor: whether this host's modules take labels.  */
