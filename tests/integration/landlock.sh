@@ -316,6 +316,32 @@ fd-closed" "-a: the command and its arguments come from the descriptor, which is
   tap_is "$?:$out" "0:small" "-a: the helper runs under an RLIMIT_DATA of 512 KiB"
 }
 
+# A rule on a path the helper cannot reach (a directory on its way that
+# denies search: a root caller on the rung loses what it reached only
+# through capabilities) is left out, and access there stays denied; the
+# helper says so in one line instead of leaving it unsaid.  As root it
+# runs without capabilities, as the rung's command does.
+case_helper_unreachable ()
+{
+  if [ -z "$LANDLOCK_HELPER" ]; then
+    tap_skip "a rule the helper cannot reach is named" "no LANDLOCK_HELPER"
+    return
+  fi
+  local d="$WORK/unsearchable" f="$WORK/helper-args-unreachable" out rc
+  local no_caps=()
+  [ "$(id -u)" -eq 0 ] && no_caps=(setpriv --bounding-set=-all --inh-caps=-all)
+  mkdir -p "$d/ws"
+  chmod 000 "$d"
+  printf '%s\0' -A 1 -r / -w "$d/ws" -- /bin/sh -c 'echo ran' > "$f"
+  out=$("${no_caps[@]}" "$LANDLOCK_HELPER" -a 3 3< "$f" 2>&1)
+  rc=$?
+  chmod 700 "$d"
+  tap_is "$rc" 0 "a rule the helper cannot reach: the command still runs"
+  tap_has "$out" "sbx-landlock: $d/ws: cannot be reached" \
+    "a rule the helper cannot reach: it says so, naming the path"
+  tap_has "$out" "ran" "a rule the helper cannot reach: the command's output"
+}
+
 run_cases ()
 {
   WS="$WORK/ws"
@@ -328,6 +354,7 @@ run_cases ()
   case_exec_planted_link
   case_container
   case_helper_args
+  case_helper_unreachable
 }
 
 tap_suite "$0" landlock SBX_OCI SBX_OCI_BROKEN LANDLOCK_HELPER

@@ -94,6 +94,25 @@ case_capabilities ()
   done
 }
 
+# A grant the command cannot reach once its capabilities are gone (a
+# writable bind below a directory that denies search, which sbx-oci, as
+# root of its namespace, reached through CAP_DAC_READ_SEARCH): the write
+# there fails, as it would for the caller without them, and the run says
+# which grant was left out instead of leaving it unsaid (helper-48 F3).
+case_unreachable_grant ()
+{
+  local d="$WORK/locked"
+  mkdir -p "$d/ws"
+  chmod 000 "$d"
+  agent "$(bind_rw "$d/ws")" sh -c \
+    '{ echo x > "$1/f"; } 2>/dev/null && echo write-landed || echo write-refused' sh "$d/ws"
+  chmod 700 "$d"
+  tap_has "$OUT" write-refused "a grant below a directory that denies search: the write fails"
+  tap_has "$OUT" "sbx-landlock: $d/ws: cannot be reached" \
+    "a grant below a directory that denies search: the run names it"
+  rm -rf "$d"
+}
+
 case_report ()
 {
   agent "" true
@@ -223,6 +242,7 @@ run_cases ()
   case_capabilities
   case_files
   case_alias_of_ancestor
+  case_unreachable_grant
   case_tools
   case_network
   case_termination

@@ -198,7 +198,9 @@ parse_num (const char *s)
 
 enum
 {
-  SKIP = -4096, /* the rule is left out */
+  SKIP = -4096,        /* the rule is left out: not there */
+  UNREACHABLE = -4097, /* and so is this one, which is there, but a
+                          directory on its way denies search */
 };
 
 static long
@@ -229,7 +231,7 @@ next_name (const char **rest, char *name, size_t size)
   return (long) n;
 }
 
-/* PATH held as an O_PATH descriptor, or -errno, or SKIP.  Walked a
+/* PATH held as an O_PATH descriptor, or -errno, SKIP or UNREACHABLE.  Walked a
    component at a time from "/", following no link: exec builds its
    domain from the same paths after the sandbox has run, when a link on
    the way may be one the sandbox planted (on a mount it may write, or on
@@ -269,9 +271,13 @@ open_rule_path (const char *path)
       if (fd >= 0 && *rest == '\0')
         return fd;
       /* A link or a file on the way (ENOTDIR), a name gone (ENOENT: also
-         an optional place), a directory made unsearchable (EACCES).  */
-      if (fd == -20 || fd == -2 || fd == -13)
+         an optional place); a directory that denies search (EACCES: the
+         rung's root caller, its capabilities dropped, loses what it
+         reached only through them).  */
+      if (fd == -20 || fd == -2)
         return SKIP;
+      if (fd == -13)
+        return UNREACHABLE;
       dir = fd;
     }
   return dir;
@@ -298,21 +304,33 @@ check_mount (const char *path, bool read_only)
      the check cannot be made, and is not.  */
   if (r >= 0 && !(st.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
     return;
+  long why = r == UNREACHABLE ? -13 : r == SKIP ? 0 : r;
   if (r < 0 || !(st.stx_attributes & STATX_ATTR_MOUNT_ROOT)
       || (read_only && !(fs.f_flags & 1)))
     die (EXIT_HELPER,
          "a mount the plan made is not in place (a link swapped in while "
          "bubblewrap set up?); refusing to run",
-         path, r < 0 && r != SKIP ? r : 0);
+         path, why);
 }
 
 /* Allow RIGHTS beneath PATH.  A path that is not there is skipped: the
    plan's optional places (/dev/tty, a -try bind) may be absent; so is
-   one open_rule_path leaves out.  */
+   one open_rule_path leaves out.  One it cannot reach is skipped too
+   (access there stays denied, as it would without Landlock), but not
+   unsaid: the caller granted it, and would otherwise see only the
+   command's refused writes.  */
 static void
 add_rule (long ruleset, const char *path, uint64_t rights, uint64_t handled)
 {
   long fd = open_rule_path (path);
+  if (fd == UNREACHABLE)
+    {
+      put ("sbx-landlock: ");
+      put (path);
+      put (": cannot be reached (a directory on its way denies search): "
+           "its rule is left out, and access there stays denied\n");
+      return;
+    }
   if (fd == SKIP)
     return;
   if (fd < 0)
