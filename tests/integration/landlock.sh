@@ -327,7 +327,9 @@ case_helper_unreachable ()
     tap_skip "a rule the helper cannot reach is named" "no LANDLOCK_HELPER"
     return
   fi
-  local d="$WORK/unsearchable" f="$WORK/helper-args-unreachable" out rc
+  # Its name holds a terminal escape, which must reach stderr as \x1b.
+  local d="$WORK/unsearchable"$'\033'"[7m" f="$WORK/helper-args-unreachable"
+  local out rc
   local no_caps=()
   [ "$(id -u)" -eq 0 ] && no_caps=(setpriv --bounding-set=-all --inh-caps=-all)
   mkdir -p "$d/ws"
@@ -337,8 +339,9 @@ case_helper_unreachable ()
   rc=$?
   chmod 700 "$d"
   tap_is "$rc" 0 "a rule the helper cannot reach: the command still runs"
-  tap_has "$out" "sbx-landlock: $d/ws: cannot be reached" \
+  tap_has "$out" "sbx-landlock: $WORK/unsearchable\\x1b[7m/ws: cannot be reached" \
     "a rule the helper cannot reach: it says so, naming the path"
+  tap_lacks "$out" $'\033' "a rule the helper cannot reach: no raw escape in its line"
   tap_has "$out" "ran" "a rule the helper cannot reach: the command's output"
 }
 

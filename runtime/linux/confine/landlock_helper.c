@@ -124,6 +124,37 @@ put (const char *s)
   sbx_sys6 (SBX_NR_WRITE, 2, (long) s, (long) str_len (s), 0, 0, 0);
 }
 
+/* PATH on stderr with its control characters as \xHH, as sbx-oci's own
+   messages have them (common/error.c): a name in a workspace may hold a
+   newline or a terminal escape, and this reaches the caller's terminal. */
+static void
+put_path (const char *path)
+{
+  static const char hex[] = "0123456789abcdef";
+  char buf[256];
+  size_t n = 0;
+  for (const unsigned char *p = (const unsigned char *) path; *p; p++)
+    {
+      if (n + 5 > sizeof buf)
+        {
+          buf[n] = '\0';
+          put (buf);
+          n = 0;
+        }
+      if (*p >= 0x20 && *p != 0x7f)
+        buf[n++] = (char) *p;
+      else
+        {
+          buf[n++] = '\\';
+          buf[n++] = 'x';
+          buf[n++] = hex[*p >> 4];
+          buf[n++] = hex[*p & 15];
+        }
+    }
+  buf[n] = '\0';
+  put (buf);
+}
+
 static const char *
 errno_name (long e)
 {
@@ -164,7 +195,7 @@ die (int status, const char *what, const char *path, long neg_errno)
   if (path)
     {
       put (" ");
-      put (path);
+      put_path (path);
     }
   if (neg_errno)
     {
@@ -326,7 +357,7 @@ add_rule (long ruleset, const char *path, uint64_t rights, uint64_t handled)
   if (fd == UNREACHABLE)
     {
       put ("sbx-landlock: ");
-      put (path);
+      put_path (path);
       put (": cannot be reached (a directory on its way denies search): "
            "its rule is left out, and access there stays denied\n");
       return;
