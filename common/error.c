@@ -6,10 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One line, whatever the config held: control characters (a newline
-   in a path, a terminal escape in a name) become \xHH, cut to fit.  */
-static void
-escape_controls (char *msg, size_t size)
+void
+sbx_escape_controls (char *msg, size_t size)
 {
   char out[SBX_ERROR_MSG_MAX];
   size_t o = 0;
@@ -40,7 +38,7 @@ vfail (struct sbx_error *err, int code, int with_errno, const char *fmt,
   int n = vsnprintf (err->msg, sizeof err->msg, fmt, ap);
   if (with_errno && n >= 0 && (size_t) n < sizeof err->msg)
     snprintf (err->msg + n, sizeof err->msg - n, ": %s", strerror (-code));
-  escape_controls (err->msg, sizeof err->msg);
+  sbx_escape_controls (err->msg, sizeof err->msg);
   return code;
 }
 
@@ -97,7 +95,7 @@ sbx_refuse (struct sbx_error *err, int code, const char *field,
   else
     code = sbx_fail_kind (err, SBX_ERROR_REFUSED, code, "%s", why);
   snprintf (err->field, sizeof err->field, "%s", field ? field : "");
-  escape_controls (err->field, sizeof err->field);
+  sbx_escape_controls (err->field, sizeof err->field);
   return code;
 }
 

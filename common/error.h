@@ -37,6 +37,11 @@ struct sbx_error
   char field[SBX_ERROR_FIELD_MAX];
 };
 
+/* MSG (of SIZE bytes) made one line whatever a config put in it: control
+   characters (a newline in a path, a terminal escape in a name) become
+   \xHH, cut to fit.  Every message sbx-oci prints has been through it. */
+void sbx_escape_controls (char *msg, size_t size);
+
 /* Fill ERR (if not already filled) and return CODE, which must be negative. */
 int sbx_fail (struct sbx_error *err, int code, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)));

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/error.h"
 #include "common/json_gen.h"
 #include "runtime/context.h"
 
@@ -71,5 +72,6 @@ sbx_log_warning (const struct sbx_context *g, const char *fmt, ...)
   va_start (ap, fmt);
   vsnprintf (msg, sizeof msg, fmt, ap);
   va_end (ap);
+  sbx_escape_controls (msg, sizeof msg);
   emit (g, "warning", msg);
 }

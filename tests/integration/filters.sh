@@ -171,6 +171,14 @@ print(sorted(e["dropped"]), e["redacted"])' "$b/outcome.json" 2>&1)" \
     --approve "$WORK/approve-env" run --bundle "$b" env-2 2>&1)
   tap_has "$out" "pg=sbx-pg tok= url=postgres://app:sbx-pw@db/x" \
     "env: env:NAME approvals pass exactly those names"
+  # A name the config chose reaches the operator's terminal in that line:
+  # a terminal escape in it must arrive as text (\x1b), like every message.
+  PROCESS_EXTRA='"env": ["PATH=/usr/bin:/bin", "X\u001b[2J_TOKEN=1"]' \
+    write_agent "$b" read-only "$WS" "" true
+  out=$("$SBX_OCI" --root "$WORK/state" run --bundle "$b" env-3 2>&1)
+  tap_has "$out" 'not passed: X\x1b[2J_TOKEN' \
+    "env: a dropped name's control characters are shown as \\xHH"
+  tap_lacks "$out" $'\033' "env: no raw terminal escape reaches stderr"
 }
 
 # Hardened defaults: the extended stores of $HOME, and the agent sockets
