@@ -136,6 +136,12 @@ c['mounts'].append({'destination': '/entry.sh', 'type': 'bind', 'source': '$B/en
   out=$(sbx run --bundle "$B/entry2" "entry2-$RUN" 2>&1 < /dev/null); rc=$?
   check "entry: without the mount it is not found (127, runc's words)" \
     eval '[ $rc -eq 127 ] && [[ "$out" == *"executable file not found"* ]]'
+  # The name is the config's, and reaches the caller's terminal: a
+  # terminal escape in it arrives as text (\x1b), as in every message.
+  bundle "$B/entry4" "c['process']['args'] = ['/entry\\x1b[2J.sh']"
+  out=$(sbx run --bundle "$B/entry4" "entry4-$RUN" 2>&1 < /dev/null); rc=$?
+  check "entry: a missing name's control characters are shown as \\xHH ($(echo "$out" | cat -v))" \
+    eval '[ $rc -eq 127 ] && [[ "$out" == *"/entry\\x1b[2J.sh"* ]] && [[ "$out" != *$'"'"'\033'"'"'* ]]'
   sbx create --bundle "$B/entry2" "entry3-$RUN" > "$B/entry3.err" 2>&1 < /dev/null; rc=$?
   check "entry: create reports it too ($rc)" \
     eval '[ $rc -ne 0 ] && grep -q "executable file not found" "$B/entry3.err"'

@@ -47,6 +47,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/error.h"
 #include "runtime/linux/container/exec_labels.h"
 
 #define MAX_GROUPS 256 /* SBX_INIT_MAX_GROUPS (policy/policy.h) */
@@ -72,12 +73,11 @@ fail (const struct init_request *q, int status, const char *fmt, ...)
   char msg[512];
   va_list ap;
   va_start (ap, fmt);
-  int n = vsnprintf (msg, sizeof msg - 1, fmt, ap);
+  vsnprintf (msg, sizeof msg - 1, fmt, ap);
   va_end (ap);
-  if (n < 0)
-    n = 0;
-  if ((size_t) n > sizeof msg - 2)
-    n = sizeof msg - 2;
+  /* The command's name is the config's: one line, as sbx-oci's are.  */
+  sbx_escape_controls (msg, sizeof msg - 1);
+  size_t n = strlen (msg);
   msg[n++] = '\n';
   /* `start` reads the exec FIFO; `create` the report pipe, until the
      hold; `run`, and anyone after that, the command's stderr.  */
