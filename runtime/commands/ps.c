@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "runtime/cli.h"
 #include "runtime/linux/container/ns_procs.h"
 #include "runtime/linux/state/state_store.h"
@@ -16,13 +17,16 @@ print_table (const pid_t *pids, size_t n)
   printf ("%-8s %s\n", "PID", "CMD");
   for (size_t i = 0; i < n; i++)
     {
-      char path[64], comm[64] = "?";
+      /* A process's name is its own to write (16 bytes, \xHH each at
+         most here): a terminal escape in it is shown as text.  */
+      char path[64], comm[96] = "?";
       snprintf (path, sizeof path, "/proc/%d/comm", (int) pids[i]);
       FILE *f = fopen (path, "re");
       if (f && fgets (comm, sizeof comm, f))
         comm[strcspn (comm, "\n")] = '\0';
       if (f)
         fclose (f);
+      sbx_escape_controls (comm, sizeof comm);
       printf ("%-8d %s\n", (int) pids[i], comm);
     }
 }

@@ -150,6 +150,13 @@ suite () {
     "$(sbx ps --format json c1)" "$pid" "$xpid"
   out=$(sbx exec c1 no-such-command 2>&1)
   check "exec of a missing executable: runc's words" grep -qF 'executable file not found in $PATH' <<<"$out"
+  # A process names itself (its comm is its own to write): ps's table
+  # shows a terminal escape in that name as text, never raw on the
+  # operator's terminal.
+  sbx exec --detach c1 sh -c 'printf "x\033[2Jy" > /proc/self/comm; sleep 30 & wait'
+  for _ in $(seq 30); do out=$(sbx ps c1); [[ "$out" == *'x\x1b[2Jy'* ]] && break; sleep 0.1; done
+  check "ps shows a process's own name's escape as \\xHH ($(cat -v <<<"$out" | tr '\n' ' '))" \
+    eval '[[ "$out" == *"x\\x1b[2Jy"* ]] && [[ "$out" != *$'"'"'\033'"'"'* ]]'
 
   check "kill by name (KILL)" sbx kill c1 KILL
   check "state says stopped after kill" wait_status c1 stopped
