@@ -4,25 +4,50 @@
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* S into OUT (SIZE bytes, NUL-ended) with each control character as
+   \xHH, cut where the next one would not fit; the length of all of it. */
+static size_t
+escape_into (const char *s, char *out, size_t size)
+{
+  size_t o = 0, need = 0;
+  for (const unsigned char *p = (const unsigned char *) s; *p; p++)
+    {
+      bool plain = *p >= 0x20 && *p != 0x7f;
+      size_t len = plain ? 1 : 4;
+      if (out && need == o && o + len < size)
+        {
+          if (plain)
+            out[o] = (char) *p;
+          else
+            snprintf (out + o, size - o, "\\x%02x", *p);
+          o += len;
+        }
+      need += len;
+    }
+  if (out && size > 0)
+    out[o] = '\0';
+  return need;
+}
 
 void
 sbx_escape_controls (char *msg, size_t size)
 {
   char out[SBX_ERROR_MSG_MAX];
-  size_t o = 0;
-  for (const unsigned char *p = (const unsigned char *) msg;
-       *p && o + 1 < sizeof out; p++)
-    {
-      if (*p >= 0x20 && *p != 0x7f)
-        out[o++] = (char) *p;
-      else if (o + 5 < sizeof out)
-        o += (size_t) snprintf (out + o, sizeof out - o, "\\x%02x", *p);
-      else
-        break;
-    }
-  out[o] = '\0';
+  escape_into (msg, out, sizeof out);
   snprintf (msg, size, "%s", out);
+}
+
+char *
+sbx_escaped_dup (const char *s)
+{
+  size_t size = escape_into (s, NULL, 0) + 1;
+  char *out = malloc (size);
+  if (out)
+    escape_into (s, out, size);
+  return out;
 }
 
 static int __attribute__ ((format (printf, 4, 0)))

@@ -42,6 +42,10 @@ struct sbx_error
    \xHH, cut to fit.  Every message sbx-oci prints has been through it. */
 void sbx_escape_controls (char *msg, size_t size);
 
+/* A copy of S, to be freed, with its control characters as \xHH, whole
+   (a reason, a line of a report); NULL when out of memory.  */
+char *sbx_escaped_dup (const char *s);
+
 /* Fill ERR (if not already filled) and return CODE, which must be negative. */
 int sbx_fail (struct sbx_error *err, int code, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)));

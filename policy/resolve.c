@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/cleanup.h"
+#include "common/error.h"
 #include "common/path.h"
 #include "policy/build.h"
 
@@ -65,12 +66,17 @@ plan_gap (struct sbx_plan *plan, bool network, enum sbx_level level,
       = network ? &plan->enforcement.network : &plan->enforcement.filesystem;
   if (level < *l)
     *l = level;
-  char *reason = NULL;
+  char *text = NULL;
   va_list ap;
   va_start (ap, fmt);
-  int r = vasprintf (&reason, fmt, ap);
+  int r = vasprintf (&text, fmt, ap);
   va_end (ap);
-  if (r < 0)
+  /* A reason quotes what a sandbox may have written (a git config's
+     setting, a name in the workspace), and is read on terminals and in
+     the dry run a shell runs: one line, no control character.  */
+  char *reason = r < 0 ? NULL : sbx_escaped_dup (text);
+  free (text);
+  if (reason == NULL)
     return -ENOMEM;
   /* The same gap found twice (a git config reached from two places) is
      said once.  */

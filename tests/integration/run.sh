@@ -601,6 +601,35 @@ case_dry_run_reproduces ()
   rm -f "$WS/dry.txt"
 }
 
+# What a sandbox may write reaches the operator's reports: a workspace's
+# name, and its .git/config, whose settings the reasons quote.  A newline
+# there must not start a line of the dry run (run by a shell, it would be
+# a command on the host), nor a terminal escape reach the terminal raw, in
+# the dry run or in check's report.  The dry run still reproduces the run.
+case_dry_run_hostile_names ()
+{
+  local ws="$WORK/ws-"$'\033'"[2J" b="$WORK/dry-hostile" out
+  local marker="$WORK/dry-hostile-ran" d="$WORK/dry-hostile-seccomp"
+  mkdir -p "$ws/.git" "$d"
+  printf '[core]\n\thooksPath = "%s/h\\ntouch %s #"\n' "$ws" "$marker" \
+    > "$ws/.git/config"
+  write_agent "$b" workspace-write "$ws" "" sh -c 'echo dry > dry.txt'
+  sbx run --dry-run --seccomp-dir "$d" --bundle "$b" > "$WORK/dry-hostile.sh" 2>&1
+  tap_is "$?" 0 "hostile names: the dry run prints the command"
+  out=$(cat "$WORK/dry-hostile.sh")
+  tap_has "$out" 'names core.hooksPath' "hostile names: the reason quotes the setting"
+  tap_lacks "$out" $'\033' "hostile names: no raw terminal escape in the dry run"
+  sh "$WORK/dry-hostile.sh" > /dev/null 2>&1
+  tap_ok "hostile names: no line of the dry run comes from the config" \
+    test ! -e "$marker"
+  tap_is "$(cat "$ws/dry.txt" 2>/dev/null)" dry \
+    "hostile names: the dry run still writes in that workspace"
+  out=$(sbx check --bundle "$b" 2>&1)
+  tap_has "$out" 'names core.hooksPath' "hostile names: check reports the setting"
+  tap_lacks "$out" $'\033' "hostile names: no raw terminal escape in check's report"
+  rm -rf "$ws" "$marker"
+}
+
 # Options runc's run takes that the foreground run cannot honour are
 # refused, not ignored: a caller would wait for a pid file for ever.
 case_refused_options ()
@@ -715,6 +744,7 @@ run_cases ()
   case_environment
   case_spec_runs_unchanged
   case_dry_run_reproduces
+  case_dry_run_hostile_names
   case_refused_options
   case_sigterm_foreground
   case_alias_masking

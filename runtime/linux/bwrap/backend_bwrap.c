@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,24 @@
 #include "runtime/shell_quote.h"
 #include "runtime/state_root.h"
 
+/* One line of the dry run's commentary, "# " and FMT's text with its
+   control characters as \xHH: the paths in it may be names a sandbox
+   chose, and the dry run is read on a terminal and run by a shell, where
+   a newline in a comment would start a command.  */
+static void __attribute__ ((format (printf, 1, 2)))
+comment (const char *fmt, ...)
+{
+  char *text = NULL;
+  va_list ap;
+  va_start (ap, fmt);
+  int n = vasprintf (&text, fmt, ap);
+  va_end (ap);
+  char *shown = n < 0 ? NULL : sbx_escaped_dup (text);
+  printf ("# %s\n", shown ? shown : "(out of memory)");
+  free (shown);
+  free (text);
+}
+
 /* What the runner does before it execs bwrap, which the command line
    alone would not reproduce.  */
 /* The runner's cover of the state root, for a range's user namespace.  */
@@ -41,13 +60,18 @@ print_cover (const struct sbx_runner_cover *cover)
 {
   if (cover->top == NULL)
     return;
-  printf ("# in its mount namespace the runner covers %s with a tmpfs "
-          "searchable by all (bwrap, a mapped uid, could not search it), "
-          "holding only the way to its mount points",
-          cover->top);
-  for (size_t i = 0; i < cover->n_kept; i++)
-    printf ("%s%s", i ? ", " : "; bound back: ", cover->kept[i]);
-  putchar ('\n');
+  char *kept = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&kept, &len);
+  for (size_t i = 0; f && i < cover->n_kept; i++)
+    fprintf (f, "%s%s", i ? ", " : "; bound back: ", cover->kept[i]);
+  if (f)
+    fclose (f);
+  comment ("in its mount namespace the runner covers %s with a tmpfs "
+           "searchable by all (bwrap, a mapped uid, could not search it), "
+           "holding only the way to its mount points%s",
+           cover->top, kept ? kept : "");
+  free (kept);
 }
 
 static void
@@ -65,21 +89,21 @@ print_runner_steps (const struct sbx_sandbox *sb,
                  { SBX_NS_UTS, "uts" } };
   for (size_t i = 0; i < sizeof joined / sizeof *joined; i++)
     if (plan->join[joined[i].type])
-      printf ("# first, the runner joins the %s namespace %s\n",
-              joined[i].name, plan->join[joined[i].type]);
+      comment ("first, the runner joins the %s namespace %s", joined[i].name,
+               plan->join[joined[i].type]);
   if (plan->join[SBX_NS_PID])
-    printf ("# bwrap enters the pid namespace %s (--pidns, a descriptor "
-            "the runner opens)\n",
-            plan->join[SBX_NS_PID]);
+    comment ("bwrap enters the pid namespace %s (--pidns, a descriptor "
+             "the runner opens)",
+             plan->join[SBX_NS_PID]);
   print_cover (cover);
   if (mqueue_dir)
-    printf ("# the runner mounts the mqueue of the IPC namespace it shares "
-            "on %s, in a mount namespace of its own\n",
-            mqueue_dir);
+    comment ("the runner mounts the mqueue of the IPC namespace it shares "
+             "on %s, in a mount namespace of its own",
+             mqueue_dir);
   if (plan->n_nodes > 0)
-    printf ("# the runner mounts a tmpfs on %s, in a mount namespace of "
-            "its own, and makes linux.devices' nodes in it\n",
-            plan->nodes_dir);
+    comment ("the runner mounts a tmpfs on %s, in a mount namespace of "
+             "its own, and makes linux.devices' nodes in it",
+             plan->nodes_dir);
   for (size_t i = 0; i < plan->n_host_ports; i++)
     printf ("# before the command runs, sbx-oci listens on the sandbox's "
             "127.0.0.1:%u and forwards to the host's 127.0.0.1:%u\n",
@@ -180,9 +204,9 @@ print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
             "out)\n");
   print_runner_steps (sb, cover);
   for (size_t i = 0; i < sb->plan->enforcement.reasons.n; i++)
-    printf ("# enforcement %s: %s\n",
-            sbx_level_name (sb->plan->enforcement.level),
-            sb->plan->enforcement.reasons.v[i]);
+    comment ("enforcement %s: %s",
+             sbx_level_name (sb->plan->enforcement.level),
+             sb->plan->enforcement.reasons.v[i]);
 }
 
 /* How `run` has bwrap build the sandbox, for the run and for its dry run
