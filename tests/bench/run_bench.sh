@@ -47,14 +47,14 @@ cat > "$T/agent/config.json" <<EOF
 }
 EOF
 
-# The dry-run's first two lines are one command: "env -i VAR=... \" and
+# The dry-run's first two lines are one command: "env -i -- VAR=... \" and
 # "  /usr/bin/bwrap ... -- true 3< SECCOMP-0 4< SECCOMP-1" (shell-quoted).
 # The programs are opened on interleave's own fds 3 and 4, which every
 # command inherits, and rewound before each run of every command alike.
 mkdir -p "$T/seccomp"
 "$sbx" --root "$T/state" run --dry-run --seccomp-dir "$T/seccomp" \
   --bundle "$T/agent" bench > "$T/dry"
-eval "sandbox_env=($(sed -n '1s/^env -i //; 1s/ \\$//p' "$T/dry"))"
+eval "sandbox_env=($(sed -n '1s/^env -i -- //; 1s/ \\$//p' "$T/dry"))"
 eval "landlock_argv=($(sed -n '2s/^ *//; 2s/ [345]< .*$//p' "$T/dry"))"
 for f in 0 1; do
   [ -s "$T/seccomp/seccomp-$f.bpf" ] || { echo "run_bench.sh: no seccomp program $f" >&2; exit 1; }

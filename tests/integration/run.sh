@@ -624,6 +624,15 @@ case_dry_run_hostile_names ()
     test ! -e "$marker"
   tap_is "$(cat "$ws/dry.txt" 2>/dev/null)" dry \
     "hostile names: the dry run still writes in that workspace"
+  # An environment name that begins with "-" would be an option of
+  # env(1), which runs the dry run: -S makes it run a command of its own.
+  PROCESS_EXTRA='"env": ["-Ssh -c \"touch '"$marker"'\" #=x", "PATH=/usr/bin:/bin"]' \
+    write_agent "$b" workspace-write "$ws" "" true
+  env -i "$SBX_OCI" --root "$WORK/state" run --dry-run --seccomp-dir "$d" \
+    --bundle "$b" > "$WORK/dry-hostile-env.sh" 2>&1
+  sh "$WORK/dry-hostile-env.sh" > /dev/null 2>&1
+  tap_ok "hostile names: an environment name is never an option of env" \
+    test ! -e "$marker"
   out=$(sbx check --bundle "$b" 2>&1)
   tap_has "$out" 'names core.hooksPath' "hostile names: check reports the setting"
   tap_lacks "$out" $'\033' "hostile names: no raw terminal escape in check's report"

@@ -176,7 +176,9 @@ static void
 print_dry_run (const struct sbx_sandbox *sb, const struct strv *argv,
                const struct exported *x, const struct sbx_runner_cover *cover)
 {
-  printf ("env -i");
+  /* "--": a config's environment name may begin with "-", which env
+     would take for an option (-S runs a command of its own).  */
+  printf ("env -i --");
   for (size_t i = 0; i < sb->plan->env.n; i++)
     {
       putchar (' ');
