@@ -7,25 +7,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* S into OUT (SIZE bytes, NUL-ended) with each control character as
-   \xHH, cut where the next one would not fit; the length of all of it. */
+size_t
+sbx_text_char (const unsigned char *p)
+{
+  if (*p < 0x80)
+    return *p >= 0x20 && *p != 0x7f;
+  /* The length its lead byte announces, and the range its second byte
+     must fall in (no overlong form, no surrogate, nothing past
+     U+10FFFF); C1 controls (U+0080-U+009F, C2 80-9F) are controls.  */
+  size_t len = *p >= 0xc2 && *p <= 0xdf   ? 2
+               : *p >= 0xe0 && *p <= 0xef ? 3
+               : *p >= 0xf0 && *p <= 0xf4 ? 4
+                                          : 0;
+  unsigned char lo = *p == 0xe0 ? 0xa0 : *p == 0xf0 ? 0x90 : 0x80;
+  unsigned char hi = *p == 0xed ? 0x9f : *p == 0xf4 ? 0x8f : 0xbf;
+  if (len == 0 || p[1] < lo || p[1] > hi || (*p == 0xc2 && p[1] <= 0x9f))
+    return 0;
+  for (size_t i = 2; i < len; i++)
+    if (p[i] < 0x80 || p[i] > 0xbf)
+      return 0;
+  return len;
+}
+
+/* S into OUT (SIZE bytes, NUL-ended) with each byte that is not text
+   (sbx_text_char) as \xHH, cut where the next one would not fit; the
+   length of all of it.  */
 static size_t
 escape_into (const char *s, char *out, size_t size)
 {
   size_t o = 0, need = 0;
-  for (const unsigned char *p = (const unsigned char *) s; *p; p++)
+  for (const unsigned char *p = (const unsigned char *) s; *p;)
     {
-      bool plain = *p >= 0x20 && *p != 0x7f;
-      size_t len = plain ? 1 : 4;
+      size_t text = sbx_text_char (p), len = text ? text : 4;
       if (out && need == o && o + len < size)
         {
-          if (plain)
-            out[o] = (char) *p;
+          if (text)
+            memcpy (out + o, p, text);
           else
             snprintf (out + o, size - o, "\\x%02x", *p);
           o += len;
         }
       need += len;
+      p += text ? text : 1;
     }
   if (out && size > 0)
     out[o] = '\0';

@@ -37,13 +37,19 @@ struct sbx_error
   char field[SBX_ERROR_FIELD_MAX];
 };
 
-/* MSG (of SIZE bytes) made one line whatever a config put in it: control
-   characters (a newline in a path, a terminal escape in a name) become
-   \xHH, cut to fit.  Every message sbx-oci prints has been through it. */
+/* The length of the character at P when it is text to show as it is: a
+   printable ASCII byte, or a UTF-8 sequence that is well formed and no C1
+   control; 0 for a control character or a byte of no such sequence.  */
+size_t sbx_text_char (const unsigned char *p);
+
+/* MSG (of SIZE bytes) made one line of valid UTF-8 whatever a config or a
+   sandbox put in it: each byte that is not text (a newline in a path, a
+   terminal escape, a C1 control, invalid UTF-8 in a name) becomes \xHH,
+   cut to fit.  Every message sbx-oci prints has been through it.  */
 void sbx_escape_controls (char *msg, size_t size);
 
-/* A copy of S, to be freed, with its control characters as \xHH, whole
-   (a reason, a line of a report); NULL when out of memory.  */
+/* A copy of S, to be freed, escaped as sbx_escape_controls does but
+   whole (a reason, a line of a report); NULL when out of memory.  */
 char *sbx_escaped_dup (const char *s);
 
 /* Fill ERR (if not already filled) and return CODE, which must be negative. */

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "common/error.h"
+
 void
 sbx_shell_quote (FILE *out, const char *s)
 {
@@ -14,16 +16,21 @@ sbx_shell_quote (FILE *out, const char *s)
       return;
     }
   fputc ('\'', out);
-  for (const unsigned char *p = (const unsigned char *) s; *p; p++)
-    if (*p == '\'')
-      fputs ("'\\''", out);
-    /* A control character is never written raw (this is read on a
-       terminal): printf makes it, which every POSIX shell runs.  A
-       newline stays, as $(...) would drop it; inside the quotes it is
-       the word's, and on a terminal only a line break.  */
-    else if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
-      fprintf (out, "'\"$(printf '\\%03o')\"'", *p);
-    else
-      fputc (*p, out);
+  for (const unsigned char *p = (const unsigned char *) s; *p;)
+    {
+      size_t text = sbx_text_char (p);
+      if (*p == '\'')
+        fputs ("'\\''", out);
+      /* What is not text (a control character, a C1 one, a byte of
+         invalid UTF-8) is never written raw, as this is read on a
+         terminal: printf makes it, which every POSIX shell runs.  A
+         newline stays, as $(...) would drop it; inside the quotes it is
+         the word's, and on a terminal only a line break.  */
+      else if (text == 0 && *p != '\n')
+        fprintf (out, "'\"$(printf '\\%03o')\"'", *p);
+      else
+        fwrite (p, 1, text ? text : 1, out);
+      p += text ? text : 1;
+    }
   fputc ('\'', out);
 }

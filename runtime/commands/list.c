@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/error.h"
 #include "common/json_gen.h"
 #include "runtime/cli.h"
 #include "runtime/state_root.h"
@@ -60,9 +61,12 @@ static void
 print_row (const struct sbx_container *c)
 {
   enum sbx_status s = sbx_state_status (c);
+  /* The bundle's path is the caller's, and shown as text all the same.  */
+  char *bundle = sbx_escaped_dup (c->bundle ? c->bundle : "");
   printf ("%-12s %-8d %-10s %s\n", c->id,
           s == SBX_STATUS_STOPPED ? 0 : (int) c->pid, sbx_status_name (s),
-          c->bundle ? c->bundle : "");
+          bundle ? bundle : "");
+  free (bundle);
 }
 
 static int

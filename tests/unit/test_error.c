@@ -5,6 +5,7 @@
 #include "tests/unit/tap.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int
@@ -56,5 +57,30 @@ main (void)
   sbx_error_clear (&e4);
   tap_ok (e4.kind == SBX_ERROR_RUNTIME && e4.field[0] == '\0',
           "sbx_error_clear clears the field");
+  /* What a sandbox may name reaches terminals and JSON only as valid
+     UTF-8 text: C1 controls and every byte of no well-formed sequence
+     are escaped too, well-formed text is kept.  */
+  static const struct
+  {
+    const char *in, *out, *what;
+  } texts[] = {
+    { "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7",
+      "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7",
+      "well-formed UTF-8 (2, 3 and 4 bytes) is kept" },
+    { "a\xc2\x9b"
+      "2J",
+      "a\\xc2\\x9b2J", "a C1 control (CSI, U+009B) is escaped" },
+    { "x\xff\xfey", "x\\xff\\xfey", "bytes of no sequence are escaped" },
+    { "\xc0\xaf", "\\xc0\\xaf", "an overlong form is escaped" },
+    { "\xed\xa0\x80", "\\xed\\xa0\\x80", "a surrogate is escaped" },
+    { "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80", "past U+10FFFF is escaped" },
+    { "end\xe2\x82", "end\\xe2\\x82", "a sequence cut short is escaped" },
+  };
+  for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+    {
+      char *got = sbx_escaped_dup (texts[i].in);
+      tap_streq (got ? got : "(null)", texts[i].out, texts[i].what);
+      free (got);
+    }
   return tap_done ();
 }

@@ -126,7 +126,9 @@ put (const char *s)
 
 /* PATH on stderr with its control characters as \xHH, as sbx-oci's own
    messages have them (common/error.c): a name in a workspace may hold a
-   newline or a terminal escape, and this reaches the caller's terminal. */
+   newline or a terminal escape, and this reaches the caller's terminal.
+   Every byte past ASCII is escaped too: a C1 control or invalid UTF-8
+   is as bad, and this rare line need not show a name's accents.  */
 static void
 put_path (const char *path)
 {
@@ -141,7 +143,7 @@ put_path (const char *path)
           put (buf);
           n = 0;
         }
-      if (*p >= 0x20 && *p != 0x7f)
+      if (*p >= 0x20 && *p < 0x7f)
         buf[n++] = (char) *p;
       else
         {
