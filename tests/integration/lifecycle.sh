@@ -73,6 +73,16 @@ suite () {
   check "ps lists the sandbox pid" [ "$(sbx ps --format json c1)" = "[$pid]" ]
   check "list -q shows the id" [ "$(sbx list -q)" = c1 ]
   check "list --format json parses" python3 -c 'import json,sys; assert json.loads(sys.argv[1])[0]["id"]=="c1"' "$(sbx list --format json)"
+  # A bundle's path is shown as text: a terminal escape in it as \x1b.
+  local esc=$B/esc$'\033'"[7m"
+  make_bundle "$esc" '["sleep","30"]'
+  [ -n "$AS" ] && chown -R 65534:65534 "$esc"
+  sbx create --bundle "$esc" c-esc > /dev/null 2>&1 < /dev/null
+  out=$(sbx list)
+  check "list shows a bundle's escape as \\xHH ($(cat -v <<<"$out" | tr '\n' ' '))" \
+    eval '[[ "$out" == *"esc\\x1b[7m"* ]] && [[ "$out" != *$'"'"'\033'"'"'* ]]'
+  sbx delete --force c-esc > /dev/null 2>&1 < /dev/null
+  rm -rf "$esc"
   out=$(sbx exec c1 true 2>&1)
   check "exec before start fails, naming the container (\"$out\")" \
     grep -q 'container "c1": it is created but not started' <<<"$out"

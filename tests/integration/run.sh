@@ -627,12 +627,14 @@ case_dry_run_hostile_names ()
   # An environment name that begins with "-" would be an option of
   # env(1), which runs the dry run: -S makes it run a command of its own.
   PROCESS_EXTRA='"env": ["-Ssh -c \"touch '"$marker"'\" #=x", "PATH=/usr/bin:/bin"]' \
-    write_agent "$b" workspace-write "$ws" "" true
+    write_agent "$b" workspace-write "$ws" "" sh -c 'echo env-ok > env.txt'
   env -i "$SBX_OCI" --root "$WORK/state" run --dry-run --seccomp-dir "$d" \
     --bundle "$b" > "$WORK/dry-hostile-env.sh" 2>&1
   sh "$WORK/dry-hostile-env.sh" > /dev/null 2>&1
+  # Both: nothing of the name ran, and the sandbox's command did (a dry
+  # run that failed early would leave no marker either).
   tap_ok "hostile names: an environment name is never an option of env" \
-    test ! -e "$marker"
+    test ! -e "$marker" -a "$(cat "$ws/env.txt" 2>/dev/null)" = env-ok
   out=$(sbx check --bundle "$b" 2>&1)
   tap_has "$out" 'names core.hooksPath' "hostile names: check reports the setting"
   tap_lacks "$out" $'\033' "hostile names: no raw terminal escape in check's report"
