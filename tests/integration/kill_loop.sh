@@ -213,6 +213,36 @@ EOF
     [ "$left" -eq 0 ]
 }
 
+# `run` with a quota, SIGTERMed while it makes its cgroup: its mkdirs
+# slowed down by strace, to hit that moment every time.  A signal that
+# ends a run must end it through its clean-up, whatever it was doing:
+# exit 143 and no cgroup left (the default action of SIGTERM left it to
+# the next run, as a SIGKILL does).  Root only (uid 65534's limits are
+# sampled, with no cgroup).
+term_in_cgroup_setup () {
+  [ "$MODE" = root ] || return 0
+  command -v strace >/dev/null || { ok "run SIGTERMed while it makes its cgroup # SKIP strace is not installed"; return 0; }
+  local b=$WORK/term-setup id=kq-$RUN pid rc left=
+  bundle "$b" "$id" $((64 << 20))
+  strace -o /dev/null -e trace=mkdir,mkdirat \
+    -e inject=mkdir,mkdirat:delay_exit=300000 \
+    env -i "$SBX" --root "$ROOT" run --bundle "$b" "$id" </dev/null >/dev/null 2>"$WORK/term.err" &
+  local tracer=$!
+  for _ in $(seq 200); do
+    left=$(cgroups_named "$id")
+    [ -n "$left" ] && break
+    sleep 0.02
+  done
+  pid=$(pgrep -P "$tracer")
+  check "run SIGTERMed while it makes its cgroup: the cgroup was being made" [ -n "$left" ]
+  kill -TERM "$pid" 2>/dev/null
+  wait "$tracer"
+  rc=$?
+  check "and it exits 143 (got $rc: $(head -c 200 "$WORK/term.err"))" [ "$rc" -eq 143 ]
+  left=$(cgroups_named "$id" | head -3 | tr '\n' ' ')
+  check "and leaves no cgroup ($left)" [ -z "$left" ]
+}
+
 # SBX_KILL_ONLY (run, create or truncated) picks one part; SBX_KILL_MODES
 # (root, user) one mode.
 want () { [ -z "${SBX_KILL_ONLY:-}" ] || [ "$SBX_KILL_ONLY" = "$1" ]; }
@@ -224,6 +254,7 @@ suite () {
     run_loop plain 0
     run_loop memory $((64 << 20))
     prestart_loop
+    term_in_cgroup_setup
   fi
   if want create; then
     create_loop plain 0

@@ -288,8 +288,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
            struct sbx_outcome *out, struct sbx_error *err)
 {
   sigset_t set;
-  sbx_bwrap_supervise_signals (&set);
-  sigprocmask (SIG_BLOCK, &set, NULL);
+  sbx_bwrap_supervise_signals (&set); /* blocked since run_limited */
   cleanup_close int sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
   if (sfd < 0)
     return sbx_fail_errno (err, -errno, "signalfd");
@@ -432,6 +431,13 @@ run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
     .tuning = lx ? &lx->resources.tuning : NULL,
     .reasons = &sb->plan->enforcement.reasons,
   };
+  /* A stopping signal is held from before the cgroup is made, and taken
+     by the supervision loop (which stops the set-up), so that it ends
+     the run through the finish below: its default action would leave the
+     cgroup behind (kill_loop.sh).  */
+  sigset_t held;
+  sbx_bwrap_supervise_signals (&held);
+  sigprocmask (SIG_BLOCK, &held, NULL);
   struct sbx_limits lim;
   int r = sbx_limits_setup (&lim, sb->plan, &req, err);
   if (r == 0)
