@@ -1,4 +1,5 @@
 #include "common/error.h"
+#include "common/utf8.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -12,21 +13,8 @@ sbx_text_char (const unsigned char *p)
 {
   if (*p < 0x80)
     return *p >= 0x20 && *p != 0x7f;
-  /* The length its lead byte announces, and the range its second byte
-     must fall in (no overlong form, no surrogate, nothing past
-     U+10FFFF); C1 controls (U+0080-U+009F, C2 80-9F) are controls.  */
-  size_t len = *p >= 0xc2 && *p <= 0xdf   ? 2
-               : *p >= 0xe0 && *p <= 0xef ? 3
-               : *p >= 0xf0 && *p <= 0xf4 ? 4
-                                          : 0;
-  unsigned char lo = *p == 0xe0 ? 0xa0 : *p == 0xf0 ? 0x90 : 0x80;
-  unsigned char hi = *p == 0xed ? 0x9f : *p == 0xf4 ? 0x8f : 0xbf;
-  if (len == 0 || p[1] < lo || p[1] > hi || (*p == 0xc2 && p[1] <= 0x9f))
-    return 0;
-  for (size_t i = 2; i < len; i++)
-    if (p[i] < 0x80 || p[i] > 0xbf)
-      return 0;
-  return len;
+  /* C1 controls (U+0080-U+009F, C2 80-9F) are controls.  */
+  return *p == 0xc2 && p[1] <= 0x9f ? 0 : sbx_utf8_char (p);
 }
 
 /* S into OUT (SIZE bytes, NUL-ended) with each byte that is not text

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cleanup.h"
+#include "common/utf8.h"
+
 static int
 status (yajl_gen_status s)
 {
@@ -22,12 +25,25 @@ sbx_json_new (bool pretty)
   return g;
 }
 
+/* yajl writes the bytes it is given, and its reader, as any strict one,
+   refuses a document with invalid UTF-8 in it: a byte of a name the host
+   gave (an inherited environment name, a file's) that is not is written
+   as \xHH, as messages show it, so that the document stays readable.
+   What must be read back exactly is checked or encoded before it gets
+   here (the bundle's path, spec_load.c; the kept rule paths,
+   kept_policy.c).  */
 int
 sbx_json_str (yajl_gen g, const char *s)
 {
   if (s == NULL)
     return status (yajl_gen_null (g));
-  return status (yajl_gen_string (g, (const unsigned char *) s, strlen (s)));
+  if (sbx_utf8_valid (s))
+    return status (yajl_gen_string (g, (const unsigned char *) s, strlen (s)));
+  cleanup_free char *text = sbx_utf8_repaired_dup (s);
+  if (text == NULL)
+    return -ENOMEM;
+  return status (
+      yajl_gen_string (g, (const unsigned char *) text, strlen (text)));
 }
 
 int
