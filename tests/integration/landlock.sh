@@ -251,6 +251,24 @@ case_exec_planted_link ()
   rm -rf "$OUTSIDE"
 }
 
+# A rule path that is not valid UTF-8 (a nested repository the sandbox
+# made under such a name gets rules of its own) is kept exactly: exec
+# into the container still works, with that rule (a write there goes
+# through; the kept policy used to be unreadable JSON: "corrupt kept
+# policy").
+case_exec_non_utf8 ()
+{
+  local ws="$WORK/wsu" id="llu-$N" odd=$'\xff'
+  mkdir -p "$ws/$odd/.git"
+  write_agent "$WORK/bu" workspace-write "$ws" "" sleep 60
+  sbx create --bundle "$WORK/bu" "$id" > /dev/null 2>&1 && sbx start "$id"
+  OUT=$(sbx exec "$id" sh -c 'echo x > "$1/f" && echo exec-wrote' sh "$ws/$odd" 2>&1)
+  sbx delete --force "$id" > /dev/null 2>&1
+  tap_has "$OUT" exec-wrote "exec, a rule path that is not UTF-8: the exec'd process runs under it"
+  tap_ok "exec, a rule path that is not UTF-8: its write is there" test -s "$ws/$odd/f"
+  rm -rf "$ws"
+}
+
 # A container opts in with "sbx": {"landlock": true}: its read-only
 # rootfs refuses a write by both layers, its /dev/shm takes one.
 case_container ()
@@ -355,6 +373,7 @@ run_cases ()
   case_each_layer_alone
   case_exec
   case_exec_planted_link
+  case_exec_non_utf8
   case_container
   case_helper_args
   case_helper_unreachable

@@ -1,6 +1,8 @@
 #include "runtime/linux/state/kept_policy.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <yajl/yajl_tree.h>
@@ -9,11 +11,37 @@
 #include "common/host_root.h"
 #include "common/file_io.h"
 #include "common/json_gen.h"
+#include "common/utf8.h"
 #include "runtime/host_paths.h"
 #include "policy/ceiling.h"
 #include "runtime/linux/bwrap/probe.h"
 #include "runtime/linux/confine/landlock_rules.h"
 #include "runtime/linux/container/sandbox.h"
+
+/* The "landlock" list: a rule argument that is not UTF-8 (a path of
+   the host's, any bytes) as {"hex": ...} (sbx_kept_policy_write).  */
+static int
+put_rule_args (yajl_gen g, const struct strv *args)
+{
+  int r = sbx_json_key (g, "landlock") ?: sbx_json_open (g, true);
+  for (size_t i = 0; r == 0 && i < args->n; i++)
+    {
+      const char *a = args->v[i];
+      if (sbx_utf8_valid (a))
+        {
+          r = sbx_json_str (g, a);
+          continue;
+        }
+      cleanup_free char *hex = malloc (2 * strlen (a) + 1);
+      if (hex == NULL)
+        return -ENOMEM;
+      for (size_t k = 0; a[k]; k++)
+        snprintf (hex + 2 * k, 3, "%02x", (unsigned char) a[k]);
+      r = sbx_json_open (g, false) ?: sbx_json_key_str (g, "hex", hex)
+                                       ?: sbx_json_close (g, false);
+    }
+  return r ?: sbx_json_close (g, true);
+}
 
 /* {"trust": "ceiling" | "operator", "approvals": [TOKEN...],
    "initIds": BOOL, "landlock": [ARG...]}: JSON, so that a token is read
@@ -23,7 +51,9 @@
    (capabilities.h, sbx_caps_decide).  "landlock" is the helper's rule
    arguments, from -A to before "--" (runtime/linux/confine/
    landlock_rules.h), when the sandbox has the Landlock layer: exec's
-   processes get the same domain.  */
+   processes get the same domain.  A rule path is the host's, any bytes
+   (a directory the sandbox named): one that is not UTF-8, which a JSON
+   string cannot carry, is kept as {"hex": "2f746d70..."}.  */
 int
 sbx_kept_policy_write (const struct sbx_container *c,
                        const struct sbx_plan *plan, struct sbx_error *err)
@@ -46,7 +76,7 @@ sbx_kept_policy_write (const struct sbx_container *c,
         {
           /* Without the helper's name and the closing "--".  */
           struct strv kept = { rules.v + 1, rules.n - 2 };
-          r = sbx_json_key_strv (g, "landlock", &kept);
+          r = put_rule_args (g, &kept);
         }
     }
   r = r ?: sbx_json_close (g, false);
@@ -70,6 +100,56 @@ read_strings (const char *path, yajl_val list, struct strv *out,
       if (!YAJL_IS_STRING (t))
         return sbx_fail (err, -EINVAL, "%s: corrupt kept policy", path);
       if (strv_push (out, YAJL_GET_STRING (t)) < 0)
+        return sbx_fail (err, -ENOMEM, "out of memory");
+    }
+  return 0;
+}
+
+static int
+hex_digit (char c)
+{
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                : -1;
+}
+
+/* The bytes a {"hex": ...} rule argument names (put_rule_args), or NULL
+   when it names none (empty, odd, not lower-case hex, or a NUL).  */
+static char *
+unhex (yajl_val arg)
+{
+  static const char *k_hex[] = { "hex", NULL };
+  yajl_val v = yajl_tree_get (arg, k_hex, yajl_t_string);
+  const char *hex = v ? YAJL_GET_STRING (v) : "";
+  size_t n = strlen (hex) / 2;
+  char *out = n > 0 && strlen (hex) % 2 == 0 ? malloc (n + 1) : NULL;
+  for (size_t i = 0; out && i < n; i++)
+    {
+      int hi = hex_digit (hex[2 * i]), lo = hex_digit (hex[2 * i + 1]);
+      if (hi < 0 || lo < 0 || (hi | lo) == 0)
+        {
+          free (out);
+          return NULL;
+        }
+      out[i] = (char) (hi << 4 | lo);
+      out[i + 1] = '\0';
+    }
+  return out;
+}
+
+/* The rule arguments of LIST (NULL: none) onto OUT.  */
+static int
+read_rule_args (const char *path, yajl_val list, struct strv *out,
+                struct sbx_error *err)
+{
+  for (size_t i = 0; list && i < YAJL_GET_ARRAY (list)->len; i++)
+    {
+      yajl_val t = YAJL_GET_ARRAY (list)->values[i];
+      cleanup_free char *bytes = YAJL_IS_OBJECT (t) ? unhex (t) : NULL;
+      const char *arg = YAJL_IS_STRING (t) ? YAJL_GET_STRING (t) : bytes;
+      if (arg == NULL)
+        return sbx_fail (err, -EINVAL, "%s: corrupt kept policy", path);
+      if (strv_push (out, arg) < 0)
         return sbx_fail (err, -ENOMEM, "out of memory");
     }
   return 0;
@@ -108,8 +188,9 @@ parse_kept (const char *path, const char *text, struct kept *k,
     }
   r = r ?: read_strings (path, list, &k->ceiling.approvals, err);
   r = r
-          ?: read_strings (path, yajl_tree_get (doc, k_landlock, yajl_t_array),
-                           landlock, err);
+          ?: read_rule_args (path,
+                             yajl_tree_get (doc, k_landlock, yajl_t_array),
+                             landlock, err);
   yajl_tree_free (doc);
   return r;
 }
