@@ -7,14 +7,17 @@
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "common/path.h"
+#include "common/utf8.h"
 #include "spec/spec.h"
 
 /* Real configs are a few KiB; the cap keeps a wrong --bundle (a disk
    image or a log named config.json) from eating memory.  */
 #define CONFIG_MAX_BYTES (16u << 20)
 
+/* BUNDLE made absolute, as OPTION named it.  */
 static int
-absolute_bundle (const char *bundle, char **out, struct sbx_error *err)
+absolute_bundle (const char *option, const char *bundle, char **out,
+                 struct sbx_error *err)
 {
   if (bundle[0] == '/')
     *out = sbx_path_normalize (bundle);
@@ -27,7 +30,17 @@ absolute_bundle (const char *bundle, char **out, struct sbx_error *err)
                                bundle);
       *out = sbx_path_join (cwd, bundle);
     }
-  return *out ? 0 : sbx_fail (err, -ENOMEM, "out of memory");
+  if (*out == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
+  /* The OCI state names the bundle, and hooks find it by that name: in
+     JSON, which cannot carry a byte that is not UTF-8.  A failure, as
+     for a bundle that is not there (125).  */
+  if (!sbx_utf8_valid (*out))
+    return sbx_fail (err, -EILSEQ,
+                     "%s: %s is not valid UTF-8, which the container's "
+                     "state (JSON) cannot name",
+                     option, *out);
+  return 0;
 }
 
 static int
@@ -58,7 +71,7 @@ sbx_spec_load (const char *bundle, struct sbx_spec **out,
 {
   *out = NULL;
   cleanup_free char *dir = NULL;
-  int r = absolute_bundle (bundle, &dir, err);
+  int r = absolute_bundle ("--bundle", bundle, &dir, err);
   if (r < 0)
     return r;
   cleanup_free char *path = sbx_path_join (dir, "config.json");
@@ -73,7 +86,7 @@ sbx_spec_load_config (const char *config, struct sbx_spec **out,
 {
   *out = NULL;
   cleanup_free char *path = NULL;
-  int r = absolute_bundle (config, &path, err);
+  int r = absolute_bundle ("--config", config, &path, err);
   if (r < 0)
     return r;
   /* The file's directory is its bundle: relative root.path and mount

@@ -83,6 +83,21 @@ suite () {
     eval '[[ "$out" == *"esc\\x1b[7m"* ]] && [[ "$out" != *$'"'"'\033'"'"'* ]]'
   sbx delete --force c-esc > /dev/null 2>&1 < /dev/null
   rm -rf "$esc"
+  # One whose path is not valid UTF-8 cannot be named in the state's
+  # JSON (which then could not be read back: start, state and kill
+  # failed): a failure, as for a bundle that is not there, nothing made.
+  local odd=$B/odd$'\xfe'
+  make_bundle "$odd" '["true"]'
+  [ -n "$AS" ] && chown -R 65534:65534 "$odd"
+  for cmd in create run; do
+    sbx $cmd --bundle "$odd" c-odd > "$B/odd.out" 2>&1 < /dev/null
+    rc=$? out=$(cat "$B/odd.out") left=
+    [ -e "$ROOT/c-odd" ] && left=" (its state directory is left)"
+    sbx delete --force c-odd > /dev/null 2>&1 < /dev/null
+    check "$cmd fails on a bundle path that is not UTF-8 with 125, naming it, making nothing ($rc: $out$left)" \
+      eval '[ "$rc" -eq 125 ] && [ -z "$left" ] && [[ "$out" == *"--bundle"*"odd\\xfe"* ]]'
+  done
+  rm -rf "$odd"
   out=$(sbx exec c1 true 2>&1)
   check "exec before start fails, naming the container (\"$out\")" \
     grep -q 'container "c1": it is created but not started' <<<"$out"
