@@ -57,6 +57,13 @@ $WORK/ws" "per call: --env and --cwd reach the command, stdout is the command's 
   tap_has "$out" "GITHUB_TOKEN" "per call: and stderr names it"
   tap_has "$(field "$WORK/o3.json" environment.dropped)" GITHUB_TOKEN \
     "per call: and the outcome's environment.dropped names it"
+  # A name that is not UTF-8 (the caller's environment can hold any
+  # bytes): the outcome still parses, and names it with \xHH.
+  sbx run --policy "$WORK/config.json" --env $'X\xff_GH_TOKEN=1' \
+    --outcome "$WORK/o4.json" pc-4 -- true > /dev/null 2>&1
+  outcome_valid "$WORK/o4.json" 0 "per call, a dropped name that is not UTF-8"
+  tap_has "$(field "$WORK/o4.json" environment.dropped)" '"X\\xff_GH_TOKEN"' \
+    "per call: and environment.dropped names it with \\xHH"
 }
 
 # Bad input: one line, exit 122, nothing run, nothing left behind.
