@@ -11,6 +11,7 @@
 #include "common/cleanup.h"
 #include "common/file_io.h"
 #include "common/json_gen.h"
+#include "common/utf8.h"
 #include "config.h"
 #include "runtime/cli.h"
 #include "spec/spec.h"
@@ -237,6 +238,11 @@ parse_spec_options (int argc, char **argv, struct spec_options *o,
     return sbx_fail (err, -EINVAL,
                      "spec --workspace %s: not an existing directory (make "
                      "it first)",
+                     o->workspace);
+  if (o->agent && !sbx_utf8_valid (o->workspace))
+    return sbx_fail (err, -EINVAL,
+                     "spec --workspace %s: not valid UTF-8, which the "
+                     "config (JSON) cannot name",
                      o->workspace);
   if (o->mode && strcmp (o->mode, "read-only") != 0
       && strcmp (o->mode, "workspace-write") != 0

@@ -230,6 +230,15 @@ case_spec ()
 --agent --workspace $WORK/ws/plain|a workspace that is a file
 --agent --workspace $WORK/ws --mode full|an unknown mode
 EOF
+  # A workspace whose path is not UTF-8: the config's JSON cannot name it
+  # (it was written with \xHH in its place, a path that is not there).
+  local odd=$WORK/ws$'\xff'
+  rm -rf "$d"; mkdir -p "$d" "$odd"
+  out=$("$SBX_OCI" spec --agent --workspace "$odd" --bundle "$d" 2>&1)
+  tap_is "$?" 122 "spec: a workspace path that is not UTF-8: exit 122 ($out)"
+  tap_is "$(ls "$d")" "" "spec: a workspace path that is not UTF-8: no config.json written"
+  tap_has "$out" 'ws\xff' "spec: a workspace path that is not UTF-8: the line names it"
+  rmdir "$odd"
   rm -rf "$d"; mkdir -p "$d"
   "$SBX_OCI" spec --agent --workspace "$WORK/ws" --mode danger-full-access --bundle "$d" 2>/dev/null
   out=$(sbx run --bundle "$d" sp-1 -- true 2>&1)
