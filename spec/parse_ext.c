@@ -27,12 +27,6 @@ sbx_ext_init (struct sbx_ext *ext)
 }
 
 static const char *
-check_non_empty (const char *s)
-{
-  return s[0] ? NULL : "expected a non-empty string";
-}
-
-static const char *
 check_variable_name (const char *s)
 {
   return s[0] && !strchr (s, '=') ? NULL
@@ -46,8 +40,9 @@ check_protected_path (const char *s)
 {
   const char *complaint = "expected a relative path such as \".git\"";
   bool has_name = false;
-  if (s[0] == '/')
-    return complaint;
+  const char *control = s[0] ? jcheck_path (s) : NULL;
+  if (control || s[0] == '/')
+    return control ? control : complaint;
   for (const char *p = s; *p;)
     {
       size_t n = strcspn (p, "/");
@@ -80,7 +75,7 @@ static int
 parse_roots (struct sbx_jctx *c, yajl_val obj, const char *key,
              struct strv *roots)
 {
-  int r = json_strv (c, obj, key, 0, check_non_empty, roots);
+  int r = json_strv (c, obj, key, 0, jcheck_path, roots);
   return r > 0 ? rewrite_paths (c, roots, true) : r;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/path.h"
 
 /* ---- the path ------------------------------------------------------------
@@ -228,10 +229,29 @@ json_string (struct sbx_jctx *c, yajl_val obj, const char *key, unsigned flags,
   return jstore_string (c, strdup (s), out, mark);
 }
 
+/* A control character (C0, DEL, C1) in a path a config names: bubblewrap
+   names a path it cannot use in its own message, which reaches the
+   operator's terminal as it is.  The document was UTF-8, so a byte that
+   is not text is a control.  */
+static const char *
+jcheck_path_text (const char *s)
+{
+  for (size_t len; *s; s += len)
+    if ((len = sbx_text_char ((const unsigned char *) s)) == 0)
+      return "a control character is not allowed in a path";
+  return NULL;
+}
+
 const char *
 jcheck_abs_path (const char *s)
 {
-  return s[0] == '/' ? NULL : "expected an absolute path";
+  return s[0] == '/' ? jcheck_path_text (s) : "expected an absolute path";
+}
+
+const char *
+jcheck_path (const char *s)
+{
+  return s[0] ? jcheck_path_text (s) : "expected a non-empty string";
 }
 
 /* The string at KEY, which must be an absolute path: 1 with *S and MARK
@@ -295,8 +315,9 @@ json_bundle_path (struct sbx_jctx *c, yajl_val obj, const char *key,
   int r = json_string_field (c, obj, key, flags, &s, &mark);
   if (r <= 0)
     return r;
-  if (s[0] == '\0')
-    return jfail (c, "expected a non-empty string");
+  const char *complaint = jcheck_path (s);
+  if (complaint)
+    return jfail (c, "%s", complaint);
   return jstore_string (c, sbx_path_join (c->bundle, s), out, mark);
 }
 

@@ -128,7 +128,10 @@ int jv_enum (struct sbx_jctx *c, yajl_val v, const struct jenum *table,
 typedef const char *(*jstr_check) (const char *s);
 int json_strv (struct sbx_jctx *c, yajl_val obj, const char *key,
                unsigned flags, jstr_check check, struct strv *out);
+/* An absolute path, and a non-empty one (relative to the bundle): either
+   with no control character.  */
 const char *jcheck_abs_path (const char *s);
+const char *jcheck_path (const char *s);
 
 /* An object whose values are all strings, in file order.  */
 int json_kv (struct sbx_jctx *c, yajl_val obj, const char *key,

@@ -608,9 +608,11 @@ case_dry_run_reproduces ()
 # the dry run or in check's report.  The dry run still reproduces the run.
 case_dry_run_hostile_names ()
 {
-  local ws="$WORK/ws-"$'\033'"[2J" b="$WORK/dry-hostile" out
+  local ws="$WORK/ws-hostile" b="$WORK/dry-hostile" out rc
   local marker="$WORK/dry-hostile-ran" d="$WORK/dry-hostile-seccomp"
-  mkdir -p "$ws/.git" "$d"
+  # A name the sandbox made (a nested repository's, which the plan pins)
+  # reaches the dry run's bwrap arguments.
+  mkdir -p "$ws/.git" "$ws/n-"$'\033'"[2J/.git" "$d"
   printf '[core]\n\thooksPath = "%s/h\\ntouch %s #"\n' "$ws" "$marker" \
     > "$ws/.git/config"
   write_agent "$b" workspace-write "$ws" "" sh -c 'echo dry > dry.txt'
@@ -638,6 +640,18 @@ case_dry_run_hostile_names ()
   out=$(sbx check --bundle "$b" 2>&1)
   tap_has "$out" 'names core.hooksPath' "hostile names: check reports the setting"
   tap_lacks "$out" $'\033' "hostile names: no raw terminal escape in check's report"
+  # A path the config names is refused with a control character in it:
+  # bubblewrap's own message about a cwd it cannot enter printed it raw.
+  write_agent "$b" workspace-write "$ws" "" true
+  python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))
+c["process"]["cwd"] = "/no-such/\x1b[7m"; json.dump(c, open(sys.argv[1], "w"))' \
+    "$b/config.json"
+  out=$(sbx run --bundle "$b" hostile-cwd 2>&1)
+  rc=$?
+  tap_is "$rc" 121 "hostile names: a cwd with an escape in it is refused"
+  tap_has "$out" "process.cwd: a control character is not allowed in a path" \
+    "hostile names: the refusal names the field"
+  tap_lacks "$out" $'\033' "hostile names: no raw terminal escape on stderr"
   rm -rf "$ws" "$marker"
 }
 
