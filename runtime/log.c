@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/json_gen.h"
+#include "common/signal_hold.h"
 #include "runtime/context.h"
 
 static void
@@ -38,14 +39,23 @@ emit (const struct sbx_context *g, const char *level, const char *msg)
           && sbx_json_key_str (j, "time", stamp) == 0
           && sbx_json_close (j, false) == 0
           && sbx_json_finish (j, &line, NULL) == 0)
-        dprintf (fd, "%s", line);
+        (void) sbx_write_nosigpipe (fd, line, strlen (line));
       free (line);
       if (j)
         yajl_gen_free (j);
     }
   else
-    dprintf (fd, "sbx-oci: %s%s\n",
-             strcmp (level, "warning") == 0 ? "warning: " : "", msg);
+    {
+      char *line = NULL;
+      int n
+          = asprintf (&line, "sbx-oci: %s%s\n",
+                      strcmp (level, "warning") == 0 ? "warning: " : "", msg);
+      /* A reader of stderr that has gone (a closed pipe) loses the line;
+         its SIGPIPE would end sbx-oci in the middle of a create.  */
+      if (n > 0)
+        (void) sbx_write_nosigpipe (fd, line, (size_t) n);
+      free (line);
+    }
   if (fd != 2)
     close (fd);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/signal_hold.h"
 #include "runtime/linux/bwrap/bind_sources.h"
 #include "runtime/linux/bwrap/runner_child.h"
 #include "runtime/linux/bwrap/runner_env.h"
@@ -252,19 +253,8 @@ arguments_fit (const struct strv *options, const struct strv *env,
 static int
 write_whole (int fd, const char *buf, size_t len)
 {
-  sigset_t pipe_signal, old;
-  sigemptyset (&pipe_signal);
-  sigaddset (&pipe_signal, SIGPIPE);
-  sigprocmask (SIG_BLOCK, &pipe_signal, &old);
-  ssize_t n;
-  do
-    n = write (fd, buf, len);
-  while (n < 0 && errno == EINTR);
-  int r = n < 0 ? -errno : (size_t) n < len ? -EAGAIN : 0;
-  if (r == -EPIPE)
-    sigtimedwait (&pipe_signal, NULL, &(struct timespec){ 0, 0 });
-  sigprocmask (SIG_SETMASK, &old, NULL);
-  return r;
+  ssize_t n = sbx_write_nosigpipe (fd, buf, len);
+  return n < 0 ? (int) n : (size_t) n < len ? -EAGAIN : 0;
 }
 
 /* Whether the pipe FD holds LEN bytes at once, made larger if need be (an

@@ -1,0 +1,45 @@
+#include "common/signal_hold.h"
+
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
+
+void
+sbx_signals_hold (sigset_t *old)
+{
+  /* Every signal whose default action ends the process, but the ones a
+     fault raises (holding those would not stop them, and would hide a
+     crash) and SIGABRT (the sanitizers' end).  */
+  sigset_t set;
+  sigfillset (&set);
+  static const int left[]
+      = { SIGSEGV, SIGBUS,  SIGILL,   SIGFPE, SIGTRAP, SIGSYS,  SIGABRT,
+          SIGCHLD, SIGCONT, SIGWINCH, SIGURG, SIGTSTP, SIGTTIN, SIGTTOU };
+  for (size_t i = 0; i < sizeof left / sizeof *left; i++)
+    sigdelset (&set, left[i]);
+  sigprocmask (SIG_BLOCK, &set, old);
+}
+
+void
+sbx_signals_release (const sigset_t *old)
+{
+  sigprocmask (SIG_SETMASK, old, NULL);
+}
+
+ssize_t
+sbx_write_nosigpipe (int fd, const void *buf, size_t len)
+{
+  sigset_t pipe_signal, old;
+  sigemptyset (&pipe_signal);
+  sigaddset (&pipe_signal, SIGPIPE);
+  sigprocmask (SIG_BLOCK, &pipe_signal, &old);
+  ssize_t n;
+  do
+    n = write (fd, buf, len);
+  while (n < 0 && errno == EINTR);
+  int e = n < 0 ? errno : 0;
+  if (e == EPIPE)
+    sigtimedwait (&pipe_signal, NULL, &(struct timespec){ 0, 0 });
+  sigprocmask (SIG_SETMASK, &old, NULL);
+  return n < 0 ? -e : n;
+}

@@ -1,0 +1,26 @@
+/* A step that must not be left half-done (a file written and renamed
+   into place, a container marked started and released, a cgroup frozen
+   and thawed) holds the signals that would end sbx-oci by default, so
+   that one that comes meanwhile ends it after the step, not inside it.
+   SIGKILL cannot be held: what it leaves is what `delete --force` and
+   the next run's sweep are for.  */
+#ifndef SBX_SIGNAL_HOLD_H
+#define SBX_SIGNAL_HOLD_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Hold them, keeping the mask as it was in *OLD.  */
+void sbx_signals_hold (sigset_t *old);
+
+/* Put the mask back as it was: a signal that came meanwhile is acted on
+   now.  */
+void sbx_signals_release (const sigset_t *old);
+
+/* write(2) of BUF to FD, retried on EINTR, where a reader that has gone
+   is an error (-EPIPE), not a SIGPIPE that ends sbx-oci: the number of
+   bytes written, or -errno.  */
+ssize_t sbx_write_nosigpipe (int fd, const void *buf, size_t len);
+
+#endif
