@@ -3,6 +3,7 @@
    removed separately.  */
 #include "cgroups/cgroup_backend.h"
 #include "common/cleanup.h"
+#include "common/signal_hold.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -142,9 +143,12 @@ cg1_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err)
   /* A freezer directory that is not there was never made (a create
      killed while making its directories, each hierarchy's in turn): the
      runner enters only once all are, so no process is in any of them.  */
+  sigset_t old;
+  sbx_signals_hold (&old);
   int r = fz ? cgfs_write (fz, "freezer.state", "FROZEN") : -ENOENT;
   if (r == -ENOENT)
     {
+      sbx_signals_release (&old);
       const char *pids = cg->v1[SBX_CG_PIDS];
       r = pids ? cgfs_signal_unfrozen (pids, sig) : 0;
       return r < 0 && r != -ENOENT
@@ -152,13 +156,16 @@ cg1_kill (struct sbx_cgroup *cg, int sig, struct sbx_error *err)
                  : 0;
     }
   /* Frozen members cannot fork, so one pass reaches them all.  A v1
-     frozen task acts on the signal (even SIGKILL) once thawed.  */
+     frozen task acts on the signal (even SIGKILL) once thawed.  Held
+     from the freeze to the thaw: a cgroup left frozen by a signal
+     meanwhile holds its members, unkillable, for good.  */
   if (r == 0)
     r = wait_frozen (fz);
   size_t sent = 0;
   if (r == 0)
     r = cgfs_signal_members (fz, sig, &sent);
   int t = cgfs_write (fz, "freezer.state", "THAWED");
+  sbx_signals_release (&old);
   if (r < 0)
     return sbx_fail_errno (err, r, "%s: freezing and signalling members", fz);
   if (t < 0)

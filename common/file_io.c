@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/signal_hold.h"
 
 /* Absence, including a path through a file, is a fact callers name in
    their own words; anything else is named here.  */
@@ -193,21 +194,24 @@ sbx_write_file_atomic_at (int dirfd, const char *name, const char *shown,
                           struct sbx_error *err)
 {
   char temp[256];
+  /* From the temporary file to its rename or removal: a signal then
+     would leave the temporary file behind for good.  */
+  sigset_t old;
+  sbx_signals_hold (&old);
   int fd = create_temp (dirfd, name, mode, temp, sizeof temp);
-  if (fd < 0)
-    return sbx_fail_errno (err, fd, "cannot write %s", shown);
-  int r = write_all (fd, data, len);
-  if (r == 0 && fsync (fd) < 0)
+  int r = fd < 0 ? fd : write_all (fd, data, len);
+  if (fd >= 0 && r == 0 && fsync (fd) < 0)
     r = -errno;
-  if (close (fd) < 0 && r == 0)
+  if (fd >= 0 && close (fd) < 0 && r == 0)
     r = -errno;
   if (r == 0 && renameat (dirfd, temp, dirfd, name) < 0)
     r = -errno;
+  if (r < 0 && fd >= 0)
+    unlinkat (dirfd, temp, 0);
+  sbx_signals_release (&old);
   if (r < 0)
-    {
-      unlinkat (dirfd, temp, 0);
-      return sbx_fail_errno (err, r, "write %s", shown);
-    }
+    return sbx_fail_errno (err, r, fd < 0 ? "cannot write %s" : "write %s",
+                           shown);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/signal_hold.h"
 #include "runtime/cli.h"
 #include "runtime/linux/container/logged_hooks.h"
 #include "runtime/linux/state/state_store.h"
@@ -24,22 +25,23 @@ release (struct sbx_container *c, struct sbx_error *err)
       = sbx_state_openat (c, SBX_RELEASE_FIFO, O_WRONLY | O_NONBLOCK, 0);
   if (fd < 0)
     return sbx_fail_errno (err, -errno, "cannot open %s", fifo);
-  /* Marked first: a sandbox seen running is never reported as created. */
+  /* Marked first: a sandbox seen running is never reported as created.
+     Mark and byte go together (a signal between them left a container
+     said to be running whose command never would).  */
+  sigset_t old;
+  sbx_signals_hold (&old);
   cleanup_close int m
       = sbx_state_openat (c, SBX_STARTED_MARK, O_WRONLY | O_CREAT, 0600);
-  if (m < 0)
-    return sbx_fail_errno (err, -errno, "cannot create %s", mark);
-  ssize_t n;
-  do
-    n = write (fd, "x", 1);
-  while (n < 0 && errno == EINTR);
+  int r = m < 0 ? sbx_fail_errno (err, -errno, "cannot create %s", mark) : 0;
+  ssize_t n = r < 0 ? 1 : sbx_write_nosigpipe (fd, "x", 1);
   if (n != 1)
     {
-      int saved = errno;
       unlinkat (c->dir_fd, SBX_STARTED_MARK, 0);
-      return sbx_fail_errno (err, -saved, "cannot release the sandbox");
+      r = sbx_fail_errno (err, n < 0 ? (int) n : -EIO,
+                          "cannot release the sandbox");
     }
-  return 0;
+  sbx_signals_release (&old);
+  return r;
 }
 
 /* Returns once the command has been executed, as runc's start does (it

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/signal_hold.h"
 #include "common/file_io.h"
 #include "runtime/backend.h"
 #include "runtime/linux/supervise/limits.h"
@@ -251,13 +252,7 @@ dry_run (struct sbx_sandbox *sb, const char *seccomp_dir,
 static void
 release_hold (int fd)
 {
-  sigset_t pipe_signal, old;
-  sigemptyset (&pipe_signal);
-  sigaddset (&pipe_signal, SIGPIPE);
-  sigprocmask (SIG_BLOCK, &pipe_signal, &old);
-  if (write (fd, "x", 1) < 0 && errno == EPIPE)
-    sigtimedwait (&pipe_signal, NULL, &(struct timespec){ 0, 0 });
-  sigprocmask (SIG_SETMASK, &old, NULL);
+  (void) sbx_write_nosigpipe (fd, "x", 1);
 }
 
 /* Whether sbx-oci-init reported on REPORT_FD that it is held (a NUL),
@@ -288,7 +283,7 @@ supervise (struct sbx_sandbox *sb, const struct sbx_run_request *o,
            struct sbx_outcome *out, struct sbx_error *err)
 {
   sigset_t set;
-  sbx_bwrap_supervise_signals (&set); /* blocked since run_limited */
+  sbx_bwrap_supervise_signals (&set); /* blocked since sbx_backend_run */
   cleanup_close int sfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
   if (sfd < 0)
     return sbx_fail_errno (err, -errno, "signalfd");
@@ -431,13 +426,6 @@ run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
     .tuning = lx ? &lx->resources.tuning : NULL,
     .reasons = &sb->plan->enforcement.reasons,
   };
-  /* A stopping signal is held from before the cgroup is made, and taken
-     by the supervision loop (which stops the set-up), so that it ends
-     the run through the finish below: its default action would leave the
-     cgroup behind (kill_loop.sh).  */
-  sigset_t held;
-  sbx_bwrap_supervise_signals (&held);
-  sigprocmask (SIG_BLOCK, &held, NULL);
   struct sbx_limits lim;
   int r = sbx_limits_setup (&lim, sb->plan, &req, err);
   if (r == 0)
@@ -472,6 +460,16 @@ sbx_backend_run (const struct sbx_context *g,
     return sbx_fail (err, -ENOTSUP,
                      "--backend seatbelt: runs only on macOS; use it with "
                      "--dry-run here to print the profile");
+  /* A stopping signal is held from here, and taken by the supervision
+     loop (which stops the set-up), so that it ends the run through the
+     limits' finish and with an outcome: its default action left the
+     cgroup behind (kill_loop.sh), and the caller no verdict.  */
+  if (!req->dry_run)
+    {
+      sigset_t held;
+      sbx_bwrap_supervise_signals (&held);
+      sigprocmask (SIG_BLOCK, &held, NULL);
+    }
   struct sbx_prestart ps;
   prestart (g, req, &ps);
   struct sbx_sandbox sb;

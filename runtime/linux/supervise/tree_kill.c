@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/signal_hold.h"
 #include "runtime/linux/pid_identity.h"
 #include "runtime/linux/pidfd.h"
 
@@ -115,9 +116,14 @@ stop (const struct member *m)
     }
 }
 
+/* Held from the first stop to the last kill: a stopped member left by a
+   signal meanwhile would be a sandbox said to be running that does
+   nothing.  */
 static void
 kill_walk (struct walk *w)
 {
+  sigset_t old;
+  sbx_signals_hold (&old);
   while (w->n > 0)
     {
       struct member m = w->v[--w->n];
@@ -127,6 +133,7 @@ kill_walk (struct walk *w)
       close (m.pidfd);
     }
   free (w->v);
+  sbx_signals_release (&old);
 }
 
 void

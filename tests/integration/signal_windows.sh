@@ -1,0 +1,175 @@
+#!/bin/bash
+# A catchable signal at the wrong moment leaves nothing half-done (TAP),
+# as root and as uid 65534.  Each moment is held open by strace, which
+# delays one system call of sbx-oci's, so the signal lands there every
+# time:
+# - `start` between its "started" mark and the byte that releases the
+#   sandbox: the command must still run (it was left held for good, the
+#   container said to be running);
+# - `run` while it writes the probe cache on a fresh state root: no
+#   temporary file is left there, and the caller gets an outcome;
+# - `kill KILL` between freezing a v1 cgroup and thawing it (root, with a
+#   member outside the sandbox's pid namespace): the cgroup is thawed
+#   (its members were left frozen, unkillable);
+# and `create` whose warning meets a stderr nobody reads any more still
+# creates (SIGPIPE ended it half-way).
+set -u
+SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
+BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
+command -v strace > /dev/null || { echo "1..0 # SKIP strace not installed"; exit 0; }
+WORK=$(mktemp -d /tmp/sbx-sigwin.XXXXXX)
+chmod 755 "$WORK"
+. "$(dirname "$0")/suite_lib.sh"
+
+sbx () { $AS env -i "$SBX" --root "$ROOT" "$@"; }
+
+# bundle DIR ARG...: a busybox container running ARG..., its rootfs
+# writable.
+bundle () {
+  local dir=$1
+  shift
+  busybox_bundle "$dir" sh sleep touch > /dev/null || return 1
+  python3 - "$dir/config.json" "$@" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["process"]["args"] = sys.argv[2:]
+c["process"]["terminal"] = False
+c["root"]["readonly"] = False
+json.dump(c, open(sys.argv[1], "w"))
+PY
+  hand_over "$dir"
+}
+
+# traced SYSCALL WHEN CMD...: CMD (an sbx-oci command line) under strace,
+# in the background, its WHEN-th SYSCALL held 3 s on its way out; sets
+# TRACER.  The traced sbx-oci is the tracer's only child.
+traced () {
+  local call=$1 when=$2
+  shift 2
+  $AS strace -o /dev/null -e trace="$call" \
+    -e inject="$call:delay_exit=3000000:when=$when" "$@" &
+  TRACER=$!
+}
+# signal_traced SIGNAL: SIGNAL to the traced sbx-oci once it is held (in
+# a tracing stop at two looks 0.2 s apart: the other traced calls stop
+# it for microseconds), however slow the build; waits, and sets RC.
+signal_traced () {
+  local pid= state last=
+  for _ in $(seq 200); do
+    pid=${pid:-$(pgrep -P "$TRACER")}
+    state=$(awk '/^State:/ {print $2}' "/proc/$pid/status" 2>/dev/null)
+    [ "$state" = t ] && [ "$last" = t ] && break
+    last=$state
+    sleep 0.2
+  done
+  kill -"$1" "$pid" 2>/dev/null
+  wait "$TRACER"
+  RC=$?
+}
+
+start_window () {
+  local b=$WORK/$MODE-start at
+  bundle "$b" sh -c 'touch /tmp/ran; exec sleep 600'
+  # Which openat of start's makes the mark (counted once, on another).
+  sbx create --bundle "$b" sw-count-$RUN < /dev/null > /dev/null 2>&1
+  $AS strace -o "$SCRATCH/count.trace" -e trace=openat \
+    env -i "$SBX" --root "$ROOT" start sw-count-$RUN
+  at=$(grep -n '"started"' "$SCRATCH/count.trace" | head -1 | cut -d: -f1)
+  sbx delete --force sw-count-$RUN
+  rm -f "$b/rootfs/tmp/ran"
+  check "start: its mark's openat is found ($at)" [ -n "$at" ]
+  sbx create --bundle "$b" sw-start-$RUN < /dev/null > /dev/null 2>&1
+  traced openat "${at:-1}" env -i "$SBX" --root "$ROOT" start sw-start-$RUN
+  signal_traced TERM
+  for _ in $(seq 50); do [ -e "$b/rootfs/tmp/ran" ] && break; sleep 0.1; done
+  check "start SIGTERMed between its mark and the release: the command runs" \
+    [ -e "$b/rootfs/tmp/ran" ]
+  sbx delete --force sw-start-$RUN
+}
+
+probe_window () {
+  local r=$WORK/$MODE-fresh b=$WORK/$MODE-sleep left
+  bundle "$b" sleep 30
+  rm -rf "$r" && mkdir -m 700 "$r" && { [ -z "$AS" ] || chown 65534:65534 "$r"; }
+  traced fsync 1 env -i "$SBX" --root "$r" run --outcome "$SCRATCH/o.json" \
+    --bundle "$b" sw-probe-$RUN
+  signal_traced TERM
+  left=$(ls -A "$r" | grep tmp | tr '\n' ' ')
+  check "run SIGTERMed while it writes the probe cache: no temporary file left ($left)" \
+    [ -z "$left" ]
+  check "and it exits 143 (got $RC)" [ "$RC" -eq 143 ]
+  check "and writes its outcome: signaled ($(head -c 200 "$SCRATCH/o.json" 2>&1))" \
+    grep -q '"outcome":"signaled"' "$SCRATCH/o.json"
+  rm -rf "$r"
+}
+
+freeze_window () {
+  [ "$MODE" = root ] && [ -d /sys/fs/cgroup/freezer ] || return 0
+  local b=$WORK/freeze id=sw-freeze-$RUN fz member c
+  bundle "$b" sleep 600
+  python3 - "$b/config.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["linux"].setdefault("resources", {})["memory"] = {"limit": 64 << 20}
+json.dump(c, open(sys.argv[1], "w"))
+PY
+  sbx create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 && sbx start "$id"
+  fz=$(find /sys/fs/cgroup/freezer -maxdepth 3 -type d -name "$id" | head -1)
+  check "kill: the container's v1 freezer cgroup is there ($fz)" [ -n "$fz" ]
+  [ -n "$fz" ] || { sbx delete --force "$id"; return; }
+  # A member outside its pid namespace, which killing pid 1 does not end.
+  sleep 600 &
+  member=$!
+  disown "$member"
+  for c in /sys/fs/cgroup/*/; do
+    [ -d "$c${fz#/sys/fs/cgroup/freezer/}" ] \
+      && echo "$member" > "$c${fz#/sys/fs/cgroup/freezer/}/cgroup.procs" 2>/dev/null
+  done
+  traced write 1 env -i "$SBX" --root "$ROOT" kill "$id" KILL
+  signal_traced TERM
+  check "kill KILL SIGTERMed while the cgroup is frozen: it is thawed ($(cat "$fz/freezer.state" 2>&1))" \
+    [ "$(cat "$fz/freezer.state" 2>/dev/null)" != FROZEN ]
+  echo THAWED > "$fz/freezer.state" 2>/dev/null
+  kill -KILL "$member" 2>/dev/null
+  sbx delete --force "$id"
+}
+
+sigpipe_create () {
+  local b=$WORK/$MODE-unknown id=sw-pipe-$RUN rc
+  bundle "$b" sleep 600
+  # A key sbx-oci does not read: a warning on stderr.
+  python3 - "$b/config.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["linux"]["personality"] = {"domain": "LINUX"}
+json.dump(c, open(sys.argv[1], "w"))
+PY
+  rc=$(python3 - $AS env -i "$SBX" --root "$ROOT" create --bundle "$b" "$id" <<'PY'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=w)
+os.close(w)
+print(p.wait())
+PY
+)
+  check "create with stderr a pipe nobody reads: it exits 0 (got $rc)" [ "$rc" = 0 ]
+  check "and the container is created" \
+    eval 'sbx state "$id" 2>/dev/null | grep -q "\"created\""'
+  sbx delete --force "$id" 2> /dev/null
+}
+
+suite () {
+  mkdir -p "$ROOT"
+  [ -n "$AS" ] && chown 65534:65534 "$ROOT"
+  SCRATCH=$WORK/$MODE-scratch
+  mkdir -p "$SCRATCH" && chmod 1777 "$SCRATCH"
+  start_window
+  probe_window
+  freeze_window
+  sigpipe_create
+}
+
+run_as_root_and_user suite
+finish
