@@ -198,6 +198,19 @@ case_session ()
   tap_is "$rc" 143 "exec: SIGTERM reaches the command (128+15)"
   sleep 0.2
   tap_is "$(pgrep -f "^sleep $marker\$" | wc -l)" 0 "exec: and the command is gone"
+  # The others run forwards, too: exec's waiter died of them, and left
+  # the command running.
+  local sig
+  for sig in USR1 USR2; do
+    "$SBX_OCI" --root "$WORK/state" exec "$id" sleep "$marker" 2>/dev/null &
+    pid=$!
+    sleep 0.5
+    kill -"$sig" "$pid"
+    wait "$pid"
+    sleep 0.2
+    tap_is "$(pgrep -f "^sleep $marker\$" | wc -l)" 0 "exec: SIG$sig reaches the command, which it ends"
+    pkill -f "^sleep $marker\$"
+  done
   sbx delete --force "$id" > /dev/null 2>&1
 }
 

@@ -410,6 +410,11 @@ oom:
    the command, not only its waiter.  */
 static volatile sig_atomic_t forward_to;
 
+/* The signals `run` forwards (supervise.c): the ones a caller ends or
+   tells a command with.  */
+static const int forwarded[]
+    = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
 static void
 forward_signal (int sig)
 {
@@ -420,11 +425,10 @@ forward_signal (int sig)
 static void
 forward_signals (pid_t pid, bool on)
 {
-  static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT };
   struct sigaction sa = { .sa_handler = on ? forward_signal : SIG_DFL };
   forward_to = on ? pid : 0;
-  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-    sigaction (sigs[i], &sa, NULL);
+  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+    sigaction (forwarded[i], &sa, NULL);
 }
 
 static int
@@ -439,10 +443,8 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
      between is delivered then, not lost with sbx-oci.  */
   sigset_t held, old;
   sigemptyset (&held);
-  sigaddset (&held, SIGTERM);
-  sigaddset (&held, SIGINT);
-  sigaddset (&held, SIGHUP);
-  sigaddset (&held, SIGQUIT);
+  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+    sigaddset (&held, forwarded[i]);
   sigprocmask (SIG_BLOCK, &held, &old);
   pid_t a = fork ();
   if (a < 0)
