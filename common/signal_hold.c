@@ -5,18 +5,23 @@
 #include <unistd.h>
 
 void
-sbx_signals_hold (sigset_t *old)
+sbx_signals_held_set (sigset_t *set)
 {
-  /* Every signal whose default action ends the process, but the ones a
-     fault raises (holding those would not stop them, and would hide a
-     crash) and SIGABRT (the sanitizers' end).  */
-  sigset_t set;
-  sigfillset (&set);
+  /* Not the ones a fault raises: holding those would not stop them, and
+     would hide a crash; nor SIGABRT, the sanitizers' end.  */
+  sigfillset (set);
   static const int left[]
       = { SIGSEGV, SIGBUS,  SIGILL,   SIGFPE, SIGTRAP, SIGSYS,  SIGABRT,
           SIGCHLD, SIGCONT, SIGWINCH, SIGURG, SIGTSTP, SIGTTIN, SIGTTOU };
   for (size_t i = 0; i < sizeof left / sizeof *left; i++)
-    sigdelset (&set, left[i]);
+    sigdelset (set, left[i]);
+}
+
+void
+sbx_signals_hold (sigset_t *old)
+{
+  sigset_t set;
+  sbx_signals_held_set (&set);
   sigprocmask (SIG_BLOCK, &set, old);
 }
 

@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The signals held: all whose default action ends the process, but the
+   ones a fault raises, SIGABRT and the job-control ones.  */
+void sbx_signals_held_set (sigset_t *set);
+
 /* Hold them, keeping the mask as it was in *OLD.  */
 void sbx_signals_hold (sigset_t *old);
 

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/signal_hold.h"
 #include "runtime/linux/confine/fd_scrub.h"
 
 /* Without a pidfd the parent polls waitpid at this interval.  */
@@ -208,7 +210,7 @@ spawn_hook (const struct sbx_hook *hook, const char *label,
 /* Deliver the state and wait for the hook to end, at most TIMEOUT seconds
    (0 = no limit).  Returns 0 with *STATUS filled, -ETIMEDOUT, or -errno.  */
 static int
-wait_hook (struct hook_proc *p, int timeout, int *status)
+wait_hook (struct hook_proc *p, int timeout, int signal_fd, int *status)
 {
   int64_t deadline
       = timeout > 0 ? (int64_t) sbx_now_ms () + (int64_t) timeout * 1000 : -1;
@@ -231,14 +233,16 @@ wait_hook (struct hook_proc *p, int timeout, int *status)
       if (p->pidfd < 0 && (wait_ms < 0 || wait_ms > HOOK_POLL_INTERVAL_MS))
         wait_ms = HOOK_POLL_INTERVAL_MS;
 
-      struct pollfd fds[2];
-      nfds_t n = 0;
+      struct pollfd fds[3] = { { .fd = signal_fd, .events = POLLIN } };
+      nfds_t n = 1;
       if (p->pidfd >= 0)
         fds[n++] = (struct pollfd){ .fd = p->pidfd, .events = POLLIN };
       if (p->stdin_fd >= 0)
         fds[n++] = (struct pollfd){ .fd = p->stdin_fd, .events = POLLOUT };
       if (poll (fds, n, wait_ms) < 0 && errno != EINTR)
         return -errno;
+      if (fds[0].revents & POLLIN)
+        return -EINTR;
       if (p->stdin_fd >= 0)
         feed_stdin (p);
     }
@@ -288,10 +292,19 @@ run_one (const struct sbx_hook *hook, const char *label, const char *state,
   p.state = state ? state : "";
   p.len = strlen (p.state);
   sigpipe_block (&guard);
+  /* A signal that would end sbx-oci ends the hook first (its process
+     group), then sbx-oci, on the release below: the hook outlived a
+     SIGTERMed create, and its own timeout.  */
+  sigset_t stopping, old;
+  sbx_signals_held_set (&stopping);
+  sigdelset (&stopping, SIGPIPE); /* feeding a hook that has gone */
+  sbx_signals_hold (&old);
+  cleanup_close int signal_fd
+      = signalfd (-1, &stopping, SFD_CLOEXEC | SFD_NONBLOCK);
   int r = spawn_hook (hook, label, &p, &status_rd, err);
   if (r == 0)
     {
-      r = wait_hook (&p, hook->timeout, &status);
+      r = wait_hook (&p, hook->timeout, signal_fd, &status);
       if (r < 0)
         kill_hook (&p, &status);
       close_stdin (&p);
@@ -300,12 +313,16 @@ run_one (const struct sbx_hook *hook, const char *label, const char *state,
       if (r == -ETIMEDOUT)
         r = sbx_fail (err, r, "%s: %s timed out after %ds", label, hook->path,
                       hook->timeout);
+      else if (r == -EINTR)
+        r = sbx_fail (err, r, "%s: %s was ended: sbx-oci was sent a signal",
+                      label, hook->path);
       else if (r < 0)
         r = sbx_fail_errno (err, r, "%s: %s: cannot wait for the hook", label,
                             hook->path);
       else
         r = check_outcome (status, status_rd, label, hook->path, err);
     }
+  sbx_signals_release (&old);
   sigpipe_restore (&guard);
   return r;
 }

@@ -12,7 +12,8 @@
 #   member outside the sandbox's pid namespace): the cgroup is thawed
 #   (its members were left frozen, unkillable);
 # and `create` whose warning meets a stderr nobody reads any more still
-# creates (SIGPIPE ended it half-way).
+# creates (SIGPIPE ended it half-way), and one SIGTERMed while its hook
+# runs ends the hook too.
 set -u
 SBX=${SBX_OCI:?set SBX_OCI to the built sbx-oci}
 BUSYBOX=$(command -v busybox) || { echo "1..0 # SKIP busybox not installed"; exit 0; }
@@ -160,6 +161,36 @@ PY
   sbx delete --force "$id" 2> /dev/null
 }
 
+# `create` SIGTERMed while its createRuntime hook runs: the hook (and
+# what it started) ends with it; it outlived create, delete --force and
+# its own timeout.
+hook_window () {
+  local b=$WORK/$MODE-hook id=sw-hook-$RUN hook=$SCRATCH/hook.sh pid left
+  bundle "$b" sleep 600
+  printf '#!/bin/sh\ncat > /dev/null\nsleep 6%s &\necho $! > %s/hook.pid\nwait\n' \
+    "$RANDOM" "$SCRATCH" > "$hook"
+  chmod 755 "$hook"
+  python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))
+c["hooks"] = {"createRuntime": [{"path": sys.argv[2], "timeout": 60}]}
+json.dump(c, open(sys.argv[1], "w"))' "$b/config.json" "$hook"
+  rm -f "$SCRATCH/hook.pid"
+  $AS env -i "$SBX" --root "$ROOT" create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do [ -s "$SCRATCH/hook.pid" ] && break; sleep 0.05; done
+  kill -TERM "$pid"
+  wait "$pid"
+  RC=$?
+  sleep 0.2
+  # Gone, or a zombie its new parent has yet to reap.
+  left=$(ps -o pid=,stat= -p "$(cat "$SCRATCH/hook.pid" 2>/dev/null || echo 1)" \
+    | awk '$2 !~ /^Z/ {print $1}')
+  check "create SIGTERMed in its hook: exits 143 (got $RC)" [ "$RC" -eq 143 ]
+  check "and what its hook started is gone (${left:-none})" \
+    [ -s "$SCRATCH/hook.pid" -a -z "$left" ]
+  [ -z "$left" ] || { ps -o pid,ppid,pgid,cmd -p "$left" | sed "s/^/# /"; kill -KILL "$left"; }
+  sbx delete --force "$id" 2> /dev/null
+}
+
 suite () {
   mkdir -p "$ROOT"
   [ -n "$AS" ] && chown 65534:65534 "$ROOT"
@@ -169,6 +200,7 @@ suite () {
   probe_window
   freeze_window
   sigpipe_create
+  hook_window
 }
 
 run_as_root_and_user suite
