@@ -191,6 +191,32 @@ json.dump(c, open(sys.argv[1], "w"))' "$b/config.json" "$hook"
   sbx delete --force "$id" 2> /dev/null
 }
 
+# `run` sent a signal it used not to take (SIGALRM), its command
+# running under a memory limit: forwarded, as SIGTERM is, so the run
+# ends through its clean-up, with an outcome and (as root) no cgroup
+# left; it died of it, leaving both to chance.
+other_signal () {
+  local b=$WORK/$MODE-alrm id=sw-alrm-$MODE-$RUN pid left
+  bundle "$b" sleep 600
+  python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))
+c["linux"].setdefault("resources", {})["memory"] = {"limit": 64 << 20}
+json.dump(c, open(sys.argv[1], "w"))' "$b/config.json"
+  rm -f "$SCRATCH/alrm.json"
+  $AS env -i "$SBX" --root "$ROOT" run --outcome "$SCRATCH/alrm.json" \
+    --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 &
+  pid=$!
+  # In its set-up or its command: either way it must end as asked.
+  sleep 0.5
+  kill -ALRM "$pid"
+  wait "$pid"
+  RC=$?
+  check "run sent SIGALRM: exits 142 (got $RC)" [ "$RC" -eq 142 ]
+  check "and writes its outcome ($(head -c 120 "$SCRATCH/alrm.json" 2>&1))" \
+    grep -q '"signal":14' "$SCRATCH/alrm.json"
+  left=$(find /sys/fs/cgroup -maxdepth 4 -type d -name "$id+*" 2>/dev/null | head -1)
+  check "and leaves no cgroup ($left)" [ -z "$left" ]
+}
+
 suite () {
   mkdir -p "$ROOT"
   [ -n "$AS" ] && chown 65534:65534 "$ROOT"
@@ -201,6 +227,7 @@ suite () {
   freeze_window
   sigpipe_create
   hook_window
+  other_signal
 }
 
 run_as_root_and_user suite

@@ -15,15 +15,13 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/signal_hold.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/bwrap/runner_status.h"
 #include "runtime/linux/supervise/limits.h"
 #include "runtime/linux/supervise/run_guard.h"
 #include "runtime/linux/supervise/terminate.h"
 #include "runtime/linux/supervise/tree_kill.h"
-
-static const int forwarded[]
-    = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 
 /* How long a sandbox has to end after a forwarded SIGINT, SIGTERM, SIGHUP
    or SIGQUIT before it is killed, as `docker stop` gives a container:
@@ -32,13 +30,16 @@ static const int forwarded[]
    started yet when it was forwarded, would otherwise run on).  */
 #define STOP_GRACE_MS 10000
 
+/* Every signal that would end sbx-oci by default is taken and forwarded
+   (SIGALRM or SIGXCPU ended the run with its cgroup left and no outcome),
+   as runc forwards them, but SIGPIPE: only sbx-oci's own writes raise
+   it, and those take it themselves (common/signal_hold.h).  */
 void
 sbx_bwrap_supervise_signals (sigset_t *set)
 {
-  sigemptyset (set);
+  sbx_signals_held_set (set);
+  sigdelset (set, SIGPIPE);
   sigaddset (set, SIGCHLD);
-  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-    sigaddset (set, forwarded[i]);
 }
 
 struct monitor

@@ -9,7 +9,8 @@
 #include "runtime/linux/bwrap/spawn.h"
 #include "runtime/outcome.h"
 
-/* SIGNAL_FD: a signalfd for SIGCHLD and the forwarded signals, blocked
+/* SIGNAL_FD: a signalfd for SIGCHLD and the forwarded signals (all that
+   would end sbx-oci by default but SIGPIPE), blocked
    before the runner was spawned so none is lost.  */
 /* LIM: a MONITOR mechanism is sampled here and breaches end the run.  */
 int sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
