@@ -226,7 +226,7 @@ term_in_cgroup_setup () {
   bundle "$b" "$id" $((64 << 20))
   strace -o /dev/null -e trace=mkdir,mkdirat \
     -e inject=mkdir,mkdirat:delay_exit=300000 \
-    env -i "$SBX" --root "$ROOT" run --bundle "$b" "$id" </dev/null >/dev/null 2>"$WORK/term.err" &
+    env -i "$TRACED_ENV" "$SBX" --root "$ROOT" run --bundle "$b" "$id" </dev/null >/dev/null 2>"$WORK/term.err" &
   local tracer=$!
   for _ in $(seq 200); do
     left=$(cgroups_named "$id")

@@ -74,13 +74,13 @@ start_window () {
   # Which openat of start's makes the mark (counted once, on another).
   sbx create --bundle "$b" sw-count-$RUN < /dev/null > /dev/null 2>&1
   $AS strace -o "$SCRATCH/count.trace" -e trace=openat \
-    env -i "$SBX" --root "$ROOT" start sw-count-$RUN
+    env -i "$TRACED_ENV" "$SBX" --root "$ROOT" start sw-count-$RUN
   at=$(grep -n '"started"' "$SCRATCH/count.trace" | head -1 | cut -d: -f1)
   sbx delete --force sw-count-$RUN
   rm -f "$b/rootfs/tmp/ran"
   check "start: its mark's openat is found ($at)" [ -n "$at" ]
   sbx create --bundle "$b" sw-start-$RUN < /dev/null > /dev/null 2>&1
-  traced openat "${at:-1}" env -i "$SBX" --root "$ROOT" start sw-start-$RUN
+  traced openat "${at:-1}" env -i "$TRACED_ENV" "$SBX" --root "$ROOT" start sw-start-$RUN
   signal_traced TERM
   for _ in $(seq 50); do [ -e "$b/rootfs/tmp/ran" ] && break; sleep 0.1; done
   check "start SIGTERMed between its mark and the release: the command runs" \
@@ -92,7 +92,7 @@ probe_window () {
   local r=$WORK/$MODE-fresh b=$WORK/$MODE-sleep left
   bundle "$b" sleep 30
   rm -rf "$r" && mkdir -m 700 "$r" && { [ -z "$AS" ] || chown 65534:65534 "$r"; }
-  traced fsync 1 env -i "$SBX" --root "$r" run --outcome "$SCRATCH/o.json" \
+  traced fsync 1 env -i "$TRACED_ENV" "$SBX" --root "$r" run --outcome "$SCRATCH/o.json" \
     --bundle "$b" sw-probe-$RUN
   signal_traced TERM
   left=$(ls -A "$r" | grep tmp | tr '\n' ' ')
@@ -126,7 +126,7 @@ PY
     [ -d "$c${fz#/sys/fs/cgroup/freezer/}" ] \
       && echo "$member" > "$c${fz#/sys/fs/cgroup/freezer/}/cgroup.procs" 2>/dev/null
   done
-  traced write 1 env -i "$SBX" --root "$ROOT" kill "$id" KILL
+  traced write 1 env -i "$TRACED_ENV" "$SBX" --root "$ROOT" kill "$id" KILL
   signal_traced TERM
   check "kill KILL SIGTERMed while the cgroup is frozen: it is thawed ($(cat "$fz/freezer.state" 2>&1))" \
     [ "$(cat "$fz/freezer.state" 2>/dev/null)" != FROZEN ]
