@@ -1,16 +1,20 @@
 /* `sbx-oci start`: release a created sandbox (one byte on its FIFO),
-   wait until its command runs, and run the poststart hooks.  */
+   wait until its command runs and has settled, and run the poststart
+   hooks.  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/clock.h"
 #include "common/signal_hold.h"
 #include "runtime/cli.h"
 #include "runtime/linux/container/logged_hooks.h"
+#include "runtime/linux/pid_identity.h"
 #include "runtime/linux/state/state_store.h"
 
 static int
@@ -49,8 +53,7 @@ release (struct sbx_container *c, struct sbx_error *err)
    that a signal sent next reaches the command and not sbx-oci-init: the
    exec FIFO reads to its end when its last writer, sbx-oci-init, closes
    it by its exec (create's own copy went with create).  Nothing tells
-   when the command has set its signal handlers: a pid namespace's init
-   drops a signal that comes before (docs/conformance.md, killsig).  What
+   when the command has set its signal handlers (wait_settled).  What
    the helper wrote there instead is its failure.  A container made
    without one (an older sbx-oci, or one without /proc) has nothing to
    wait for.  */
@@ -76,6 +79,33 @@ wait_exec (struct sbx_container *c, struct sbx_error *err)
   return sbx_fail (err, -EIO, "%s", msg);
 }
 
+/* The longest start waits for the command to settle.  */
+#define SETTLE_MS 100
+
+/* Then until the command first sleeps (it waits for a child, input, a
+   signal or a timer: 'S'), stops or ends, for at most SETTLE_MS.  A
+   command sets its signal handlers before it first waits, as a shell's
+   `trap` comes before its `wait`: a signal sent the moment start returns
+   then reaches them, where a pid namespace's init drops one it has no
+   handler for yet, and a shell trapped between `trap` and `wait` sat out
+   its `wait` (runtime-tools' killsig; tests/integration/
+   start_then_kill.sh).  Running ('R') or in an uninterruptible wait
+   ('D': a page read, a vfork) it is still starting.  A command that never
+   sleeps costs start SETTLE_MS.  */
+static void
+wait_settled (const struct sbx_container *c)
+{
+  const struct timespec tick = { 0, 100 * 1000 };
+  uint64_t deadline = sbx_now_ms () + SETTLE_MS;
+  for (;;)
+    {
+      char state = sbx_pid_state_since (c->pid, c->start_time);
+      if ((state != 'R' && state != 'D') || sbx_now_ms () >= deadline)
+        return;
+      nanosleep (&tick, NULL);
+    }
+}
+
 int
 sbx_cmd_start (struct sbx_context *g, int argc, char **argv,
                struct sbx_error *err)
@@ -90,6 +120,8 @@ sbx_cmd_start (struct sbx_context *g, int argc, char **argv,
       case SBX_STATUS_CREATED:
         r = release (&c, err);
         r = r ?: wait_exec (&c, err);
+        if (r == 0)
+          wait_settled (&c);
         break;
       case SBX_STATUS_RUNNING:
         r = sbx_fail (err, -EINVAL,

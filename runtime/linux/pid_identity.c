@@ -68,6 +68,13 @@ sbx_pid_state (pid_t pid)
   return read_stat (pid, &f) ? f.state : 0;
 }
 
+char
+sbx_pid_state_since (pid_t pid, unsigned long long start)
+{
+  struct stat_fields f;
+  return read_stat (pid, &f) && f.start == start ? f.state : 0;
+}
+
 pid_t
 sbx_pid_parent (pid_t pid)
 {
@@ -78,11 +85,9 @@ sbx_pid_parent (pid_t pid)
 bool
 sbx_pid_alive_since (pid_t pid, unsigned long long start)
 {
-  struct stat_fields f;
-  if (pid <= 0 || !read_stat (pid, &f))
-    return false;
+  char state = pid > 0 ? sbx_pid_state_since (pid, start) : 0;
   /* A zombie waiting for its subreaper has ended its work.  */
-  return f.state != 'Z' && f.state != 'X' && f.start == start;
+  return state != 0 && state != 'Z' && state != 'X';
 }
 
 void

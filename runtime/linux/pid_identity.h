@@ -14,6 +14,10 @@ unsigned long long sbx_pid_start_time (pid_t pid);
    is gone.  */
 char sbx_pid_state (pid_t pid);
 
+/* The state letter of PID when it is still the process that started at
+   START, 0 when it is gone or another.  */
+char sbx_pid_state_since (pid_t pid, unsigned long long start);
+
 /* The parent of PID as this process sees it, or -1 when it is gone.  */
 pid_t sbx_pid_parent (pid_t pid);
 
