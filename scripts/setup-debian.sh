@@ -15,7 +15,12 @@ musl-tools gperf dpkg-dev"
 # The podman scenarios (tests/peers/podman_scenarios.sh, meson suite
 # "peers"): podman with crun beside sbx-oci; catatonit for --init; runc
 # for tests/integration/no_namespaces.sh inside podman (podman_rung).
-[ "${SBX_SETUP_PODMAN:-0}" = 1 ] && need="$need podman crun catatonit runc"
+# Rootless podman (tests/peers/podman_rootless.sh, against runc): uidmap
+# for newuidmap and newgidmap, slirp4netns for its default network (its
+# store is the kernel's overlay, which Debian 12's kernel mounts
+# unprivileged: no fuse-overlayfs).
+[ "${SBX_SETUP_PODMAN:-0}" = 1 ] && need="$need podman crun catatonit runc \
+uidmap slirp4netns"
 
 # The release build is linked against musl (scripts/musl-deps.sh), with
 # yajl, libseccomp and libcap-ng built from Debian's own source packages:
