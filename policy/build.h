@@ -191,6 +191,10 @@ int policy_copy_groups (const struct sbx_user *u, struct sbx_plan *plan);
 bool policy_id_range (const struct sbx_spec *spec,
                       const struct sbx_host_facts *host, const char **field,
                       size_t *index);
+/* The id that ID (a container's) maps to through the N entries of V
+   (linux.uidMappings or gidMappings), or -1 when none does.  */
+int64_t policy_mapped_id (const struct sbx_id_mapping *v, size_t n,
+                          uint32_t id);
 /* Those ranges, for a container run by root, as the maps of the user
    namespace sbx makes (plan->uid_map, gid_map, enter_userns) and the ids
    sbx-oci-init takes in it; refused, naming FIELD[INDEX], for anyone

@@ -72,14 +72,20 @@ policy_id_range (const struct sbx_spec *spec,
   return false;
 }
 
+int64_t
+policy_mapped_id (const struct sbx_id_mapping *v, size_t n, uint32_t id)
+{
+  for (size_t i = 0; i < n; i++)
+    if (id >= v[i].container_id && id - v[i].container_id < v[i].size)
+      return (int64_t) v[i].host_id + (id - v[i].container_id);
+  return -1;
+}
+
 /* The host id that ID (a container's) maps to, or -1 when none does.  */
 static int64_t
 host_id_of (const struct id_maps *m, uint32_t id)
 {
-  for (size_t i = 0; i < m->n; i++)
-    if (id >= m->v[i].container_id && id - m->v[i].container_id < m->v[i].size)
-      return (int64_t) m->v[i].host_id + (id - m->v[i].container_id);
-  return -1;
+  return policy_mapped_id (m->v, m->n, id);
 }
 
 static int

@@ -437,6 +437,46 @@ c['mounts'] = [m for m in c['mounts'] if m['type'] != 'proc']
   kill "$RL_HOLDER"; wait "$maker"
 }
 
+# A terminal is its process's, group tty as the config's devpts mount asks
+# (gid=5, as podman's and runc's spec write it), so a non-root workload can
+# open it again by name, as under runc and crun (podman run -t --user,
+# podman exec -t -u; tests/peers/podman_rootless.sh): the first process's
+# terminal and an exec's.
+TTY_PROBE='busybox stat -c "%u:%g" "$(busybox tty)"; (: > "$(busybox tty)") 2>/dev/null && echo reopened'
+tty_case () {
+  [ -z "$AS" ] || return 0
+  local b=$B/tty id=tty-$RUN out
+  local pts="
+c['mounts'] = [m for m in c['mounts'] if m['destination'] != '/dev/pts'] + [
+  {'destination': '/dev/pts', 'type': 'devpts', 'source': 'devpts',
+   'options': ['nosuid', 'noexec', 'newinstance', 'ptmxmode=0666', 'mode=0620', 'gid=5']}]
+c['process']['user'] = {'uid': 1000, 'gid': 1001}
+"
+  bundle "$b" "$pts
+c['process']['terminal'] = True
+c['process']['args'] = ['sh', '-c', '$TTY_PROBE']
+"
+  out=$(timeout 20 python3 "$(dirname "$0")/lifecycle_console.py" "$b" \
+    "$B/tty.sock" "$id" -- env -i "$SBX" --root "$ROOT" 2>&1)
+  check "tty: uid 1000's terminal is 1000:5 (tty), and it opens it again ($(echo $out))" \
+    [ "$out" = "1000:5
+reopened" ]
+  sbx delete --force "$id" > /dev/null 2>&1
+  rm -f "$B/tty.sock"
+  bundle "$b-exec" "$pts
+c['process']['args'] = ['sleep', '30']
+"
+  sbx create --bundle "$b-exec" "$id-exec" > /dev/null 2>&1 < /dev/null
+  sbx start "$id-exec"
+  out=$(timeout 30 python3 "$(dirname "$0")/exec_tty.py" "$B/tty.sock" -- \
+    env -i "$SBX" --root "$ROOT" exec --tty --console-socket "$B/tty.sock" \
+    "$id-exec" sh -c "$TTY_PROBE" 2>&1 | tr -d '\r')
+  check "tty: exec --tty as uid 1000: the same ($(echo $out))" \
+    [ "$out" = "1000:5
+reopened" ]
+  sbx delete --force "$id-exec" > /dev/null 2>&1
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 755 "$B"
@@ -451,6 +491,7 @@ suite () {
   kill_case
   caps_case 0
   caps_case 1000
+  tty_case
   rootless_case
 }
 

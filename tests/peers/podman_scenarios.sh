@@ -213,6 +213,13 @@ row_uidmap_tty () {
   p "$1" run --rm -t "${UIDMAP[@]}" "$IMG" sh -c 'tty; id -u' | tr -d '\r'
 }
 
+# A terminal is the process's user's, group tty (podman's /dev/pts asks
+# for gid=5), so uid 1000 can open its own terminal again by name.
+row_tty_user () {
+  p "$1" run --rm -t --user 1000:1001 "$IMG" sh -c \
+    'stat -c "%u:%g %a" "$(tty)"; (: > "$(tty)") 2> /dev/null; echo reopen=$?' | tr -d '\r'
+}
+
 row_pid_host () {
   p "$1" run --rm --pid=host "$IMG" sh -c '[ "$(ls /proc 2>/dev/null | grep -c "^[0-9]")" -gt 5 ] && echo sees-host-processes'
 }
@@ -270,6 +277,7 @@ row uidmap "--uidmap 0:100000:65536: host-side Uid, Gid"
 row uidmap_shm "--uidmap: /dev/shm's source and owner"
 row uidmap_device "--uidmap --device /dev/zero:/dev/myzero"
 row uidmap_tty "--uidmap -t: the workload runs on its terminal"
+row tty_user "-t --user 1000:1001: its terminal is its own, group tty, and it opens it again"
 row pid_host "--pid=host: the host's processes are seen"
 row pid_container "--pid container:X: X's processes are seen"
 echo "1..$n"

@@ -341,6 +341,50 @@ test_runner_owners (void)
                   "range: a tmpfs owner that is no id");
 }
 
+/* The terminal's owner (policy/terminal.c): the process's uid and the
+   devpts mount's gid=, through the config's maps, as root; nothing to
+   give as anyone else.  */
+#define PTS_GID5                                                              \
+  "{\"destination\": \"/dev/pts\", \"type\": \"devpts\", "                    \
+  "\"source\": \"devpts\", \"options\": [\"newinstance\", \"gid=5\"]}"
+static void
+terminal_owner (const char *json, bool as_root, int64_t owner[2])
+{
+  struct sbx_spec *spec = NULL;
+  struct sbx_error err = { 0 };
+  owner[0] = owner[1] = -2;
+  if (sbx_spec_parse (json, strlen (json), "/bundle", &spec, &err) < 0)
+    {
+      tap_ok (false, "parses: %s", err.msg);
+      return;
+    }
+  sbx_policy_terminal_owner (spec, &spec->process.user, as_root, owner);
+  sbx_spec_free (spec);
+}
+
+static void
+test_terminal_owner (void)
+{
+  int64_t o[2];
+  const char *with_pts
+      = "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+        "\"mounts\": [" PTS_GID5 "], \"process\": {\"args\": [\"true\"], "
+        "\"cwd\": \"/\", \"user\": {\"uid\": 1000, \"gid\": 1001}}, "
+        "\"linux\": {" USERNS BOTH "}}";
+  terminal_owner (with_pts, true, o);
+  tap_ok (o[0] == 101000 && o[1] == 100005,
+          "terminal: uid 1000 and gid=5 through the maps: %lld:%lld",
+          (long long) o[0], (long long) o[1]);
+  terminal_owner (CONTAINER ("\"uid\": 1000, \"gid\": 1001", ""), true, o);
+  tap_ok (o[0] == 1000 && o[1] == -1,
+          "terminal: no maps, no gid=: the uid alone: %lld:%lld",
+          (long long) o[0], (long long) o[1]);
+  terminal_owner (with_pts, false, o);
+  tap_ok (o[0] == -1 && o[1] == -1,
+          "terminal: a caller that is not root gives nothing: %lld:%lld",
+          (long long) o[0], (long long) o[1]);
+}
+
 int
 main (void)
 {
@@ -350,5 +394,6 @@ main (void)
   test_runner_owners ();
   test_agent_refused ();
   test_map_text_bound ();
+  test_terminal_owner ();
   return tap_done ();
 }

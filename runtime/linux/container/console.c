@@ -70,6 +70,18 @@ sbx_console_open_in_root (int rootfd, const char *ptmx, int *master_fd,
                   slave_fd, err);
 }
 
+int
+sbx_console_give (int slave_fd, const int64_t owner[2], struct sbx_error *err)
+{
+  if (owner[0] < 0 && owner[1] < 0)
+    return 0;
+  if (fchown (slave_fd, (uid_t) owner[0], (gid_t) owner[1]) < 0)
+    return sbx_fail_errno (err, -errno,
+                           "cannot give the terminal to %lld:%lld",
+                           (long long) owner[0], (long long) owner[1]);
+  return 0;
+}
+
 /* One message: the payload runc sends, with FD attached as SCM_RIGHTS.  */
 static int
 send_fd (int sock, int fd)

@@ -5,6 +5,8 @@
 #ifndef SBX_CONSOLE_H
 #define SBX_CONSOLE_H
 
+#include <stdint.h>
+
 #include "common/error.h"
 
 /* The payload sent with the master, as runc sends it (the master's file
@@ -27,6 +29,11 @@ int sbx_console_open (const char *ptmx, int *master_fd, int *slave_fd,
    only if it is the pseudo-terminal multiplexer (char device 5:2).  */
 int sbx_console_open_in_root (int rootfd, const char *ptmx, int *master_fd,
                               int *slave_fd, struct sbx_error *err);
+
+/* Give the terminal SLAVE_FD to OWNER[0] and OWNER[1] (a uid and a gid,
+   -1 to leave one), as sbx_policy_terminal_owner decides.  */
+int sbx_console_give (int slave_fd, const int64_t owner[2],
+                      struct sbx_error *err);
 
 /* Connect to the AF_UNIX stream socket at SOCKET_PATH and send MASTER_FD
    with SCM_RIGHTS.  The caller keeps its MASTER_FD and should close it once

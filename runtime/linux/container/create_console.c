@@ -53,17 +53,20 @@ plan_bind_pts (struct sbx_plan *plan, const char *pts, struct sbx_error *err)
 
 int
 sbx_create_console_open (struct sbx_create_console *con, const char *state_dir,
-                         const char *socket_path, struct sbx_plan *plan,
-                         struct sbx_error *err)
+                         const char *socket_path, const int64_t owner[2],
+                         struct sbx_plan *plan, struct sbx_error *err)
 {
   cleanup_free char *pts = NULL;
   if (asprintf (&pts, "%s/pts", state_dir) < 0)
     return sbx_fail (err, -ENOMEM, "out of memory");
   if (mkdir (pts, 0755) < 0)
     return sbx_fail_errno (err, -errno, "cannot create %s", pts);
-  if (mount ("devpts", pts, "devpts", MS_NOSUID | MS_NOEXEC,
-             "newinstance,ptmxmode=0666,mode=0620")
-      < 0)
+  /* The group of every terminal the container opens later too.  */
+  char options[80] = "newinstance,ptmxmode=0666,mode=0620";
+  if (owner[1] >= 0)
+    snprintf (options + strlen (options), sizeof options - strlen (options),
+              ",gid=%lld", (long long) owner[1]);
+  if (mount ("devpts", pts, "devpts", MS_NOSUID | MS_NOEXEC, options) < 0)
     {
       int r = -errno;
       rmdir (pts);
@@ -78,6 +81,7 @@ sbx_create_console_open (struct sbx_create_console *con, const char *state_dir,
     return sbx_fail (err, -ENOMEM, "out of memory");
   cleanup_close int master = -1;
   int r = sbx_console_open (ptmx, &master, &con->slave, err);
+  r = r ?: sbx_console_give (con->slave, owner, err);
   r = r ?: plan_bind_pts (plan, con->pts_dir, err);
   return r ?: sbx_console_send (socket_path, master, err);
 }

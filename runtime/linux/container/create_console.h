@@ -16,11 +16,14 @@ struct sbx_create_console
   int saved[3];  /* sbx's own stdio while the slave stands in */
 };
 
-/* Mount the instance, open its first pty, send the master to SOCKET_PATH
-   and bind the instance over /dev/pts in PLAN.  */
+/* Mount the instance (its terminals of group OWNER[1] when that is not
+   -1), open its first pty, give it to OWNER (sbx_policy_terminal_owner),
+   send the master to SOCKET_PATH and bind the instance over /dev/pts in
+   PLAN.  */
 int sbx_create_console_open (struct sbx_create_console *con,
                              const char *state_dir, const char *socket_path,
-                             struct sbx_plan *plan, struct sbx_error *err);
+                             const int64_t owner[2], struct sbx_plan *plan,
+                             struct sbx_error *err);
 
 /* Put the slave on fds 0-2 for the spawn, and put sbx's own back.  */
 int sbx_create_console_swap_in (struct sbx_create_console *con);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/host_root.h"
 #include "common/file_io.h"
 #include "hooks/hooks.h"
 #include "runtime/linux/container/root_propagation.h"
@@ -318,7 +319,10 @@ launch (const struct sbx_context *g, struct sbx_sandbox *sb,
   struct sbx_create_console con = { .slave = -1, .saved = { -1, -1, -1 } };
   if (sb->spec->process.terminal)
     {
-      int r = sbx_create_console_open (&con, c->dir, o->console_socket,
+      int64_t owner[2];
+      sbx_policy_terminal_owner (sb->spec, &sb->spec->process.user,
+                                 sbx_runs_as_root (), owner);
+      int r = sbx_create_console_open (&con, c->dir, o->console_socket, owner,
                                        sb->plan, err);
       if (r < 0)
         {
