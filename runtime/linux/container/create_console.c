@@ -72,8 +72,8 @@ sbx_create_console_open (struct sbx_create_console *con, const char *state_dir,
       rmdir (pts);
       return sbx_fail_errno (err, r,
                              "process.terminal: cannot mount a devpts "
-                             "instance at %s",
-                             pts);
+                             "instance at %s (%s)",
+                             pts, options);
     }
   con->pts_dir = steal_pointer (&pts);
   cleanup_free char *ptmx = NULL;
