@@ -247,11 +247,11 @@ bool sbx_plan_changeable_root (const struct sbx_plan_mount *m);
 
 /* The owner a container's terminal gets, for a process running as USER
    (policy/terminal.c): OWNER[0] its uid, OWNER[1] its gid, as the ids of
-   the namespace sbx-oci runs in, -1 to leave one as it is.  AS_ROOT: the
-   caller runs as root (of its user namespace); anyone else's terminal is
-   already its process's own.  */
+   the namespace sbx-oci runs in, -1 to leave one as it is.  INIT_IDS:
+   the plan's init_ids (the process takes USER's ids itself); without it
+   the terminal is already its process's own.  */
 void sbx_policy_terminal_owner (const struct sbx_spec *spec,
-                                const struct sbx_user *user, bool as_root,
+                                const struct sbx_user *user, bool init_ids,
                                 int64_t owner[2]);
 
 /* `exec` into a container: SPEC is the config create kept with exec's

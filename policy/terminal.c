@@ -6,14 +6,16 @@
  * forbids (tests/peers/podman_rootless.sh found it, podman run -t --user
  * and podman exec -t -u).  sbx-oci opens the terminal from outside the
  * container, as its caller (create's devpts instance, exec's through the
- * container's /dev/ptmx), so it hands it over itself, with the ids that
- * the namespace sbx-oci runs in gives the container's: the config's
- * uidMappings and gidMappings, or the same ids when it has none (a root
- * container without a user namespace of its own, rootless podman's
- * included: sbx-oci-init takes process.user in the caller's namespace).
- * A caller that is not root runs its container as itself (bubblewrap
- * maps its own id), so the terminal it opened is already its process's,
- * and it may not give a file away.  */
+ * container's /dev/ptmx), so it hands it over itself where the process
+ * takes process.user's ids (plan->init_ids: sbx-oci-init, or exec's
+ * child, sets them; policy/ids.c), with the ids the namespace sbx-oci
+ * runs in gives the container's: through the config's uidMappings and
+ * gidMappings, or the same ids when it has none (a root container without
+ * a user namespace of its own, rootless podman's included).  Anywhere
+ * else bubblewrap maps the caller's own id onto process.user, so the
+ * process is the caller outside, and its terminal, the caller's, is
+ * already its own: handing it to process.user's id would give it to some
+ * unrelated host account.  */
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,12 +59,12 @@ outside (const struct sbx_id_mapping *v, size_t n, int64_t id)
 
 void
 sbx_policy_terminal_owner (const struct sbx_spec *spec,
-                           const struct sbx_user *user, bool as_root,
+                           const struct sbx_user *user, bool init_ids,
                            int64_t owner[2])
 {
   const struct sbx_linux *lx = &spec->linux_;
   owner[0] = owner[1] = -1;
-  if (!as_root)
+  if (!init_ids)
     return;
   owner[0] = outside (lx->uid_mappings, lx->n_uid_mappings, user->uid);
   owner[1] = outside (lx->gid_mappings, lx->n_gid_mappings, devpts_gid (spec));

@@ -475,6 +475,29 @@ c['process']['args'] = ['sleep', '30']
     [ "$out" = "1000:5
 reopened" ]
   sbx delete --force "$id-exec" > /dev/null 2>&1
+  # Where bubblewrap maps the caller (root) onto uid 1000 (a user
+  # namespace of the config's own, or no /proc for sbx-oci-init), the
+  # process is host root, and its terminal already its own: handing it
+  # to host uid 1000, some other account, left it 65534 inside and not
+  # reopenable.
+  local how
+  for how in userns no-proc; do
+    rm -f "$B/tty.sock"
+    bundle "$b-$how" "$pts
+c['process']['terminal'] = True
+c['process']['args'] = ['sh', '-c', '$TTY_PROBE']
+if '$how' == 'userns':
+    c['linux']['namespaces'].append({'type': 'user'})
+else:
+    c['mounts'] = [m for m in c['mounts'] if m['destination'] != '/proc']
+"
+    out=$(timeout 20 python3 "$(dirname "$0")/lifecycle_console.py" "$b-$how" \
+      "$B/tty.sock" "$id-$how" -- env -i "$SBX" --root "$ROOT" 2>&1)
+    check "tty: mapped by bubblewrap ($how), uid 1000's terminal is its own inside and reopens ($(echo $out))" \
+      [ "$out" = "1000:1001
+reopened" ]
+    sbx delete --force "$id-$how" > /dev/null 2>&1
+  done
 }
 
 suite () {

@@ -75,11 +75,20 @@ sbx_console_give (int slave_fd, const int64_t owner[2], struct sbx_error *err)
 {
   if (owner[0] < 0 && owner[1] < 0)
     return 0;
-  if (fchown (slave_fd, (uid_t) owner[0], (gid_t) owner[1]) < 0)
-    return sbx_fail_errno (err, -errno,
-                           "cannot give the terminal to %lld:%lld",
-                           (long long) owner[0], (long long) owner[1]);
-  return 0;
+  if (fchown (slave_fd, (uid_t) owner[0], (gid_t) owner[1]) == 0)
+    return 0;
+  /* An id that this namespace, or the terminal's devpts, does not map
+     (EINVAL, EOVERFLOW; a gid=5 under a namespace of fewer ids): the
+     group is a convenience, so the uid alone, else nothing, as before
+     sbx-oci gave terminals away.  */
+  if (errno == EINVAL || errno == EOVERFLOW)
+    {
+      if (owner[0] >= 0)
+        fchown (slave_fd, (uid_t) owner[0], (gid_t) -1);
+      return 0;
+    }
+  return sbx_fail_errno (err, -errno, "cannot give the terminal to %lld:%lld",
+                         (long long) owner[0], (long long) owner[1]);
 }
 
 /* One message: the payload runc sends, with FD attached as SCM_RIGHTS.  */

@@ -61,12 +61,22 @@ sbx_create_console_open (struct sbx_create_console *con, const char *state_dir,
     return sbx_fail (err, -ENOMEM, "out of memory");
   if (mkdir (pts, 0755) < 0)
     return sbx_fail_errno (err, -errno, "cannot create %s", pts);
-  /* The group of every terminal the container opens later too.  */
+  /* The group of every terminal the container opens later too, unless
+     this namespace cannot name it (EINVAL: sbx_console_give).  */
   char options[80] = "newinstance,ptmxmode=0666,mode=0620";
+  size_t plain = strlen (options);
   if (owner[1] >= 0)
-    snprintf (options + strlen (options), sizeof options - strlen (options),
-              ",gid=%lld", (long long) owner[1]);
-  if (mount ("devpts", pts, "devpts", MS_NOSUID | MS_NOEXEC, options) < 0)
+    snprintf (options + plain, sizeof options - plain, ",gid=%lld",
+              (long long) owner[1]);
+  int mounted
+      = mount ("devpts", pts, "devpts", MS_NOSUID | MS_NOEXEC, options);
+  if (mounted < 0 && errno == EINVAL && owner[1] >= 0)
+    {
+      options[plain] = '\0';
+      mounted
+          = mount ("devpts", pts, "devpts", MS_NOSUID | MS_NOEXEC, options);
+    }
+  if (mounted < 0)
     {
       int r = -errno;
       rmdir (pts);

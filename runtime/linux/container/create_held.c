@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
-#include "common/host_root.h"
 #include "common/file_io.h"
 #include "hooks/hooks.h"
 #include "runtime/linux/container/root_propagation.h"
@@ -321,7 +320,7 @@ launch (const struct sbx_context *g, struct sbx_sandbox *sb,
     {
       int64_t owner[2];
       sbx_policy_terminal_owner (sb->spec, &sb->spec->process.user,
-                                 sbx_runs_as_root (), owner);
+                                 sb->plan->init_ids, owner);
       int r = sbx_create_console_open (&con, c->dir, o->console_socket, owner,
                                        sb->plan, err);
       if (r < 0)

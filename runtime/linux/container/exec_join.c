@@ -131,7 +131,8 @@ open_namespaces (const struct sbx_container *c, struct exec_plan *p,
    never followed out of it.  */
 static int
 open_terminal (const struct sbx_container *c, const struct sbx_spec *spec,
-               const char *socket_path, int *slave, struct sbx_error *err)
+               bool init_ids, const char *socket_path, int *slave,
+               struct sbx_error *err)
 {
   char path[64];
   snprintf (path, sizeof path, "/proc/%d/root", (int) c->pid);
@@ -143,8 +144,7 @@ open_terminal (const struct sbx_container *c, const struct sbx_spec *spec,
   cleanup_close int master = -1;
   int r = sbx_console_open_in_root (root, "/dev/ptmx", &master, slave, err);
   int64_t owner[2];
-  sbx_policy_terminal_owner (spec, &spec->process.user, sbx_runs_as_root (),
-                             owner);
+  sbx_policy_terminal_owner (spec, &spec->process.user, init_ids, owner);
   r = r ?: sbx_console_give (*slave, owner, err);
   return r ?: sbx_console_send (socket_path, master, err);
 }
@@ -641,7 +641,8 @@ sbx_container_exec (const struct sbx_context *g,
   r = r ?: load_filters (p.spec, policy->filters, &p, err);
   r = r ?: open_namespaces (&c, &p, err);
   if (r == 0 && o->tty)
-    r = open_terminal (&c, p.spec, o->console_socket, &p.tty_slave, err);
+    r = open_terminal (&c, p.spec, policy->init_ids, o->console_socket,
+                       &p.tty_slave, err);
   r = r ?: enter_cgroup (&c, err);
   if (r == 0)
     {
