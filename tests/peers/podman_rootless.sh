@@ -280,29 +280,9 @@ declare -A LIMIT=()
 # Mismatches still being worked on: none today.
 declare -A PENDING=()
 
-n=0
-failed=0
-row () { # NAME DESCRIPTION
-  local name=$1 what=$2 want got
-  n=$((n + 1))
-  want=$("row_$name" "$RUNC" runc | tr '\n' ' ')
-  got=$("row_$name" "$SBX" sbx | tr '\n' ' ')
-  if [ -z "$want" ] || [[ "$want" == *Error:* || "$want" == *"no container"* ]]; then
-    echo "ok $n - $what # SKIP runc cannot do it here: $want"
-  elif [ "$got" = "$want" ]; then
-    echo "ok $n - $what: as runc ($want)"
-  elif [ -n "${LIMIT[$name]:-}" ]; then
-    echo "ok $n - $what # SKIP bubblewrap limit: ${LIMIT[$name]}"
-    printf '#   runc:    %s\n#   sbx-oci: %s\n' "$want" "$got"
-  elif [ -n "${PENDING[$name]:-}" ]; then
-    echo "not ok $n - $what # TODO ${PENDING[$name]}"
-    printf '#   runc:    %s\n#   sbx-oci: %s\n' "$want" "$got"
-  else
-    failed=$((failed + 1))
-    echo "not ok $n - $what"
-    printf '#   runc:    %s\n#   sbx-oci: %s\n' "$want" "$got"
-  fi
-}
+PEER=runc PEER_BIN=$RUNC
+# shellcheck source=tests/peers/rows_lib.sh
+. "$(dirname "$0")/rows_lib.sh"
 
 echo "# podman $(podman --version | awk '{print $3}'), runc $("$RUNC" --version | awk 'NR == 1 {print $3}'), store $driver"
 echo "# rootless user $RU, subordinate ids $SUB:65536 (the container's 1000 is $U1000)"
@@ -320,5 +300,4 @@ row tty_user "-t --user 1000:1001: the same for uid 1000"
 row exec_tty "exec -t -u 1000:1001: the same for an exec'd process"
 row exec_user "exec -u 1000:1001: id, and the host-side Uid, Gid, Groups"
 row network "the default network (slirp4netns): links and a default route"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+rows_end

@@ -238,29 +238,9 @@ declare -A LIMIT=()
 # Mismatches issue 21 still tracks: none today (every row is as crun's).
 declare -A PENDING=()
 
-n=0
-failed=0
-row () { # NAME DESCRIPTION
-  local name=$1 what=$2 want got
-  n=$((n + 1))
-  want=$("row_$name" "$CRUN" crun | tr '\n' ' ')
-  got=$("row_$name" "$SBX" sbx | tr '\n' ' ')
-  if [ -z "$want" ] || [[ "$want" == *Error:* || "$want" == *"no container"* ]]; then
-    echo "ok $n - $what # SKIP crun cannot do it here: $want"
-  elif [ "$got" = "$want" ]; then
-    echo "ok $n - $what: as crun ($want)"
-  elif [ -n "${LIMIT[$name]:-}" ]; then
-    echo "ok $n - $what # SKIP bubblewrap limit: ${LIMIT[$name]}"
-    printf '#   crun:    %s\n#   sbx-oci: %s\n' "$want" "$got"
-  elif [ -n "${PENDING[$name]:-}" ]; then
-    echo "not ok $n - $what # TODO ${PENDING[$name]}"
-    printf '#   crun:    %s\n#   sbx-oci: %s\n' "$want" "$got"
-  else
-    failed=$((failed + 1))
-    echo "not ok $n - $what"
-    printf '#   crun:    %s\n#   sbx-oci: %s\n' "$want" "$got"
-  fi
-}
+PEER=crun PEER_BIN=$CRUN
+# shellcheck source=tests/peers/rows_lib.sh
+. "$(dirname "$0")/rows_lib.sh"
 
 echo "# podman $(podman --version | awk '{print $3}'), crun $("$CRUN" --version | awk 'NR == 1 {print $3}'), store $driver"
 row identity "--user 1000:1001 --group-add 2000: host-side Uid, Gid, Groups"
@@ -280,5 +260,4 @@ row uidmap_tty "--uidmap -t: the workload runs on its terminal"
 row tty_user "-t --user 1000:1001: its terminal is its own, group tty, and it opens it again"
 row pid_host "--pid=host: the host's processes are seen"
 row pid_container "--pid container:X: X's processes are seen"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+rows_end
