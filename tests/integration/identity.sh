@@ -500,6 +500,49 @@ reopened" ]
   done
 }
 
+# A namespace that does not map gid 5 (rootless podman's shape with a
+# subordinate range of 3 gids): a terminal whose devpts mount asks for
+# gid=5 still opens, its group left as it was (create failed on the
+# devpts mount, exec --tty on handing the terminal over).  The namespace
+# has a mount namespace of its own, as podman's pause process has.
+rlm () { nsenter -U -m -t "$RL_HOLDER" env -i "$SBX" --root "$ROOT" "$@"; }
+tty_few_gids_case () {
+  [ -z "$AS" ] || return 0
+  local b=$B/tty-few id=ttyf-$RUN out maker
+  USERNS_RANGE_GIDS=3 "$USERNS_RANGE" 0 unshare -m --propagation private sleep 300 &
+  maker=$!
+  for _ in $(seq 50); do RL_HOLDER=$(pgrep -P "$maker") && break; sleep 0.05; done
+  bundle "$b" "
+c['mounts'] = [m for m in c['mounts'] if m['destination'] != '/dev/pts'] + [
+  {'destination': '/dev/pts', 'type': 'devpts', 'source': 'devpts',
+   'options': ['nosuid', 'noexec', 'newinstance', 'ptmxmode=0666', 'mode=0620', 'gid=5']}]
+c['process']['terminal'] = True
+c['process']['args'] = ['sh', '-c', '$TTY_PROBE']
+"
+  out=$(timeout 20 python3 "$(dirname "$0")/lifecycle_console.py" "$b" \
+    "$B/ttyf.sock" "$id" -- nsenter -U -m -t "$RL_HOLDER" env -i "$SBX" --root "$ROOT" 2>&1)
+  check "tty: without gid 5 in the namespace, the terminal opens, root's ($(echo $out))" \
+    [ "$out" = "0:0
+reopened" ]
+  rlm delete --force "$id" > /dev/null 2>&1
+  rm -f "$B/ttyf.sock"
+  bundle "$b-exec" "
+c['mounts'] = [m for m in c['mounts'] if m['destination'] != '/dev/pts'] + [
+  {'destination': '/dev/pts', 'type': 'devpts', 'source': 'devpts',
+   'options': ['newinstance', 'gid=5']}]
+c['process']['args'] = ['sleep', '30']
+"
+  rlm create --bundle "$b-exec" "$id-exec" > /dev/null 2>&1 < /dev/null
+  rlm start "$id-exec"
+  out=$(timeout 30 python3 "$(dirname "$0")/exec_tty.py" "$B/ttyf.sock" -- \
+    nsenter -U -m -t "$RL_HOLDER" env -i "$SBX" --root "$ROOT" exec --tty \
+    --console-socket "$B/ttyf.sock" "$id-exec" sh -c "$TTY_PROBE" 2>&1 | tr -d '\r')
+  check "tty: ... and so does exec --tty's ($(echo $out))" \
+    eval '[[ "$out" == *"reopened" ]]'
+  rlm delete --force "$id-exec" > /dev/null 2>&1
+  kill "$RL_HOLDER"; wait "$maker"
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"; chmod 755 "$B"
@@ -515,6 +558,7 @@ suite () {
   caps_case 0
   caps_case 1000
   tty_case
+  tty_few_gids_case
   rootless_case
 }
 
