@@ -18,10 +18,12 @@ RUN=${WORK##*.}
 # with status 1 at its exit.  Harmless to any other build.
 TRACED_ENV=ASAN_OPTIONS=detect_leaks=0
 
-ok () { n=$((n + 1)); echo "ok $n - ${MODE:+$MODE: }$1"; }
+# One line each, whatever a description quotes (a multi-line value would
+# end the result line and leave TAP lines meson cannot read).
+ok () { n=$((n + 1)); echo "ok $n - ${MODE:+$MODE: }${1//$'\n'/ }"; }
 not_ok () {
   n=$((n + 1)); failed=$((failed + 1))
-  echo "not ok $n - ${MODE:+$MODE: }$1"; shift
+  echo "not ok $n - ${MODE:+$MODE: }${1//$'\n'/ }"; shift
   for l in "$@"; do echo "# $l"; done
 }
 check () { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
