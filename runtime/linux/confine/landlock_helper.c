@@ -118,10 +118,24 @@ str_eq (const char *a, const char *b)
   return *a == *b;
 }
 
+/* stderr a line at a time, one write(2) a line: a caller that reads the
+   command's stdout and stderr from two pipes (podman's conmon) put the
+   command's first line inside one of these, between its pieces.  */
+static char line[512];
+static size_t line_len;
+
 static void
 put (const char *s)
 {
-  sbx_sys6 (SBX_NR_WRITE, 2, (long) s, (long) str_len (s), 0, 0, 0);
+  for (; *s; s++)
+    {
+      line[line_len++] = *s;
+      if (*s == '\n' || line_len == sizeof line)
+        {
+          sbx_sys6 (SBX_NR_WRITE, 2, (long) line, (long) line_len, 0, 0, 0);
+          line_len = 0;
+        }
+    }
 }
 
 /* PATH on stderr with its control characters as \xHH, as sbx-oci's own
