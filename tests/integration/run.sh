@@ -364,6 +364,54 @@ case_sigterm_foreground ()
   tap_ok "its processes are gone" no_process "$mark"
 }
 
+# Job control (a shell's Ctrl-Z, `bg`, `fg`): SIGTSTP, SIGTTIN and SIGTTOU
+# stopped `run` itself by default while its sandbox ran on unsupervised
+# (no sampled limit, no wall clock checked); runc forwards them, and
+# SIGCONT, to the container's process.  The command here takes them
+# itself: the kernel drops a stop signal whose default action would stop
+# a process of an orphaned process group, which the sandbox's are.
+case_job_control ()
+{
+  local mark="sbx-it-mark-$$-$RANDOM"
+  write_agent "$WORK/tick" workspace-write "$WS" "" \
+    sh -c "trap 'echo TSTP >> got' TSTP; trap 'echo CONT >> got' CONT
+           while :; do echo x >> ticks; sleep 0.05; done; : $mark"
+  N=$((N + 1))
+  rm -f "$WS/ticks" "$WS/got"
+  # A job of its own, as a shell's: a stop signal to a process group
+  # without a parent in its session (an orphaned one) is dropped.
+  set -m
+  "$SBX_OCI" --root "$WORK/state" run --bundle "$WORK/tick" "it-$N" \
+    > /dev/null 2>&1 &
+  local pid=$! i=0
+  set +m
+  while [ ! -s "$WS/ticks" ] && [ $i -lt 50 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+  kill -TSTP "$pid"
+  sleep 0.3
+  local runtime_state before
+  runtime_state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+  tap_ok "SIGTSTP does not stop run itself (state '$runtime_state')" \
+    test "$runtime_state" != T
+  before=$(wc -l < "$WS/ticks")
+  sleep 0.3
+  tap_ok "and its command goes on ($(wc -l < "$WS/ticks") ticks, $before before)" \
+    test "$(wc -l < "$WS/ticks")" -gt "$before"
+  kill -CONT "$pid"
+  sleep 0.3
+  tap_is "$(tr '\n' ' ' < "$WS/got" 2>/dev/null)" "TSTP CONT " \
+    "SIGTSTP and SIGCONT reach the command"
+  kill -TERM "$pid"
+  kill -CONT "$pid" 2> /dev/null
+  wait "$pid"
+  RC=$?
+  tap_is "$RC" 143 "SIGTERM still ends it (exit 143)"
+  sleep 0.2
+  tap_ok "its processes are gone" no_process "$mark"
+}
+
 has_process ()
 {
   pgrep -f "$1" > /dev/null
@@ -772,6 +820,7 @@ run_cases ()
   case_dry_run_hostile_names
   case_refused_options
   case_sigterm_foreground
+  case_job_control
   case_alias_masking
   case_network
   case_rlimits_umask

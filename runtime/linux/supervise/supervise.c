@@ -30,6 +30,15 @@
    started yet when it was forwarded, would otherwise run on).  */
 #define STOP_GRACE_MS 10000
 
+/* A shell's Ctrl-Z, `bg` and `fg`: they stop and continue the command,
+   not `run`, which stopped would check no limit while the sandbox ran
+   on (runc forwards them too).  */
+static bool
+job_control (int sig)
+{
+  return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU || sig == SIGCONT;
+}
+
 /* Every signal that would end sbx-oci by default is taken and forwarded
    (SIGALRM or SIGXCPU ended the run with its cgroup left and no outcome),
    as runc forwards them, but SIGPIPE: only sbx-oci's own writes raise
@@ -40,6 +49,9 @@ sbx_bwrap_supervise_signals (sigset_t *set)
   sbx_signals_held_set (set);
   sigdelset (set, SIGPIPE);
   sigaddset (set, SIGCHLD);
+  for (int sig = 1; sig < NSIG; sig++)
+    if (job_control (sig))
+      sigaddset (set, sig);
 }
 
 struct monitor
@@ -169,10 +181,26 @@ forward (struct monitor *m, int sig)
     }
 }
 
+/* Before the command's process is there, nothing is stopped or
+   continued: the signal is kept for it, unless it would take the place
+   of a pending one that ends the run.  */
+static void
+forward_job_control (struct monitor *m, int sig)
+{
+  if (m->st.child_pid == 0)
+    sbx_runner_status_read (&m->st, m->status_fd);
+  learn_sandbox (m);
+  if (m->st.child_pid > 0)
+    kill (-m->st.child_pid, sig);
+  if ((m->st.child_pid <= 0 || is_childless (m->st.child_pid))
+      && (m->pending == 0 || job_control (m->pending)))
+    m->pending = sig;
+}
+
 static void
 resend_pending (struct monitor *m)
 {
-  if (m->pending && !is_childless (m->st.child_pid))
+  if (m->pending && m->st.child_pid > 0 && !is_childless (m->st.child_pid))
     {
       kill (-m->st.child_pid, m->pending);
       m->pending = 0;
@@ -239,6 +267,11 @@ on_signal (struct monitor *m, int signal_fd)
       if (si.ssi_signo == SIGCHLD)
         {
           reap (m);
+          continue;
+        }
+      if (job_control ((int) si.ssi_signo))
+        {
+          forward_job_control (m, (int) si.ssi_signo);
           continue;
         }
       forward (m, (int) si.ssi_signo);
