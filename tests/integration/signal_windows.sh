@@ -163,7 +163,8 @@ PY
 
 # `create` SIGTERMed while its createRuntime hook runs: the hook (and
 # what it started) ends with it; it outlived create, delete --force and
-# its own timeout.
+# its own timeout.  And so does the container, as when the hook fails:
+# it was left "created", its createRuntime hook never done.
 hook_window () {
   local b=$WORK/$MODE-hook id=sw-hook-$RUN hook=$SCRATCH/hook.sh pid left
   bundle "$b" sleep 600
@@ -187,6 +188,8 @@ json.dump(c, open(sys.argv[1], "w"))' "$b/config.json" "$hook"
   check "create SIGTERMed in its hook: exits 143 (got $RC)" [ "$RC" -eq 143 ]
   check "and what its hook started is gone (${left:-none})" \
     [ -s "$SCRATCH/hook.pid" -a -z "$left" ]
+  check "and no container is left ($(sbx state "$id" 2>&1 | tr -d '\n' | head -c 80))" \
+    eval '! sbx state "$id" > /dev/null 2>&1' 
   [ -z "$left" ] || { ps -o pid,ppid,pgid,cmd -p "$left" | sed "s/^/# /"; kill -KILL "$left"; }
   sbx delete --force "$id" 2> /dev/null
 }

@@ -21,6 +21,7 @@
 
 #include "common/cleanup.h"
 #include "common/file_io.h"
+#include "common/signal_hold.h"
 #include "hooks/hooks.h"
 #include "runtime/linux/container/root_propagation.h"
 #include "runtime/linux/container/cgroup_view.h"
@@ -343,6 +344,12 @@ launch (const struct sbx_context *g, struct sbx_sandbox *sb,
   if (r == 0)
     sbx_limits_hold_nproc (lim, 0, c->pid);
   r = r ?: sbx_limits_watch (lim, c->dir, c->pid, c->start_time, err);
+  /* From the record on, a signal that would end sbx-oci acts only once
+     a failed create is undone (sbx_container_create puts the mask back):
+     one that ended a createRuntime hook left the container "created",
+     its hook never done.  The hooks see it (hooks.c), and fail.  */
+  sigset_t held;
+  sbx_signals_hold (&held);
   r = r ?: record (sb, o, c, lim, err);
   if (r < 0)
     kill_recorded (c);
@@ -392,6 +399,8 @@ sbx_container_create (const struct sbx_context *g,
   r = r ?: sbx_state_root_ensure (root, err);
   if (r < 0)
     return r;
+  sigset_t mask; /* as it is: launch holds signals from the record on */
+  sigprocmask (SIG_SETMASK, NULL, &mask);
   struct sbx_container c;
   r = sbx_state_claim (root, o->id, &c, err);
   if (r < 0)
@@ -418,5 +427,6 @@ sbx_container_create (const struct sbx_context *g,
       sbx_state_remove (&c, &ignored);
     }
   sbx_state_close (&c);
+  sbx_signals_release (&mask);
   return r < 0 ? r : 0;
 }
