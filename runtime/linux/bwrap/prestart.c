@@ -90,6 +90,8 @@ prestart_fds (struct sbx_prestart *ps, struct sbx_runner_layout *l)
   int *ours = ps->ours;
   int r = sbx_runner_pipe (&ours[SBX_PRESTART_STATUS],
                            &l->src[RUNNER_FD_STATUS], true);
+  if (r == 0)
+    sbx_run_guard_watch (ps->guard.fd, ours[SBX_PRESTART_STATUS]);
   r = r
           ?: sbx_runner_pipe (&ours[SBX_PRESTART_OPTIONS],
                               &l->src[RUNNER_FD_ARGS], false);

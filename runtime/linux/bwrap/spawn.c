@@ -19,6 +19,7 @@
 #include "runtime/linux/bwrap/runner_cover.h"
 #include "runtime/linux/bwrap/runner_env.h"
 #include "runtime/linux/bwrap/runner_status.h"
+#include "runtime/linux/supervise/run_guard.h"
 #include "runtime/linux/bwrap/userns_made.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
 #include "runtime/linux/confine/landlock_rules.h"
@@ -82,6 +83,8 @@ open_pipes (const struct sbx_spawn_request *req, const int *mount_fds,
   for (size_t i = 0; i < l->n_mounts; i++)
     l->mount_src[i] = -1;
   int r = sbx_runner_pipe (&p->status_r, &l->src[RUNNER_FD_STATUS], true);
+  if (r == 0 && req->guard_fd > 2)
+    sbx_run_guard_watch (req->guard_fd, p->status_r);
   if (sbx_has_fd (req->hold_fd))
     l->src[RUNNER_FD_BLOCK] = req->hold_fd;
   if (sbx_has_fd (req->seccomp_fd))

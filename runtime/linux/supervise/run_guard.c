@@ -1,8 +1,10 @@
 #include "runtime/linux/supervise/run_guard.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -39,6 +41,67 @@ guard_syscall (long n, long a, long b, long c, long d)
 #define SANITIZE_NONE
 #endif
 
+/* The pid after "child-pid" in the LEN bytes at BUF (bwrap's status
+   JSON: { "child-pid": N, ... }), or 0.  No libc: see above.  */
+static SANITIZE_NONE long
+child_pid_in (const char *buf, long len)
+{
+  static const char key[] = "\"child-pid\"";
+  for (long i = 0; i + (long) sizeof key - 1 <= len; i++)
+    {
+      long k = 0;
+      while (key[k] && buf[i + k] == key[k])
+        k++;
+      if (key[k])
+        continue;
+      long at = i + k, pid = 0;
+      while (at < len && (buf[at] == ' ' || buf[at] == ':'))
+        at++;
+      while (at < len && buf[at] >= '0' && buf[at] <= '9' && pid < 1 << 30)
+        pid = pid * 10 + (buf[at++] - '0');
+      return pid;
+    }
+  return 0;
+}
+
+/* The sandbox's first process as bwrap named it on STATUS, which
+   sbx-oci had not read yet when it died: a pidfd, or -1.  bwrap names
+   it before it lets it go on, so one that could have left the runner's
+   group is named there, if not told.  */
+static SANITIZE_NONE long
+sandbox_on_status (long status)
+{
+  char buf[512];
+  SYS (SYS_fcntl, status, F_SETFL, O_NONBLOCK, 0);
+  long n = SYS (SYS_read, status, (long) buf, sizeof buf, 0);
+  long pid = n > 0 ? child_pid_in (buf, n) : 0;
+  return pid > 1 ? SYS (SYS_pidfd_open, pid, 0, 0, 0) : -1;
+}
+
+/* One word from FD, and the descriptor that came with it into *PASSED
+   (-1 when none came); the read's result.  */
+static SANITIZE_NONE long
+read_word (long fd, struct word *w, long *passed)
+{
+  _Alignas(struct cmsghdr) char control[CMSG_SPACE (sizeof (int))];
+  struct iovec iov = { .iov_base = w, .iov_len = sizeof *w };
+  struct msghdr msg = { .msg_iov = &iov,
+                        .msg_iovlen = 1,
+                        .msg_control = control,
+                        .msg_controllen = sizeof control };
+  *passed = -1;
+  long n = SYS (SYS_recvmsg, fd, (long) &msg, MSG_CMSG_CLOEXEC, 0);
+  struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR (&msg) : NULL;
+  if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+    {
+      int got;
+      for (unsigned i = 0; i < sizeof got; i++)
+        ((char *) &got)[i] = ((const char *) CMSG_DATA (c))[i];
+      *passed = got;
+    }
+  return n;
+}
+
 static SANITIZE_NONE int
 guard_main (void *arg)
 {
@@ -50,10 +113,12 @@ guard_main (void *arg)
   SYS (SYS_close_range, fd + 1, ~0U, 0, 0);
   pid_t group = 0;
   long sandbox = -1; /* a pidfd: the pid is never taken for another */
+  long status = -1;  /* bwrap's status channel */
   struct word w;
   for (;;)
     {
-      long n = SYS (SYS_read, fd, (long) &w, sizeof w, 0);
+      long passed;
+      long n = read_word (fd, &w, &passed);
       if (n == -EINTR)
         continue;
       if (n != (long) sizeof w)
@@ -64,9 +129,21 @@ guard_main (void *arg)
         group = w.pid > 1 ? w.pid : 0;
       else if (w.word == SBX_GUARD_SANDBOX && w.pid > 1 && sandbox < 0)
         sandbox = SYS (SYS_pidfd_open, w.pid, 0, 0, 0);
+      else if (w.word == SBX_GUARD_STATUS && passed >= 0)
+        {
+          /* A runner that replaces an abandoned prestart: its own.  */
+          if (status >= 0)
+            SYS (SYS_close, status, 0, 0, 0);
+          status = passed;
+          passed = -1;
+        }
+      if (passed >= 0)
+        SYS (SYS_close, passed, 0, 0, 0);
     }
   if (group > 1)
     SYS (SYS_kill, -group, SIGKILL, 0, 0);
+  if (sandbox < 0 && status >= 0)
+    sandbox = sandbox_on_status (status);
   if (sandbox >= 0)
     SYS (SYS_pidfd_send_signal, sandbox, SIGKILL, 0, 0);
   SYS (SYS_exit, 0, 0, 0, 0);
@@ -111,6 +188,24 @@ sbx_run_guard_tell (int fd, enum sbx_run_guard_word word, pid_t pid)
 {
   struct word w = { word, pid };
   (void) !send (fd, &w, sizeof w, MSG_NOSIGNAL);
+}
+
+void
+sbx_run_guard_watch (int fd, int status_fd)
+{
+  struct word w = { SBX_GUARD_STATUS, 0 };
+  struct iovec iov = { .iov_base = &w, .iov_len = sizeof w };
+  _Alignas(struct cmsghdr) char control[CMSG_SPACE (sizeof (int))] = { 0 };
+  struct msghdr msg = { .msg_iov = &iov,
+                        .msg_iovlen = 1,
+                        .msg_control = control,
+                        .msg_controllen = sizeof control };
+  struct cmsghdr *c = CMSG_FIRSTHDR (&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN (sizeof status_fd);
+  memcpy (CMSG_DATA (c), &status_fd, sizeof status_fd);
+  (void) !sendmsg (fd, &msg, MSG_NOSIGNAL);
 }
 
 void

@@ -13,9 +13,11 @@
    The guard is a small process of its own session, started before the
    runner: the runner tells it its
    process group before it execs bwrap, sbx-oci tells it the sandbox's pid as
-   soon as bwrap reports it, and when sbx-oci's end of their socket closes
-   without the word that the run is over, the guard kills that process group
-   and that pid (the init: its namespace goes with it).  A run that ends
+   soon as bwrap reports it (and hands it bwrap's status channel, where
+   bwrap reports it, before bwrap starts), and when sbx-oci's end of their
+   socket closes without the word that the run is over, the guard kills
+   that process group and that pid, or the one the channel names (the
+   init: its namespace goes with it).  A run that ends
    normally leaves the guard to the final sweep of sbx-oci's children.  */
 #ifndef SBX_RUN_GUARD_H
 #define SBX_RUN_GUARD_H
@@ -40,10 +42,20 @@ enum sbx_run_guard_word
   SBX_GUARD_GROUP,   /* the runner's process group (the runner, pre-exec);
                         0: none any more (a runner ended before it ran) */
   SBX_GUARD_SANDBOX, /* the sandbox's first process */
+  SBX_GUARD_STATUS,  /* bwrap's status channel comes with it */
 };
 
 /* Tell the guard at FD (a descriptor number, as the runner has it).  */
 void sbx_run_guard_tell (int fd, enum sbx_run_guard_word word, pid_t pid);
+
+/* Give the guard at FD bwrap's status channel STATUS_FD, before bwrap
+   may write to it.  bwrap names the sandbox's first process there, then
+   lets it go on: it leaves the runner's process group (a session of its
+   own) and arms its death signal only later, and a sbx-oci killed in
+   between, before it read that name and told the guard, left it
+   running (tests/integration/kill_loop.sh).  The guard reads what sbx-oci
+   left unread.  */
+void sbx_run_guard_watch (int fd, int status_fd);
 
 /* The run is over: the guard ends without killing anything.  */
 void sbx_run_guard_stop (struct sbx_run_guard *g);

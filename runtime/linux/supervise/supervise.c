@@ -79,9 +79,11 @@ learn_sandbox (struct monitor *m)
 {
   if (m->sandbox_pidfd >= 0 || m->st.child_pid <= 0)
     return;
-  m->sandbox_pidfd = sbx_pidfd_open (m->st.child_pid);
+  /* The guard first: until it is told, it can end this process only if
+     it reads the pid where sbx-oci has just taken it from.  */
   if (m->guard_fd >= 0)
     sbx_run_guard_tell (m->guard_fd, SBX_GUARD_SANDBOX, m->st.child_pid);
+  m->sandbox_pidfd = sbx_pidfd_open (m->st.child_pid);
 }
 
 /* The command's exit code says the sandbox's set-up is long over: its
