@@ -277,10 +277,30 @@ case_joins () {
   sbx delete --force "$aid"
 }
 
+# `exec` without --tty from an operator's terminal (script(1) makes one):
+# the process shared the caller's session and controlling terminal, so a
+# container's TIOCSTI typed a command into the operator's shell (a review
+# ran one as root; only the agent filter refuses TIOCSTI).  It must be in
+# a session of its own, without a controlling terminal, as run's bwrap
+# (--new-session) puts the sandbox.
+case_exec_session () {
+  local b=$B/session id=xs-$RUN-$MODE out
+  container_bundle "$b" sleep 600
+  start_sandbox "$b" "$id" < /dev/null > /dev/null 2>&1
+  out=$(script -qec "env -i $AS $SBX --root $ROOT exec $id cat /proc/self/stat" /dev/null)
+  # stat's fields 6 and 7: session, controlling terminal (0: none).
+  local tty_nr
+  tty_nr=$(printf '%s\n' "$out" | tr -d '\r' | sed 's/.*) //' | awk 'NF {print $5; exit}')
+  check "exec without --tty from a terminal: no controlling terminal (tty_nr ${tty_nr:-?})" \
+    [ "$tty_nr" = 0 ]
+  sbx delete --force "$id"
+}
+
 suite () {
   B=$WORK/$MODE
   mkdir -p "$B"
   chmod 777 "$B"
+  case_exec_session
   case_joins
   case_tty_symlink
   case_exe_overwrite

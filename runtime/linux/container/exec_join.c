@@ -263,9 +263,12 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
   const char *which;
   if (sbx_exec_labels (p->proc_fd, p->selinux, p->apparmor, &which) < 0)
     fail_step (report_w, STEP_LABEL);
-  if (p->tty_slave >= 0
-      && (setsid () < 0
-          || sbx_console_make_controlling (p->tty_slave, &ignored) < 0))
+  /* A session of its own, as bwrap's --new-session gives run's sandbox:
+     in the caller's, its terminal was the process's controlling one too,
+     and TIOCSTI typed into the operator's shell (a review, 2026-12-04).  */
+  if (setsid () < 0
+      || (p->tty_slave >= 0
+          && sbx_console_make_controlling (p->tty_slave, &ignored) < 0))
     fail_step (report_w, STEP_TTY);
   report_w = keep_only_preserved (p, report_w);
   if (chdir (cwd) < 0)
@@ -354,7 +357,7 @@ enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
 static const char *const step_names[] = {
   [STEP_SETNS] = "join the container's namespaces",
   [STEP_FORK] = "fork into the container's pid namespace",
-  [STEP_TTY] = "take the terminal",
+  [STEP_TTY] = "make a session of its own (and take the terminal)",
   [STEP_CWD] = "enter the working directory",
   [STEP_USER] = "take the process's user and groups",
   [STEP_CAPS] = "set the capabilities",
