@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <linux/magic.h>
+#include <linux/openat2.h>
 #include <unistd.h>
 
 #include "runtime/linux/container/ns_procs.h"
@@ -317,10 +319,26 @@ push_thread_children (struct sbx_sampler *s, size_t *n, pid_t pid, char *buf)
   return r;
 }
 
+/* REL below the sandbox's procfs DIR, on that procfs mount alone: the
+   sandbox may lay links or mounts of its own over its /proc (one that
+   may mount made the monitor, which runs on the host's side, open a host
+   path its link named, read a host-only file, block on a host FIFO).  */
+static int
+open_in_ns_proc (int dir, const char *rel, int flags)
+{
+  struct open_how how = {
+    .flags = (uint64_t) (flags | O_CLOEXEC | O_NONBLOCK),
+    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS
+               | RESOLVE_NO_XDEV,
+  };
+  long fd = syscall (SYS_openat2, dir, rel, &how, sizeof how);
+  return fd < 0 ? -1 : (int) fd;
+}
+
 /* The sandbox's own procfs, if ROOT is the init of the PID namespace it
-   lists: its "1" must be ROOT's namespace seen from inside, and ROOT that
-   "1" (a sandbox that joined another's namespace sees the other's
-   processes there too).  */
+   lists: a procfs, whose "1" must be ROOT's namespace seen from inside,
+   and ROOT that "1" (a sandbox that joined another's namespace sees the
+   other's processes there too).  */
 static int
 open_ns_proc (pid_t root)
 {
@@ -329,16 +347,22 @@ open_ns_proc (pid_t root)
   char path[64];
   snprintf (path, sizeof path, "/proc/%d/root/proc", (int) root);
   int fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct statfs fs;
+  int ns_dir = -1;
+  if (fd >= 0 && fstatfs (fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC)
+    ns_dir = open_in_ns_proc (fd, "1/ns", O_PATH | O_DIRECTORY);
   struct stat inside, outside;
   snprintf (path, sizeof path, "/proc/%d/ns/pid", (int) root);
   if (fd >= 0
-      && (fstatat (fd, "1/ns/pid", &inside, 0) < 0 || stat (path, &outside) < 0
-          || inside.st_ino != outside.st_ino
+      && (ns_dir < 0 || fstatat (ns_dir, "pid", &inside, 0) < 0
+          || stat (path, &outside) < 0 || inside.st_ino != outside.st_ino
           || inside.st_dev != outside.st_dev))
     {
       close (fd);
       fd = -1;
     }
+  if (ns_dir >= 0)
+    close (ns_dir);
   return fd;
 }
 
@@ -366,7 +390,7 @@ ns_statm (struct sbx_sampler *s, pid_t pid, char *buf, long *rss,
     }
   char name[32];
   snprintf (name, sizeof name, "%d/statm", (int) pid);
-  int fd = openat (s->ns_proc_fd, name, O_RDONLY | O_CLOEXEC);
+  int fd = open_in_ns_proc (s->ns_proc_fd, name, O_RDONLY);
   if (fd < 0)
     return -ESRCH;
   int r = read_resident (fd, buf, rss);
