@@ -43,8 +43,34 @@ PY
     eval '[ "$(sbx ps --format json "$id")" = "[$pid]" ]'
   check "kill reaches it" eval 'sbx kill "$id" KILL && for _ in $(seq 50); do [ "$(state_of "$id" status)" = stopped ] && break; sleep 0.1; done; [ "$(state_of "$id" status)" = stopped ]'
   check "delete" sbx delete "$id"
+  daemon_left "$B"
   no_namespaces_listed "$B"
   run_chain "$B"
+}
+
+# A process that left pid 1's tree (setsid, its parent gone: a daemon)
+# outlived `delete --force`, which exited 0 (a review, 2026-12-04): without
+# a pid namespace or a cgroup, only the tree was looked at.  The sandbox's
+# mount namespace, bwrap's own, still holds it.
+daemon_left () {
+  local B=$1 id=hpd-$MODE-$RUN mark=$((700000 + RANDOM)) left rc
+  python3 - "$B/config.json" "$mark" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["process"]["args"] = ["sh", "-c", "(setsid sleep %s < /dev/null > /dev/null 2>&1 &); "
+                        "sleep 1000" % sys.argv[2]]
+json.dump(c, open(sys.argv[1], "w"))
+PY
+  sbx create --bundle "$B" "$id" > /dev/null 2>&1 < /dev/null && sbx start "$id"
+  for _ in $(seq 50); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.1; done
+  check "the daemon runs, out of pid 1's tree" pgrep -f "^sleep $mark\$"
+  sbx delete --force "$id"
+  rc=$?
+  sleep 0.3
+  left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
+  check "delete --force (exit $rc) leaves no daemon of the container (${left:-none})" \
+    [ "$rc" = 0 -a -z "$left" ]
+  [ -z "$left" ] || kill -KILL $left 2> /dev/null
 }
 
 # A config that lists no namespace at all: OCI's rule, each one is the

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "runtime/linux/pid_identity.h"
 
@@ -41,12 +42,19 @@ has (const struct pids *p, pid_t pid)
   return false;
 }
 
+/* The namespace of kind KIND ("pid", "mnt") of PID.  */
 static int
-pidns_of (pid_t pid, struct stat *st)
+ns_of (pid_t pid, const char *kind, struct stat *st)
 {
   char path[64];
-  snprintf (path, sizeof path, "/proc/%d/ns/pid", (int) pid);
+  snprintf (path, sizeof path, "/proc/%d/ns/%s", (int) pid, kind);
   return stat (path, st) < 0 ? -errno : 0;
+}
+
+static bool
+same_ns (const struct stat *a, const struct stat *b)
+{
+  return a->st_ino == b->st_ino && a->st_dev == b->st_dev;
 }
 
 static int
@@ -121,20 +129,63 @@ tree_pids (pid_t root, struct pids *out)
   return r;
 }
 
-/* Every host pid in the pid namespace of PID1.  */
+/* Every host pid in the namespace NS of kind KIND that OUT does not
+   hold yet.  */
 static int
-namespace_pids (pid_t pid1, struct pids *out)
+namespace_pids (const struct stat *ns, const char *kind, struct pids *out)
 {
-  struct stat want, st;
-  if (pidns_of (pid1, &want) < 0)
-    return -ESRCH;
+  struct stat st;
   struct pids all = { 0 };
   int r = list_all (&all);
   for (size_t i = 0; r == 0 && i < all.n; i++)
-    if (pidns_of (all.v[i], &st) == 0 && st.st_ino == want.st_ino
-        && st.st_dev == want.st_dev)
+    if (ns_of (all.v[i], kind, &st) == 0 && same_ns (&st, ns)
+        && !has (out, all.v[i]))
       r = push (out, all.v[i]);
   free (all.v);
+  return r;
+}
+
+/* Whether PID's mount namespace, when it can be read, is NS.  */
+static bool
+in_ns (pid_t pid, const struct stat *ns)
+{
+  struct stat st;
+  return pid > 0 && ns_of (pid, "mnt", &st) == 0 && same_ns (&st, ns);
+}
+
+/* Not ours, nor our pid namespace's init's, nor that of PID1's parent
+   (bwrap, or whoever took PID1 in): a sandbox of no namespaces, or one
+   seen from another mount namespace than its caller's, shares theirs,
+   and all of those processes would be taken for the sandbox's.  */
+bool
+sbx_sandbox_mount_ns (pid_t pid1, struct stat *ns)
+{
+  return ns_of (pid1, "mnt", ns) == 0 && !in_ns (getpid (), ns)
+         && !in_ns (1, ns) && !in_ns (sbx_pid_parent (pid1), ns);
+}
+
+int
+sbx_mount_ns_pids (const struct stat *ns, pid_t **pids, size_t *n)
+{
+  struct pids out = { 0 };
+  int r = namespace_pids (ns, "mnt", &out);
+  if (r < 0)
+    free (out.v);
+  *pids = r < 0 ? NULL : out.v;
+  *n = r < 0 ? 0 : out.n;
+  return r;
+}
+
+/* PID1's processes when it is no pid namespace's init: its tree, and
+   what else is in its mount namespace where that is the sandbox's own
+   (a process that left the tree, setsid and its parent gone).  */
+static int
+tree_and_mount_ns (pid_t pid1, struct pids *out)
+{
+  struct stat mnt;
+  int r = tree_pids (pid1, out);
+  if (r == 0 && sbx_sandbox_mount_ns (pid1, &mnt))
+    r = namespace_pids (&mnt, "mnt", out);
   return r;
 }
 
@@ -146,8 +197,11 @@ sbx_sandbox_pids (pid_t pid1, pid_t **pids, size_t *n)
   *n = 0;
   if (kill (pid1, 0) < 0 && errno == ESRCH)
     return -ESRCH;
-  int r = sbx_pid_is_ns_init (pid1) ? namespace_pids (pid1, &out)
-                                    : tree_pids (pid1, &out);
+  struct stat pidns;
+  int r = !sbx_pid_is_ns_init (pid1) ? tree_and_mount_ns (pid1, &out)
+          : ns_of (pid1, "pid", &pidns) < 0
+              ? -ESRCH
+              : namespace_pids (&pidns, "pid", &out);
   if (r < 0)
     {
       free (out.v);

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "runtime/linux/container/ns_procs.h"
 #include "runtime/linux/pidfd.h"
@@ -43,6 +45,29 @@ pidfd_pid (int pidfd)
   return pid;
 }
 
+/* Without a pid namespace or a cgroup, what left the tree (a daemon) is
+   found in the sandbox's mount namespace NS: SIGKILLed until a scan finds
+   none (one may fork between a scan and its kill).  */
+static void
+end_mount_ns (const struct stat *ns)
+{
+  pid_t *pids;
+  size_t n;
+  for (int round = 0;
+       round < 20 && sbx_mount_ns_pids (ns, &pids, &n) == 0 && n > 0; round++)
+    {
+      for (size_t i = 0; i < n; i++)
+        {
+          int fd = sbx_pidfd_open (pids[i]);
+          if (fd >= 0 && sbx_pidfd_signal (fd, SIGKILL) == 0)
+            sbx_wait_gone (fd, 1000);
+          if (fd >= 0)
+            close (fd);
+        }
+      free (pids);
+    }
+}
+
 int
 sbx_terminate (int pidfd, struct sbx_cgroup *cg, int wait_ms,
                struct sbx_error *err)
@@ -52,10 +77,15 @@ sbx_terminate (int pidfd, struct sbx_cgroup *cg, int wait_ms,
      reaper, or the init of the namespace it joined): its tree is ended
      with it.  */
   pid_t pid = pidfd_pid (pidfd);
-  if (pid > 0 && !sbx_pid_is_ns_init (pid))
+  bool init = pid > 0 && sbx_pid_is_ns_init (pid);
+  struct stat mnt;
+  bool strays = pid > 0 && !init && !cg && sbx_sandbox_mount_ns (pid, &mnt);
+  if (pid > 0 && !init)
     sbx_tree_kill_held (pid, pidfd);
   if (sbx_pidfd_signal (pidfd, SIGKILL) < 0 && errno != ESRCH)
     return sbx_fail_errno (err, -errno, "cannot kill the sandbox's pid 1");
+  if (strays)
+    end_mount_ns (&mnt);
   /* The namespace is going; the cgroup sweep catches what is outside it
      and needs no wait for the namespace first.  */
   if (cg)
