@@ -61,6 +61,28 @@ static const char *const credential_stores[] = {
   NULL,
 };
 
+/* The host's own secrets: password hashes, the SSH daemon's host keys,
+   private TLS keys, Kerberos, WireGuard and network passwords.  A
+   sandbox a root caller runs has no capability, but needs none for
+   what root owns: it read /etc/shadow (a review, 2026-12-04).  */
+static const char *const system_secrets[] = {
+  "/etc/shadow",
+  "/etc/shadow-",
+  "/etc/gshadow",
+  "/etc/gshadow-",
+  "/etc/security/opasswd",
+  "/etc/ssh/ssh_host_rsa_key",
+  "/etc/ssh/ssh_host_ecdsa_key",
+  "/etc/ssh/ssh_host_ed25519_key",
+  "/etc/ssh/ssh_host_dsa_key",
+  "/etc/ssl/private",
+  "/etc/krb5.keytab",
+  "/etc/wireguard",
+  "/etc/NetworkManager/system-connections",
+  "/etc/letsencrypt",
+  NULL,
+};
+
 /* Host daemon sockets (a directory: everything in it), and the caller's
    own below /run/user/UID and $XDG_RUNTIME_DIR.  */
 static const char *const daemon_sockets[] = {
@@ -429,6 +451,16 @@ hardened_defaults (const struct sbx_host_facts *host, struct sbx_plan *plan)
   for (size_t i = 0; r == 0 && i < homes.n; i++)
     r = hide_under (host, homes.v[i], credential_stores, SBX_WHY_CREDENTIAL,
                     plan);
+  for (size_t i = 0; r == 0 && system_secrets[i]; i++)
+    r = hide_path (host, system_secrets[i], SBX_WHY_CREDENTIAL, plan);
+  if (r == 0 && host->host_root)
+    r = plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                  "the sandbox runs as the host's root: it has no "
+                  "capability, but owns every file root owns and reads "
+                  "those not hidden (the homes' credential stores and the "
+                  "host's secrets, /etc/shadow, SSH host keys, "
+                  "/etc/ssl/private, are); run agents as an unprivileged "
+                  "user");
   if (r == 0)
     r = hide_sockets (host, plan);
   return r == 0 ? hide_host_sockets (host, plan) : r;

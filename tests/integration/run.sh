@@ -504,6 +504,16 @@ case_hardened_defaults ()
   tap_lacks "$OUT" sbx-secret-key "hardened: the key stays out"
   HOME="$home" agent workspace-write "" cat "$home/.npmrc"
   tap_lacks "$OUT" sbx-secret-token "hardened: ~/.npmrc reads as empty"
+  # The host's own secrets: a root caller's sandbox has no capability,
+  # but it owns every root-owned file (a review read /etc/shadow); the
+  # outcome says what stays readable.
+  if [ "$(id -u)" = 0 ]; then
+    agent workspace-write "" sh -c 'head -c 16 /etc/shadow | wc -c'
+    tap_is "$(printf '%s\n' "$OUT" | tail -n 1)" 0 \
+      "hardened: /etc/shadow reads as empty to a root caller's sandbox"
+    tap_has "$OUTCOME" "runs as the host's root" \
+      "hardened: the outcome says a root caller's sandbox owns root's files"
+  fi
   # An SSH agent's socket: hidden, and its variable dropped.
   local sock="$WORK/agent.sock"
   python3 -c 'import socket,sys,time
