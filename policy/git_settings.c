@@ -535,6 +535,19 @@ policy_note_git_dir (const struct sbx_host_facts *host, struct sbx_plan *plan,
                    dir, own_config ? "" : " and config", dir)
              < 0)
     return -ENOMEM;
+  /* git recurses into a submodule its index records (a gitlink, no
+     .gitmodules needed) and runs that repository's own settings there:
+     a review ran a core.fsmonitor program of a repository the sandbox
+     made, through the host's `git status` in the work tree.  */
+  if (plan_gap (plan, false, SBX_LEVEL_PARTIAL,
+                "the sandbox can write %s/index: a repository it makes in "
+                "the work tree and records there as a submodule has "
+                "settings and hooks of its own (core.fsmonitor), which the "
+                "host's next git status there runs; bind %s read-only in "
+                "the config's mounts to hold the whole directory",
+                dir, dir)
+      < 0)
+    return -ENOMEM;
   return policy_note_git_configs (host, plan, dir, true);
 }
 

@@ -607,6 +607,12 @@ case_git_settings ()
     "a linked worktree's config.worktree is protected"
   tap_has "$OUTCOME" "$g/.git lacks commondir" \
     "a git directory without commondir is reported: the sandbox can make one"
+  # git looks into a submodule its index records (a gitlink: no
+  # .gitmodules needed) and runs that repository's core.fsmonitor: a
+  # review had the host's `git status` run a program a sandbox planted
+  # so.  The index must stay writable for git to work: reported.
+  tap_has "$OUTCOME" "the sandbox can write $g/.git/index: a repository it makes" \
+    "a writable git index is reported: it can record a submodule of the sandbox's"
   printf '[core]\n\thooksPath = hk\n[include]\n\tpath = ../inc\n' > "$g/.git/config"
   SBX_WS=$g agent_case git-hookspath workspace-write "" true
   tap_has "$OUTCOME" "$g/.git/config names core.hooksPath" \
