@@ -41,27 +41,37 @@ guard_syscall (long n, long a, long b, long c, long d)
 #define SANITIZE_NONE
 #endif
 
+/* Where KEY (a NUL-ended string) ends in the LEN bytes at BUF, or -1.
+   No libc: see above.  */
+static SANITIZE_NONE long
+key_end (const char *buf, long len, const char *key)
+{
+  for (long i = 0; i < len; i++)
+    {
+      long k = 0;
+      while (key[k] && i + k < len && buf[i + k] == key[k])
+        k++;
+      if (!key[k])
+        return i + k;
+    }
+  return -1;
+}
+
 /* The pid after "child-pid" in the LEN bytes at BUF (bwrap's status
-   JSON: { "child-pid": N, ... }), or 0.  No libc: see above.  */
+   JSON: { "child-pid": N, ... }), or 0; 0 too when bwrap reported the
+   command's exit code there as well: the sandbox has ended, and its
+   pid may be another process's by now (sbx-oci stopped, then killed).  */
 static SANITIZE_NONE long
 child_pid_in (const char *buf, long len)
 {
-  static const char key[] = "\"child-pid\"";
-  for (long i = 0; i + (long) sizeof key - 1 <= len; i++)
-    {
-      long k = 0;
-      while (key[k] && buf[i + k] == key[k])
-        k++;
-      if (key[k])
-        continue;
-      long at = i + k, pid = 0;
-      while (at < len && (buf[at] == ' ' || buf[at] == ':'))
-        at++;
-      while (at < len && buf[at] >= '0' && buf[at] <= '9' && pid < 1 << 30)
-        pid = pid * 10 + (buf[at++] - '0');
-      return pid;
-    }
-  return 0;
+  long at = key_end (buf, len, "\"child-pid\""), pid = 0;
+  if (at < 0 || key_end (buf, len, "\"exit-code\"") >= 0)
+    return 0;
+  while (at < len && (buf[at] == ' ' || buf[at] == ':'))
+    at++;
+  while (at < len && buf[at] >= '0' && buf[at] <= '9' && pid < 1 << 30)
+    pid = pid * 10 + (buf[at++] - '0');
+  return pid;
 }
 
 /* The sandbox's first process as bwrap named it on STATUS, which
