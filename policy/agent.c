@@ -367,6 +367,11 @@ hide_under (const struct sbx_host_facts *host, const char *dir,
             const char *const *list, enum sbx_plan_why why,
             struct sbx_plan *plan)
 {
+  /* Nothing is below a directory the host lacks (/run/user/UID of an
+     account never logged in): one question instead of one a name.  */
+  enum sbx_path_kind kind = host_path_kind (host, dir);
+  if (kind != SBX_PATH_DIR && kind != SBX_PATH_SYMLINK)
+    return 0;
   int r = 0;
   for (size_t i = 0; r == 0 && list[i]; i++)
     {

@@ -452,6 +452,8 @@ sbx_sandbox_resolve (const struct sbx_context *g, int root_fd,
     r = sbx_kernel_require (err);
   if (r == 0)
     r = sbx_probe_host (g->runner, root_fd, &sb->probe, err);
+  sb->probe.facts.path_kind = sbx_path_kinds_ask;
+  sb->probe.facts.path_ctx = &sb->path_kinds;
   if (r == 0)
     r = walk_aliases (sb, err);
   /* The state root where it really is, every link and ".." resolved:
@@ -593,6 +595,7 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
   if (sb->seccomp_net_fd >= 0)
     close (sb->seccomp_net_fd);
   sbx_caps_decision_free (&sb->caps);
+  sbx_path_kinds_free (&sb->path_kinds);
   strv_free (&sb->host_sockets);
   free (sb->socket_files);
   sbx_alias_result_free (&sb->aliases);

@@ -8,6 +8,7 @@
 #include "runtime/linux/confine/alias_walk.h"
 #include "runtime/linux/confine/capabilities.h"
 #include "runtime/linux/bwrap/probe.h"
+#include "runtime/path_kinds.h"
 #include "policy/policy.h"
 #include "spec/spec_call.h"
 
@@ -24,6 +25,7 @@ struct sbx_sandbox
 {
   struct sbx_spec *spec;
   struct sbx_probe probe;
+  struct sbx_path_kinds path_kinds; /* what the plan saw of host paths */
   struct sbx_plan *plan;
   struct sbx_caps_decision caps;
   struct strv host_sockets;             /* path sockets listening at launch */
