@@ -451,9 +451,9 @@ check_process (const struct sbx_spec *spec, const struct sbx_host_facts *host,
   for (size_t i = 0; i < p->n_rlimits; i++)
     {
       const struct sbx_rlimit *l = &p->rlimits[i];
-      bool above = host->rlimit_hard == NULL
-                   || l->hard > host->rlimit_hard[l->resource]
-                   || l->soft > host->rlimit_hard[l->resource];
+      uint64_t hard = host->rlimit_hard ? host->rlimit_hard (l->resource) : 0;
+      bool above
+          = host->rlimit_hard == NULL || l->hard > hard || l->soft > hard;
       char field[64];
       snprintf (field, sizeof field, "process.rlimits[%zu]", i);
       if (above)

@@ -94,9 +94,10 @@ struct sbx_host_facts
      mount of the home into a workspace.  Their start-up files and
      credential stores are the home's.  NULL: no walk.  */
   const struct strv *home_aliases;
-  /* The caller's hard resource limits, indexed by RLIMIT_*: what an
-     untrusted config may not exceed.  NULL: unknown (any is refused).  */
-  const uint64_t *rlimit_hard;
+  /* The caller's hard limit of RESOURCE (RLIMIT_*): what an untrusted
+     config may not exceed; 0 when it cannot be read.  NULL: unknown (any
+     limit is refused).  Asked only of a config that sets limits.  */
+  uint64_t (*rlimit_hard) (int resource);
   /* How PATH looks on the host (lstat, not following the last link).  */
   enum sbx_path_kind (*path_kind) (const char *path, void *ctx);
   void *path_ctx;

@@ -152,17 +152,9 @@ sbx_host_home (uid_t uid)
   return home && home[0] == '/' ? home : NULL;
 }
 
-const uint64_t *
-sbx_host_rlimits (void)
+uint64_t
+sbx_host_rlimit_hard (int resource)
 {
-  static uint64_t hard[RLIM_NLIMITS];
-  static bool done;
-  for (int i = 0; !done && i < RLIM_NLIMITS; i++)
-    {
-      struct rlimit l;
-      /* An unreadable limit allows nothing above 0: refused, not widened */
-      hard[i] = getrlimit (i, &l) == 0 ? l.rlim_max : 0;
-    }
-  done = true;
-  return hard;
+  struct rlimit l;
+  return getrlimit (resource, &l) == 0 ? l.rlim_max : 0;
 }

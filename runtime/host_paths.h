@@ -28,9 +28,10 @@ const char *sbx_host_home (uid_t uid);
    says; NULL when it has none.  Static storage, as sbx_host_home's.  */
 const char *sbx_account_home (uid_t uid);
 
-/* The caller's hard resource limits, indexed by RLIMIT_* (RLIM_NLIMITS of
-   them), read once: sbx_host_facts.rlimit_hard.  */
-const uint64_t *sbx_host_rlimits (void);
+/* The caller's hard limit of RESOURCE, 0 when it cannot be read (nothing
+   above 0 is allowed then: refused, not widened):
+   sbx_host_facts.rlimit_hard.  */
+uint64_t sbx_host_rlimit_hard (int resource);
 
 #ifndef __APPLE__
 /* The home of UID's first entry in the passwd file PASSWD, NULL when it

@@ -39,7 +39,7 @@ host_facts (const struct sbx_context *g, struct sbx_host_facts *f)
   f->environ = environ;
   f->path_kind = sbx_host_path_kind;
   f->read_text = sbx_host_read_text;
-  f->rlimit_hard = sbx_host_rlimits ();
+  f->rlimit_hard = sbx_host_rlimit_hard;
 }
 
 static int

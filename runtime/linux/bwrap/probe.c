@@ -371,7 +371,7 @@ probe_identity (struct sbx_probe *p)
   f->path_node = sbx_host_path_node;
   f->read_text = sbx_host_read_text;
   f->resolve = resolve_path;
-  f->rlimit_hard = sbx_host_rlimits ();
+  f->rlimit_hard = sbx_host_rlimit_hard;
   f->landlock_abi = sbx_probe_landlock_abi ();
   sbx_probe_label_modules (f);
 }

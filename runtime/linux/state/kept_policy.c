@@ -231,7 +231,7 @@ sbx_kept_policy_exec (const struct sbx_context *g,
         .host_root = sbx_host_root (),
         .uid = geteuid (),
         .gid = getegid (),
-        .rlimit_hard = sbx_host_rlimits (),
+        .rlimit_hard = sbx_host_rlimit_hard,
         .approved = &k.ceiling.approvals,
       };
       sbx_probe_label_modules (&host);
