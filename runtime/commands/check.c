@@ -299,7 +299,7 @@ sbx_cmd_check (struct sbx_context *g, int argc, char **argv,
   /* With a bundle, its preparation probes the host: that one answer
      serves the report too, rather than a second read of the cache.  */
   struct sbx_sandbox sb;
-  struct sbx_probe host;
+  struct sbx_probe host = { 0 };
   const struct sbx_probe *probe = &host;
   int r;
   if (bundle)
@@ -315,7 +315,10 @@ sbx_cmd_check (struct sbx_context *g, int argc, char **argv,
       r = sbx_usable_state_root (g, &root_fd, err);
       r = r ?: sbx_probe_host (g->runner, root_fd, &host, err);
       if (r < 0)
-        return r;
+        {
+          sbx_probe_release (&host);
+          return r;
+        }
     }
   struct report rep = { .n = 0 };
   check_runner (probe, &rep);
@@ -328,6 +331,8 @@ sbx_cmd_check (struct sbx_context *g, int argc, char **argv,
            : print_text (&rep, bundle ? &sb : NULL);
   if (bundle)
     sbx_sandbox_release (&sb);
+  else
+    sbx_probe_release (&host);
   for (size_t i = 0; i < rep.n; i++)
     if (rep.f[i].verdict == CHECK_FAIL)
       return 1;

@@ -525,4 +525,5 @@ sbx_backend_print_runner (const struct sbx_context *g)
       printf ("runner: %s (bubblewrap %d.%d.%d%s)\n", probe.runner_path, v[0],
               v[1], v[2], probe.facts.runner_named ? ", named" : "");
     }
+  sbx_probe_release (&probe);
 }

@@ -140,10 +140,9 @@ sbx_bwrap_prestart (const char *runner, int preserve_fds,
   ps->preserve_fds = preserve_fds;
   /* The guard first: it must hold none of the pipes below (it closes
      what it inherited with close_range, which may be missing).  */
-  if (strlen (runner) >= sizeof ps->runner
-      || sbx_run_guard_start (&ps->guard, &ignored) < 0)
+  if (sbx_run_guard_start (&ps->guard, &ignored) < 0)
     return;
-  snprintf (ps->runner, sizeof ps->runner, "%s", runner);
+  ps->runner = runner;
   struct sbx_runner_layout l = { 0 };
   for (int i = 0; i < RUNNER_FD_COUNT; i++)
     l.src[i] = l.at[i] = -1;

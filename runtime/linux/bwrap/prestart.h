@@ -19,7 +19,6 @@
 #ifndef SBX_PRESTART_H
 #define SBX_PRESTART_H
 
-#include <limits.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -41,7 +40,7 @@ enum
 struct sbx_prestart
 {
   pid_t pid; /* the runner, bwrap now, waiting for its options; 0: none */
-  char runner[PATH_MAX];
+  const char *runner; /* sbx_probe_runner_found's, which stays */
   int preserve_fds;
   int at[SBX_PRESTART_FDS];   /* the numbers bwrap has them at */
   int ours[SBX_PRESTART_FDS]; /* sbx-oci's ends: the status pipe's to read,
@@ -52,9 +51,10 @@ struct sbx_prestart
 /* PS is no prestart (what sbx_prestart_release expects at least).  */
 void sbx_prestart_init (struct sbx_prestart *ps);
 
-/* Start bwrap at RUNNER before the plan is made, with PRESERVE_FDS
-   passed through as sbx_bwrap_spawn would; PS->pid is 0 when it could
-   not be started (the run then starts its runner as usual).  */
+/* Start bwrap at RUNNER (sbx_probe_runner_found's, kept as it is) before
+   the plan is made, with PRESERVE_FDS passed through as sbx_bwrap_spawn
+   would; PS->pid is 0 when it could not be started (the run then starts
+   its runner as usual).  */
 void sbx_bwrap_prestart (const char *runner, int preserve_fds,
                          struct sbx_prestart *ps);
 

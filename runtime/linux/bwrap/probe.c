@@ -270,7 +270,8 @@ find_runner (const char *runner, struct sbx_probe *p, struct sbx_error *err)
   if (p->facts.runner_named && access (runner, X_OK) < 0)
     return sbx_fail_errno (err, -errno, "runner %s: cannot execute it",
                            runner);
-  snprintf (p->runner_path, sizeof p->runner_path, "%s", runner);
+  if ((p->runner_path = strdup (runner)) == NULL)
+    return sbx_fail (err, -ENOMEM, "out of memory");
   p->facts.runner_path = p->runner_path;
   return 0;
 }
@@ -305,18 +306,24 @@ sbx_probe_label_modules (struct sbx_host_facts *f)
 /* A home as the plan compares it with its roots: absolute, where it
    really leads (HOME=/ws//hm, /ws/link/hm or /x/../ws/hm are /ws/hm), or
    written normally where it leads nowhere yet.  A relative HOME names no
-   home.  */
-static const char *
-set_home (char *dst, size_t size, const char *home)
+   home.  Into *OUT, to be freed (NULL: none); 0 or -ENOMEM.  */
+static int
+own_home (const char *home, char **out)
 {
+  *out = NULL;
   if (home == NULL || home[0] != '/')
-    return NULL;
-  if (sbx_real_path (home, dst, size) == 0)
-    return dst;
-  cleanup_free char *normal = sbx_path_normalize (home);
-  if (normal == NULL || strlen (normal) >= size)
-    return NULL;
-  return strcpy (dst, normal);
+    return 0;
+  char real[PATH_MAX];
+  if (sbx_real_path (home, real, sizeof real) == 0)
+    return (*out = strdup (real)) ? 0 : -ENOMEM;
+  char *normal = sbx_path_normalize (home);
+  if (normal == NULL)
+    return -ENOMEM;
+  if (strlen (normal) < PATH_MAX)
+    *out = normal;
+  else
+    free (normal);
+  return 0;
 }
 
 /* sbx_host_facts.resolve: the real path of PATH's longest existing
@@ -346,7 +353,7 @@ resolve_path (const char *path, void *ctx)
   return asprintf (&out, "%s%s", real, path + cut) < 0 ? NULL : out;
 }
 
-static void
+static int
 probe_identity (struct sbx_probe *p)
 {
   struct sbx_host_facts *f = &p->facts;
@@ -359,11 +366,18 @@ probe_identity (struct sbx_probe *p)
   f->root_gid_here = sbx_parent_root_id ("gid_map");
   f->caller_is_root_here = (int64_t) getuid () == f->root_uid_here
                            || (int64_t) geteuid () == f->root_uid_here;
-  f->home = set_home (p->home, sizeof p->home, sbx_host_home (f->uid));
+  const char *home = sbx_host_home (f->uid);
+  if (own_home (home, &p->home) < 0)
+    return -ENOMEM;
   /* $HOME may point elsewhere (a scratch home): the account's own
-     credential stores are hidden too.  */
-  f->account_home = set_home (p->account_home, sizeof p->account_home,
-                              sbx_account_home (f->uid));
+     credential stores are hidden too.  The same name is the same home,
+     not resolved twice.  */
+  const char *account = sbx_account_home (f->uid);
+  if (!(account && home && strcmp (account, home) == 0)
+      && own_home (account, &p->account_home) < 0)
+    return -ENOMEM;
+  f->home = p->home;
+  f->account_home = p->account_home;
   if (f->account_home && f->home && strcmp (f->account_home, f->home) == 0)
     f->account_home = NULL;
   f->environ = environ;
@@ -374,6 +388,7 @@ probe_identity (struct sbx_probe *p)
   f->rlimit_hard = sbx_host_rlimit_hard;
   f->landlock_abi = sbx_probe_landlock_abi ();
   sbx_probe_label_modules (f);
+  return 0;
 }
 
 /* Root: its launches' namespaces cannot be made (no CAP_SYS_ADMIN).
@@ -394,9 +409,10 @@ sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
 {
   memset (out, 0, sizeof *out);
   int r = find_runner (runner, out, err);
+  if (r == 0 && probe_identity (out) < 0)
+    r = sbx_fail (err, -ENOMEM, "out of memory");
   if (r < 0)
     return r;
-  probe_identity (out);
   char key[4096 + 256];
   bool keyed
       = cache_fd >= 0
@@ -421,4 +437,13 @@ sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
     store_cache (cache_fd, key, &out->facts);
   out->facts.no_namespaces = no_namespaces (&out->facts);
   return 0;
+}
+
+void
+sbx_probe_release (struct sbx_probe *p)
+{
+  free (p->runner_path);
+  free (p->home);
+  free (p->account_home);
+  p->runner_path = p->home = p->account_home = NULL;
 }

@@ -11,9 +11,10 @@
 struct sbx_probe
 {
   struct sbx_host_facts facts;
-  char runner_path[4096];
-  char home[4096];
-  char account_home[4096];
+  /* What the facts' paths point to, the probe's own: on the heap, as a
+     run zeroes its probe twice and each page of a VM's stack is dear
+     the first time (docs/benchmarks.md).  */
+  char *runner_path, *home, *account_home;
 };
 
 /* RUNNER: a path named by the operator (--runner or SBX_OCI_RUNNER), or
@@ -24,6 +25,9 @@ struct sbx_probe
    regular file is not believed.  */
 int sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
                     struct sbx_error *err);
+
+/* What sbx_probe_host kept, freed, whether it succeeded or not.  */
+void sbx_probe_release (struct sbx_probe *p);
 
 /* The runner the operator named (RUNNER, else SBX_OCI_RUNNER), or NULL;
    the first bwrap of the usual places that can be executed, or NULL

@@ -596,6 +596,7 @@ sbx_sandbox_release (struct sbx_sandbox *sb)
     close (sb->seccomp_net_fd);
   sbx_caps_decision_free (&sb->caps);
   sbx_path_kinds_free (&sb->path_kinds);
+  sbx_probe_release (&sb->probe);
   strv_free (&sb->host_sockets);
   free (sb->socket_files);
   sbx_alias_result_free (&sb->aliases);
