@@ -94,6 +94,15 @@ apply_inherited (const struct sbx_spec *spec, int report_w)
     umask (p->user.umask);
 }
 
+/* FD again, at MIN or above, close-on-exec, in one system call: musl's
+   fcntl follows F_DUPFD_CLOEXEC with an F_SETFD for kernels before
+   2.6.24, and `run` waits while the runner does this.  */
+static int
+dup_above (int fd, int min)
+{
+  return (int) syscall (SYS_fcntl, fd, F_DUPFD_CLOEXEC, min);
+}
+
 /* Put every source at its number.  Sources are first lifted above the
    layout so that no dup2 clobbers one still to be placed.  */
 static int
@@ -101,10 +110,9 @@ place_fds (const struct sbx_runner_layout *l, int *report_w)
 {
   int high = l->report + 4, src[RUNNER_FD_COUNT];
   for (int i = 0; i < RUNNER_FD_COUNT; i++)
-    if ((src[i] = l->src[i]) >= 0
-        && (src[i] = fcntl (src[i], F_DUPFD_CLOEXEC, high)) < 0)
+    if ((src[i] = l->src[i]) >= 0 && (src[i] = dup_above (src[i], high)) < 0)
       return -1;
-  int rep = fcntl (*report_w, F_DUPFD_CLOEXEC, high);
+  int rep = dup_above (*report_w, high);
   if (rep < 0)
     return -1;
   *report_w = rep;
