@@ -15,7 +15,8 @@
    ones a fault raises, SIGABRT and the job-control ones.  */
 void sbx_signals_held_set (sigset_t *set);
 
-/* Hold them, keeping the mask as it was in *OLD.  */
+/* Hold them, keeping the mask as it was in *OLD (NULL: the caller kept
+   it before).  */
 void sbx_signals_hold (sigset_t *old);
 
 /* Put the mask back as it was: a signal that came meanwhile is acted on

@@ -348,8 +348,7 @@ launch (const struct sbx_context *g, struct sbx_sandbox *sb,
      a failed create is undone (sbx_container_create puts the mask back):
      one that ended a createRuntime hook left the container "created",
      its hook never done.  The hooks see it (hooks.c), and fail.  */
-  sigset_t held;
-  sbx_signals_hold (&held);
+  sbx_signals_hold (NULL);
   r = r ?: record (sb, o, c, lim, err);
   if (r < 0)
     kill_recorded (c);
