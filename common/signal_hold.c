@@ -31,6 +31,19 @@ sbx_signals_release (const sigset_t *old)
   sigprocmask (SIG_SETMASK, old, NULL);
 }
 
+int
+sbx_signals_held_pending (void)
+{
+  sigset_t held, pending;
+  sbx_signals_held_set (&held);
+  if (sigpending (&pending) < 0)
+    return 0;
+  for (int s = 1; s < NSIG; s++)
+    if (sigismember (&held, s) == 1 && sigismember (&pending, s) == 1)
+      return s;
+  return 0;
+}
+
 ssize_t
 sbx_write_nosigpipe (int fd, const void *buf, size_t len)
 {

@@ -11,6 +11,8 @@
 # - `kill KILL` between freezing a v1 cgroup and thawing it (root, with a
 #   member outside the sandbox's pid namespace): the cgroup is thawed
 #   (its members were left frozen, unkillable);
+# - `create` while it plans and while it waits for the sandbox to be held
+#   (after it claimed the id): no container and no sandbox is left;
 # and `create` whose warning meets a stderr nobody reads any more still
 # creates (SIGPIPE ended it half-way), and one SIGTERMed while its hook
 # runs ends the hook too.
@@ -194,6 +196,31 @@ json.dump(c, open(sys.argv[1], "w"))' "$b/config.json" "$hook"
   sbx delete --force "$id" 2> /dev/null
 }
 
+# `create` SIGTERMed during its set-up, after it claimed the id: while
+# it plans (its first lstat) and while it waits for the sandbox to be
+# held (its first wait4): it exits 143 and leaves no container (the
+# claimed directory stayed, "create did not finish", and the id could not
+# be created again until delete --force), and no sandbox.
+setup_window () {
+  local b=$WORK/$MODE-setup at id left mark=6$RANDOM
+  bundle "$b" sleep "$mark"
+  for at in lstat wait4; do
+    id=sw-setup-$at-$RUN
+    traced "$at" 1 env -i "$TRACED_ENV" "$SBX" --root "$ROOT" create \
+      --bundle "$b" "$id"
+    signal_traced TERM
+    sleep 0.2
+    # The held sandbox's first process: its command line ends with the
+    # command's.
+    left=$(pgrep -f "sleep $mark\$" | tr '\n' ' ')
+    check "create SIGTERMed at its first $at: exits 143 (got $RC)" [ "$RC" -eq 143 ]
+    check "and no container is left ($(sbx state "$id" 2>&1 | tr -d '\n' | head -c 90))" \
+      eval '! sbx state "$id" > /dev/null 2>&1 && ! sbx list | grep -q "^$id "'
+    check "and no sandbox of it runs (${left:-none})" [ -z "$left" ]
+    sbx delete --force "$id" > /dev/null 2>&1
+  done
+}
+
 # `run` sent a signal it used not to take (SIGALRM), its command
 # running under a memory limit: forwarded, as SIGTERM is, so the run
 # ends through its clean-up, with an outcome and (as root) no cgroup
@@ -230,6 +257,7 @@ suite () {
   freeze_window
   sigpipe_create
   hook_window
+  setup_window
   other_signal
 }
 

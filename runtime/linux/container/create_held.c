@@ -103,6 +103,16 @@ ended_in_setup (const struct sbx_sandbox *sb, pid_t *runner, int report_fd,
   return init_failed (sb, msg, status, err);
 }
 
+/* -EINTR when a signal that would end sbx-oci came (held since the
+   claim: sbx_container_create): the create is to be undone, then ended
+   by it.  */
+static int
+stop_requested (struct sbx_error *err)
+{
+  int s = sbx_signals_held_pending ();
+  return s ? sbx_fail (err, -EINTR, "sbx-oci was sent signal %d", s) : 0;
+}
+
 /* PATH (/proc/PID/syscall) shows a read of WANT's fd, or cannot be
    read here (then bwrap's report must do).  */
 static bool
@@ -148,6 +158,9 @@ wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
         }
       if (said == 0 && report_fd < 0 && held_now (path, want, wlen))
         return 0;
+      int stop = stop_requested (err);
+      if (stop < 0)
+        return stop;
       int step = ms < 100 ? 1 : 10;
       usleep (step * 1000);
       ms += step;
@@ -344,12 +357,12 @@ launch (const struct sbx_context *g, struct sbx_sandbox *sb,
   if (r == 0)
     sbx_limits_hold_nproc (lim, 0, c->pid);
   r = r ?: sbx_limits_watch (lim, c->dir, c->pid, c->start_time, err);
-  /* From the record on, a signal that would end sbx-oci acts only once
-     a failed create is undone (sbx_container_create puts the mask back):
-     one that ended a createRuntime hook left the container "created",
-     its hook never done.  The hooks see it (hooks.c), and fail.  */
-  sbx_signals_hold (NULL);
   r = r ?: record (sb, o, c, lim, err);
+  /* A signal that came meanwhile (held: sbx_container_create) ends this
+     create once it is undone: one that ended a createRuntime hook left
+     the container "created", its hook never done (the hooks see it,
+     hooks.c, and fail).  */
+  r = r ?: stop_requested (err);
   if (r < 0)
     kill_recorded (c);
   /* Without --die-with-parent the held sandbox outlives its launcher and
@@ -398,13 +411,19 @@ sbx_container_create (const struct sbx_context *g,
   r = r ?: sbx_state_root_ensure (root, err);
   if (r < 0)
     return r;
-  sigset_t mask; /* as it is: launch holds signals from the record on */
-  sigprocmask (SIG_SETMASK, NULL, &mask);
+  /* From the claim on, a signal that would end sbx-oci acts only once a
+     create it stopped is undone (launch, wait_until_held): one that came
+     while the sandbox was set up left the claimed directory ("create did
+     not finish": the id taken until delete --force) and the sandbox
+     held in it, recorded nowhere (signal_windows.sh).  */
+  sigset_t mask;
+  sbx_signals_hold (&mask);
   struct sbx_container c;
   r = sbx_state_claim (root, o->id, &c, err);
   if (r < 0)
     {
       sbx_state_close (&c);
+      sbx_signals_release (&mask);
       return r;
     }
   struct sbx_sandbox sb;
@@ -418,6 +437,7 @@ sbx_container_create (const struct sbx_context *g,
     r = sbx_fail (err, -ENOTSUP,
                   "hooks.startContainer: bubblewrap cannot run a hook "
                   "inside the sandbox before the command starts");
+  r = r ?: stop_requested (err);
   r = r ?: launch_limited (g, &sb, o, &c, err);
   sbx_sandbox_release (&sb);
   if (r < 0)
