@@ -13,6 +13,7 @@
 #   (its members were left frozen, unkillable);
 # - `create` while it plans and while it waits for the sandbox to be held
 #   (after it claimed the id): no container and no sandbox is left;
+# - `exec --detach` once it started the process: the process is ended;
 # and `create` whose warning meets a stderr nobody reads any more still
 # creates (SIGPIPE ended it half-way), and one SIGTERMed while its hook
 # runs ends the hook too.
@@ -221,6 +222,31 @@ setup_window () {
   done
 }
 
+# `exec --detach` SIGTERMed once it started the process, before it
+# returned: it exits 143 and the process does not run on (it exited 143
+# and left the process running, started for a caller told it failed).
+detach_window () {
+  local b=$WORK/$MODE-detach id=sw-detach-$RUN mark=7$RANDOM at left
+  bundle "$b" sleep 600
+  sbx create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 && sbx start "$id"
+  # Which read of exec's takes the process's pid (4 bytes), counted once.
+  $AS strace -o "$SCRATCH/detach.trace" -e trace=read \
+    env -i "$TRACED_ENV" "$SBX" --root "$ROOT" exec --detach "$id" sleep "$mark"
+  at=$(grep -nE ', 4\) += 4$' "$SCRATCH/detach.trace" | tail -1 | cut -d: -f1)
+  pkill -f "^sleep $mark\$"
+  check "exec --detach: its read of the pid is found ($at)" [ -n "$at" ]
+  traced read "${at:-1}" env -i "$TRACED_ENV" "$SBX" --root "$ROOT" exec \
+    --detach "$id" sleep "$mark"
+  signal_traced TERM
+  sleep 0.3
+  left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
+  check "exec --detach SIGTERMed as it started the process: exits 143 (got $RC)" \
+    [ "$RC" -eq 143 ]
+  check "and the process does not run on (${left:-none})" [ -z "$left" ]
+  [ -z "$left" ] || pkill -f "^sleep $mark\$"
+  sbx delete --force "$id"
+}
+
 # `run` sent a signal it used not to take (SIGALRM), its command
 # running under a memory limit: forwarded, as SIGTERM is, so the run
 # ends through its clean-up, with an outcome and (as root) no cgroup
@@ -258,6 +284,7 @@ suite () {
   sigpipe_create
   hook_window
   setup_window
+  detach_window
   other_signal
 }
 

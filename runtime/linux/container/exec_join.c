@@ -27,6 +27,7 @@
 #include "runtime/linux/container/exec_labels.h"
 #include "runtime/linux/child_step.h"
 #include "runtime/linux/exec_search.h"
+#include "runtime/linux/pidfd.h"
 #include "runtime/linux/container/sealed_self.h"
 #include "runtime/linux/confine/fd_scrub.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
@@ -438,6 +439,33 @@ forward_signals (pid_t pid, bool on)
     sigaction (forwarded[i], &sa, NULL);
 }
 
+/* One of HELD came while it was held: sbx-oci is to end on the release.  */
+static bool
+came_while_held (const sigset_t *held)
+{
+  sigset_t pending;
+  if (sigpending (&pending) < 0)
+    return false;
+  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+    if (sigismember (held, forwarded[i])
+        && sigismember (&pending, forwarded[i]))
+      return true;
+  return false;
+}
+
+/* The process PID, started, killed: a detached process whose exec ends
+   before it could say so would run on with no one to end it.  */
+static void
+end_started (pid_t pid)
+{
+  int pfd = sbx_pidfd_open (pid);
+  if (pfd >= 0)
+    {
+      sbx_pidfd_signal (pfd, SIGKILL);
+      close (pfd);
+    }
+}
+
 static int
 launch (const struct exec_plan *p, const struct sbx_exec_request *o,
         char **envp, struct sbx_error *err)
@@ -480,6 +508,15 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
     r = report_failure (&f, p, cwd, err);
   else if (np != (ssize_t) sizeof pid)
     r = sbx_fail (err, -EIO, "exec: the process could not be started");
+  /* Asked to stop before it said the process started: with --detach it
+     is ended here, or it would run on though this exec ends by the
+     signal, on the release below.  Without, the signal is forwarded to
+     it.  */
+  if (r == 0 && o->detach && came_while_held (&held))
+    {
+      end_started (pid);
+      r = sbx_fail (err, -EINTR, "exec: sbx-oci was sent a signal");
+    }
   if (r == 0 && o->pid_file.path)
     {
       char buf[32];
