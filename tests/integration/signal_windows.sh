@@ -14,6 +14,8 @@
 # - `create` while it plans and while it waits for the sandbox to be held
 #   (after it claimed the id): no container and no sandbox is left;
 # - `exec --detach` once it started the process: the process is ended;
+# - a foreground `exec` whose process ignores SIGTERM: killed after the
+#   grace;
 # and `create` whose warning meets a stderr nobody reads any more still
 # creates (SIGPIPE ended it half-way), and one SIGTERMed while its hook
 # runs ends the hook too.
@@ -247,6 +249,35 @@ detach_window () {
   sbx delete --force "$id"
 }
 
+# A foreground `exec` SIGTERMed whose process ignores SIGTERM: the
+# process is killed once the grace `run` gives is over (10 s), and exec
+# ends; it waited for good, and a caller's SIGKILL of it then left the
+# process running in the container.
+exec_grace () {
+  local b=$WORK/$MODE-grace id=sw-grace-$RUN mark=8$RANDOM pid t0 t1 left
+  bundle "$b" sleep 600
+  sbx create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 && sbx start "$id"
+  $AS env -i "$SBX" --root "$ROOT" exec "$id" sh -c "trap '' TERM; sleep $mark" \
+    < /dev/null > /dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.05; done
+  t0=$(date +%s)
+  kill -TERM "$pid"
+  # Bounded: on a build without the grace it waits for good.
+  for _ in $(seq 250); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+  t1=$(date +%s)
+  kill -KILL "$pid" 2> /dev/null
+  wait "$pid"
+  RC=$?
+  sleep 0.2
+  left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
+  check "exec SIGTERMed, its process ignoring it: ends after the grace, killed (exit $RC after $((t1 - t0)) s)" \
+    [ "$RC" -eq 137 -a $((t1 - t0)) -ge 9 -a $((t1 - t0)) -le 20 ]
+  check "and nothing it started runs on (${left:-none})" [ -z "$left" ]
+  [ -z "$left" ] || pkill -f "^sleep $mark\$"
+  sbx delete --force "$id"
+}
+
 # `run` sent a signal it used not to take (SIGALRM), its command
 # running under a memory limit: forwarded, as SIGTERM is, so the run
 # ends through its clean-up, with an outcome and (as root) no cgroup
@@ -285,6 +316,7 @@ suite () {
   hook_window
   setup_window
   detach_window
+  exec_grace
   other_signal
 }
 

@@ -40,6 +40,7 @@
 #include "policy/policy.h"
 #include "runtime/linux/state/state_store.h"
 #include "runtime/linux/supervise/limits_report.h"
+#include "runtime/linux/supervise/supervise.h"
 #include "spec/spec.h"
 
 /* What the new process needs, prepared before any fork.  */
@@ -416,25 +417,47 @@ oom:
 /* While sbx-oci exec waits, the signals a caller ends it with go to the
    process it started, as `run` forwards them: a caller's SIGTERM ends
    the command, not only its waiter.  */
-static volatile sig_atomic_t forward_to;
+static volatile sig_atomic_t forward_to, grace_armed;
 
 /* The signals `run` forwards (supervise.c): the ones a caller ends or
    tells a command with.  */
 static const int forwarded[]
     = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 
+/* A stopping signal forwarded starts the grace (SIGALRM ends it): a
+   process that ignores it is killed then, as under `run`; exec waited
+   for good, and a caller's SIGKILL of exec left the process running.  */
 static void
 forward_signal (int sig)
 {
+  if (forward_to <= 0)
+    return;
+  kill ((pid_t) forward_to, sig);
+  if (sig != SIGUSR1 && sig != SIGUSR2 && !grace_armed)
+    {
+      grace_armed = 1;
+      alarm (SBX_STOP_GRACE_MS / 1000);
+    }
+}
+
+static void
+grace_over (int sig)
+{
+  (void) sig;
   if (forward_to > 0)
-    kill ((pid_t) forward_to, sig);
+    kill ((pid_t) forward_to, SIGKILL);
 }
 
 static void
 forward_signals (pid_t pid, bool on)
 {
   struct sigaction sa = { .sa_handler = on ? forward_signal : SIG_DFL };
+  struct sigaction alrm = { .sa_handler = on ? grace_over : SIG_DFL };
   forward_to = on ? pid : 0;
+  grace_armed = 0;
+  if (!on)
+    alarm (0);
+  sigaction (SIGALRM, &alrm, NULL);
   for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
     sigaction (forwarded[i], &sa, NULL);
 }

@@ -23,13 +23,6 @@
 #include "runtime/linux/supervise/terminate.h"
 #include "runtime/linux/supervise/tree_kill.h"
 
-/* How long a sandbox has to end after a forwarded SIGINT, SIGTERM, SIGHUP
-   or SIGQUIT before it is killed, as `docker stop` gives a container:
-   the command may clean up, but a caller that asked `run` to stop gets
-   it stopped (a command that ignores the signal, or one that had not
-   started yet when it was forwarded, would otherwise run on).  */
-#define STOP_GRACE_MS 10000
-
 /* A shell's Ctrl-Z, `bg` and `fg`: they stop and continue the command,
    not `run`, which stopped would check no limit while the sandbox ran
    on (runc forwards them too).  */
@@ -278,7 +271,7 @@ on_signal (struct monitor *m, int signal_fd)
         }
       forward (m, (int) si.ssi_signo);
       if (stops ((int) si.ssi_signo) && m->grace_fd < 0)
-        m->grace_fd = arm_timer (STOP_GRACE_MS);
+        m->grace_fd = arm_timer (SBX_STOP_GRACE_MS);
     }
 }
 
@@ -506,7 +499,7 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
       snprintf (out->reason, sizeof out->reason,
                 "it had not ended %d s after the signal sbx-oci forwarded: "
                 "killed",
-                STOP_GRACE_MS / 1000);
+                SBX_STOP_GRACE_MS / 1000);
     }
   if (m.breach != SBX_LIMIT_NONE)
     {

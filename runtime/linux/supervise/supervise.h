@@ -9,6 +9,14 @@
 #include "runtime/linux/bwrap/spawn.h"
 #include "runtime/outcome.h"
 
+/* How long a sandbox (`run`) or an exec'd process has to end after a
+   forwarded SIGINT, SIGTERM, SIGHUP or SIGQUIT before it is killed, as
+   `docker stop` gives a container: the command may clean up, but a
+   caller that asked it to stop gets it stopped (a command that ignores
+   the signal, or one that had not started yet when it was forwarded,
+   would otherwise run on).  */
+#define SBX_STOP_GRACE_MS 10000
+
 /* SIGNAL_FD: a signalfd for SIGCHLD and the forwarded signals (all that
    would end sbx-oci by default but SIGPIPE), blocked
    before the runner was spawned so none is lost.  */
