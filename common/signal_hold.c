@@ -32,15 +32,18 @@ sbx_signals_release (const sigset_t *old)
 }
 
 int
-sbx_signals_held_pending (void)
+sbx_signals_pending_in (const sigset_t *set)
 {
-  sigset_t held, pending;
-  sbx_signals_held_set (&held);
+  sigset_t pending;
   if (sigpending (&pending) < 0)
     return 0;
   for (int s = 1; s < NSIG; s++)
-    if (sigismember (&held, s) == 1 && sigismember (&pending, s) == 1)
-      return s;
+    {
+      struct sigaction now;
+      if (sigismember (set, s) == 1 && sigismember (&pending, s) == 1
+          && sigaction (s, NULL, &now) == 0 && now.sa_handler != SIG_IGN)
+        return s;
+    }
   return 0;
 }
 

@@ -23,9 +23,11 @@ void sbx_signals_hold (sigset_t *old);
    now.  */
 void sbx_signals_release (const sigset_t *old);
 
-/* A held signal that came meanwhile and waits for the release, or 0: a
-   step that is to end then undoes what it made instead.  */
-int sbx_signals_held_pending (void);
+/* The first signal of SET that came while held and waits for the
+   release, or 0: a step that is to end then undoes what it made instead.
+   One the process ignores (SIG_IGN) is none: the kernel queues a held
+   signal even when it is ignored, and nohup's SIGHUP stopped a create. */
+int sbx_signals_pending_in (const sigset_t *set);
 
 /* write(2) of BUF to FD, retried on EINTR, where a reader that has gone
    is an error (-EPIPE), not a SIGPIPE that ends sbx-oci: the number of

@@ -199,15 +199,17 @@ json.dump(c, open(sys.argv[1], "w"))' "$b/config.json" "$hook"
   sbx delete --force "$id" 2> /dev/null
 }
 
-# `create` SIGTERMed during its set-up, after it claimed the id: while
-# it plans (its first lstat) and while it waits for the sandbox to be
-# held (its first wait4): it exits 143 and leaves no container (the
+# `create` SIGTERMed during its set-up, after it claimed the id and
+# planned: as it makes its FIFOs (its first mknodat, with musl and glibc
+# alike; glibc has no lstat call) and once it started the sandbox's
+# runner (its first clone; a wait4 may come only after the record, when
+# the sandbox is held at once): it exits 143 and leaves no container (the
 # claimed directory stayed, "create did not finish", and the id could not
 # be created again until delete --force), and no sandbox.
 setup_window () {
   local b=$WORK/$MODE-setup at id left mark=6$RANDOM
   bundle "$b" sleep "$mark"
-  for at in lstat wait4; do
+  for at in mknodat clone; do
     id=sw-setup-$at-$RUN
     traced "$at" 1 env -i "$TRACED_ENV" "$SBX" --root "$ROOT" create \
       --bundle "$b" "$id"
@@ -222,6 +224,15 @@ setup_window () {
     check "and no sandbox of it runs (${left:-none})" [ -z "$left" ]
     sbx delete --force "$id" > /dev/null 2>&1
   done
+  # Under nohup SIGHUP is ignored: held, the kernel queues it all the
+  # same, and it stopped the create.
+  id=sw-setup-nohup-$RUN
+  traced mknodat 1 nohup env -i "$TRACED_ENV" "$SBX" --root "$ROOT" create \
+    --bundle "$b" "$id"
+  signal_traced HUP
+  check "create under nohup sent SIGHUP as it sets up: creates all the same (exit $RC)" \
+    eval '[ "$RC" -eq 0 ] && sbx state "$id" 2>/dev/null | grep -q "\"created\""'
+  sbx delete --force "$id" > /dev/null 2>&1
 }
 
 # `exec --detach` SIGTERMed once it started the process, before it
@@ -246,6 +257,18 @@ detach_window () {
     [ "$RC" -eq 143 ]
   check "and the process does not run on (${left:-none})" [ -z "$left" ]
   [ -z "$left" ] || pkill -f "^sleep $mark\$"
+  # The same while it writes its --pid-file (it had checked before).
+  rm -f "$SCRATCH/detach.pid"
+  traced fsync 1 env -i "$TRACED_ENV" "$SBX" --root "$ROOT" exec \
+    --detach --pid-file "$SCRATCH/detach.pid" "$id" sleep "$mark"
+  signal_traced TERM
+  sleep 0.3
+  left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
+  check "exec --detach SIGTERMed as it wrote its pid file: exits 143 (got $RC)" \
+    [ "$RC" -eq 143 ]
+  check "and the process does not run on (${left:-none}), its pid file gone" \
+    [ -z "$left" -a ! -e "$SCRATCH/detach.pid" ]
+  [ -z "$left" ] || pkill -f "^sleep $mark\$"
   sbx delete --force "$id"
 }
 
@@ -257,7 +280,8 @@ exec_grace () {
   local b=$WORK/$MODE-grace id=sw-grace-$RUN mark=8$RANDOM pid t0 t1 left
   bundle "$b" sleep 600
   sbx create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 && sbx start "$id"
-  $AS env -i "$SBX" --root "$ROOT" exec "$id" sh -c "trap '' TERM; sleep $mark" \
+  # The shell forks sleep (a command follows it), which ignores TERM too.
+  $AS env -i "$SBX" --root "$ROOT" exec "$id" sh -c "trap '' TERM; sleep $mark; true" \
     < /dev/null > /dev/null 2>&1 &
   pid=$!
   for _ in $(seq 100); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.05; done

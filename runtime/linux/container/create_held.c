@@ -109,7 +109,9 @@ ended_in_setup (const struct sbx_sandbox *sb, pid_t *runner, int report_fd,
 static int
 stop_requested (struct sbx_error *err)
 {
-  int s = sbx_signals_held_pending ();
+  sigset_t held;
+  sbx_signals_held_set (&held);
+  int s = sbx_signals_pending_in (&held);
   return s ? sbx_fail (err, -EINTR, "sbx-oci was sent signal %d", s) : 0;
 }
 
@@ -358,13 +360,6 @@ launch (const struct sbx_context *g, struct sbx_sandbox *sb,
     sbx_limits_hold_nproc (lim, 0, c->pid);
   r = r ?: sbx_limits_watch (lim, c->dir, c->pid, c->start_time, err);
   r = r ?: record (sb, o, c, lim, err);
-  /* A signal that came meanwhile (held: sbx_container_create) ends this
-     create once it is undone: one that ended a createRuntime hook left
-     the container "created", its hook never done (the hooks see it,
-     hooks.c, and fail).  */
-  r = r ?: stop_requested (err);
-  if (r < 0)
-    kill_recorded (c);
   /* Without --die-with-parent the held sandbox outlives its launcher and
      is re-parented to the caller's subreaper.  */
   if (runner > 0)
@@ -372,6 +367,13 @@ launch (const struct sbx_context *g, struct sbx_sandbox *sb,
       kill (runner, SIGKILL);
       waitpid (runner, NULL, 0);
     }
+  /* A signal that came meanwhile (held: sbx_container_create) ends this
+     create once it is undone, asked last: one that ended a createRuntime
+     hook left the container "created", its hook never done (the hooks
+     see it, hooks.c, and fail).  */
+  r = r ?: stop_requested (err);
+  if (r < 0)
+    kill_recorded (c);
   return r;
 }
 

@@ -22,6 +22,7 @@
 #include "common/cleanup.h"
 #include "common/host_root.h"
 #include "common/file_io.h"
+#include "common/signal_hold.h"
 #include "runtime/context.h"
 #include "runtime/linux/container/exec_join.h"
 #include "runtime/linux/container/exec_labels.h"
@@ -433,26 +434,42 @@ forward_signal (int sig)
   if (forward_to <= 0)
     return;
   kill ((pid_t) forward_to, sig);
-  if (sig != SIGUSR1 && sig != SIGUSR2 && !grace_armed)
+  if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT)
+      && !grace_armed)
     {
       grace_armed = 1;
       alarm (SBX_STOP_GRACE_MS / 1000);
     }
 }
 
+/* The grace's alarm (the kernel's, once armed) kills the process and
+   its group (it leads one: become's setsid), so that a child of it that
+   ignores the signal too ends with it.  A SIGALRM sent by anyone else,
+   or an alarm the caller left running, is forwarded as the others are.  */
 static void
-grace_over (int sig)
+grace_over (int sig, siginfo_t *si, void *uc)
 {
-  (void) sig;
-  if (forward_to > 0)
-    kill ((pid_t) forward_to, SIGKILL);
+  (void) uc;
+  if (forward_to <= 0)
+    return;
+  if (!grace_armed || si->si_code != SI_KERNEL)
+    {
+      forward_signal (sig);
+      return;
+    }
+  kill (-(pid_t) forward_to, SIGKILL);
+  kill ((pid_t) forward_to, SIGKILL);
 }
 
 static void
 forward_signals (pid_t pid, bool on)
 {
   struct sigaction sa = { .sa_handler = on ? forward_signal : SIG_DFL };
-  struct sigaction alrm = { .sa_handler = on ? grace_over : SIG_DFL };
+  struct sigaction alrm = { .sa_flags = on ? SA_SIGINFO : 0 };
+  if (on)
+    alrm.sa_sigaction = grace_over;
+  else
+    alrm.sa_handler = SIG_DFL;
   forward_to = on ? pid : 0;
   grace_armed = 0;
   if (!on)
@@ -460,20 +477,6 @@ forward_signals (pid_t pid, bool on)
   sigaction (SIGALRM, &alrm, NULL);
   for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
     sigaction (forwarded[i], &sa, NULL);
-}
-
-/* One of HELD came while it was held: sbx-oci is to end on the release.  */
-static bool
-came_while_held (const sigset_t *held)
-{
-  sigset_t pending;
-  if (sigpending (&pending) < 0)
-    return false;
-  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-    if (sigismember (held, forwarded[i])
-        && sigismember (&pending, forwarded[i]))
-      return true;
-  return false;
 }
 
 /* The process PID, started, killed: a detached process whose exec ends
@@ -531,20 +534,23 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
     r = report_failure (&f, p, cwd, err);
   else if (np != (ssize_t) sizeof pid)
     r = sbx_fail (err, -EIO, "exec: the process could not be started");
-  /* Asked to stop before it said the process started: with --detach it
-     is ended here, or it would run on though this exec ends by the
-     signal, on the release below.  Without, the signal is forwarded to
-     it.  */
-  if (r == 0 && o->detach && came_while_held (&held))
-    {
-      end_started (pid);
-      r = sbx_fail (err, -EINTR, "exec: sbx-oci was sent a signal");
-    }
   if (r == 0 && o->pid_file.path)
     {
       char buf[32];
       int n = snprintf (buf, sizeof buf, "%d", (int) pid);
       r = sbx_file_dest_write (&o->pid_file, buf, n, 0644, err);
+    }
+  /* Asked to stop before it said the process started (the pid file
+     written is part of saying so): with --detach the process is ended
+     here, and its pid file removed, or it would run on though this exec
+     ends by the signal, on the release below.  Without, the signal is
+     forwarded to it.  */
+  if (r == 0 && o->detach && sbx_signals_pending_in (&held))
+    {
+      end_started (pid);
+      if (o->pid_file.path)
+        unlinkat (o->pid_file.dirfd, o->pid_file.name, 0);
+      r = sbx_fail (err, -EINTR, "exec: sbx-oci was sent a signal");
     }
   if (r == 0 && !o->detach && np == (ssize_t) sizeof pid)
     forward_signals (pid, true);
