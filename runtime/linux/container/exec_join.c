@@ -434,8 +434,7 @@ forward_signal (int sig)
   if (forward_to <= 0)
     return;
   kill ((pid_t) forward_to, sig);
-  if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT)
-      && !grace_armed)
+  if (sbx_signal_stops (sig) && !grace_armed)
     {
       grace_armed = 1;
       alarm (SBX_STOP_GRACE_MS / 1000);
@@ -477,19 +476,6 @@ forward_signals (pid_t pid, bool on)
   sigaction (SIGALRM, &alrm, NULL);
   for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
     sigaction (forwarded[i], &sa, NULL);
-}
-
-/* The process PID, started, killed: a detached process whose exec ends
-   before it could say so would run on with no one to end it.  */
-static void
-end_started (pid_t pid)
-{
-  int pfd = sbx_pidfd_open (pid);
-  if (pfd >= 0)
-    {
-      sbx_pidfd_signal (pfd, SIGKILL);
-      close (pfd);
-    }
 }
 
 static int
@@ -547,7 +533,7 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
      forwarded to it.  */
   if (r == 0 && o->detach && sbx_signals_pending_in (&held))
     {
-      end_started (pid);
+      sbx_pidfd_kill (pid, SIGKILL);
       if (o->pid_file.path)
         unlinkat (o->pid_file.dirfd, o->pid_file.name, 0);
       r = sbx_fail (err, -EINTR, "exec: sbx-oci was sent a signal");

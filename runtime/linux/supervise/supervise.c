@@ -247,12 +247,6 @@ arm_timer (uint64_t ms)
   return fd;
 }
 
-static bool
-stops (int sig)
-{
-  return sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT;
-}
-
 static void
 on_signal (struct monitor *m, int signal_fd)
 {
@@ -270,7 +264,7 @@ on_signal (struct monitor *m, int signal_fd)
           continue;
         }
       forward (m, (int) si.ssi_signo);
-      if (stops ((int) si.ssi_signo) && m->grace_fd < 0)
+      if (sbx_signal_stops ((int) si.ssi_signo) && m->grace_fd < 0)
         m->grace_fd = arm_timer (SBX_STOP_GRACE_MS);
     }
 }
@@ -337,17 +331,6 @@ loop (struct monitor *m, int signal_fd, int status_fd, int timer_fd,
   return 0;
 }
 
-/* SIGKILL PID through a pidfd; whether it was delivered.  */
-static bool
-kill_child (pid_t pid)
-{
-  int pfd = sbx_pidfd_open (pid);
-  bool sent = pfd >= 0 && sbx_pidfd_signal (pfd, SIGKILL) == 0;
-  if (pfd >= 0)
-    close (pfd);
-  return sent;
-}
-
 /* Kill and reap every child left to this (subreaper) process, but only
    kill SANDBOX_INIT (the init of the sandbox's own PID namespace, 0 for
    none) when it has no child.  The sandbox's init, SIGKILLed, never runs
@@ -387,7 +370,7 @@ sweep_children (pid_t sandbox_init, pid_t guard)
              of it would cost every run a wait.  */
           if (pids[i] != sandbox_init && pids[i] != guard)
             sbx_tree_kill (pids[i]);
-          killed[i] = kill_child (pids[i]);
+          killed[i] = sbx_pidfd_kill (pids[i], SIGKILL);
         }
       for (ssize_t i = 0; i < n; i++)
         {
@@ -417,7 +400,7 @@ stopped_in_setup (const struct monitor *m)
   int s = m->runner_status, d = m->delivered;
   bool by_it = (WIFEXITED (s) && WEXITSTATUS (s) == 128 + d)
                || (WIFSIGNALED (s) && WTERMSIG (s) == d);
-  return d > 0 && stops (d) && by_it ? d : 0;
+  return d > 0 && sbx_signal_stops (d) && by_it ? d : 0;
 }
 
 int

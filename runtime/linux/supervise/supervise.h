@@ -5,6 +5,9 @@
 #ifndef SBX_BWRAP_SUPERVISE_H
 #define SBX_BWRAP_SUPERVISE_H
 
+#include <signal.h>
+#include <stdbool.h>
+
 #include "runtime/linux/supervise/limits.h"
 #include "runtime/linux/bwrap/spawn.h"
 #include "runtime/outcome.h"
@@ -16,6 +19,13 @@
    the signal, or one that had not started yet when it was forwarded,
    would otherwise run on).  */
 #define SBX_STOP_GRACE_MS 10000
+
+/* SIG is one of those stopping signals (the grace starts with the first). */
+static inline bool
+sbx_signal_stops (int sig)
+{
+  return sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT;
+}
 
 /* SIGNAL_FD: a signalfd for SIGCHLD and the forwarded signals (all that
    would end sbx-oci by default but SIGPIPE), blocked
