@@ -1,5 +1,7 @@
 #include "runtime/path_kinds.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,11 +96,16 @@ sbx_path_kinds_ask (const char *path, void *kinds)
   struct sbx_path_seen *s = k->cap ? find (k, path, len, hash) : NULL;
   if (s && s->path)
     return (enum sbx_path_kind) s->kind;
+  errno = 0;
   enum sbx_path_kind kind = sbx_host_path_kind (path, NULL);
+  /* Only a path the host says is not there is kept as absent: an error
+     of the moment (EIO on a network file system, ENOMEM) would otherwise
+     stand for the whole plan, and for every path below (review).  */
+  bool sure = kind != SBX_PATH_ABSENT || errno == ENOENT || errno == ENOTDIR;
   /* Kept at most three quarters full, so that find always ends; a path
      that cannot be kept (or is longer than any a plan holds) is asked
      again next time, no more.  */
-  if (len > UINT16_MAX)
+  if (!sure || len > UINT16_MAX)
     return kind;
   if ((k->n + 1) * 4 > k->cap * 3)
     {

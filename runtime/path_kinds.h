@@ -27,7 +27,8 @@ struct sbx_path_kinds
    sbx_host_facts.path_kind with KINDS, a struct sbx_path_kinds zeroed
    before the first question, as its CTX.  A path below an ancestor seen
    absent, or seen as anything but a directory or a symlink, is absent
-   (lstat would fail with ENOENT or ENOTDIR).  */
+   (lstat would fail with ENOENT or ENOTDIR).  Only ENOENT and ENOTDIR
+   are kept as absent: another error is asked again.  */
 enum sbx_path_kind sbx_path_kinds_ask (const char *path, void *kinds);
 
 void sbx_path_kinds_free (struct sbx_path_kinds *kinds);

@@ -99,6 +99,17 @@ main (void)
               && sbx_path_kinds_ask (at ("later/made"), &k) == SBX_PATH_ABSENT,
           "below it, absent without asking (made since, the host says)");
 
+  /* Not there for a reason other than absence (a loop of links: ELOOP,
+     as EIO of a network file system would be): asked again.  */
+  symlink ("loop-b", at ("loop-a"));
+  symlink ("loop-a", at ("loop-b"));
+  bool looped = sbx_path_kinds_ask (at ("loop-a/x"), &k) == SBX_PATH_ABSENT;
+  unlink (at ("loop-a"));
+  mkdir (at ("loop-a"), 0755);
+  fclose (fopen (at ("loop-a/x"), "w"));
+  tap_ok (looped && sbx_path_kinds_ask (at ("loop-a/x"), &k) == SBX_PATH_FILE,
+          "an error other than ENOENT or ENOTDIR is not kept as absent");
+
   tap_ok (sbx_path_kinds_ask (at ("file"), &k) == SBX_PATH_FILE
               && sbx_path_kinds_ask (at ("file/x/y"), &k) == SBX_PATH_ABSENT,
           "below a file: absent (ENOTDIR)");
