@@ -31,6 +31,13 @@ sbx_signals_release (const sigset_t *old)
   sigprocmask (SIG_SETMASK, old, NULL);
 }
 
+bool
+sbx_signal_ignored (int s)
+{
+  struct sigaction now;
+  return sigaction (s, NULL, &now) == 0 && now.sa_handler == SIG_IGN;
+}
+
 int
 sbx_signals_pending_in (const sigset_t *set)
 {
@@ -38,12 +45,9 @@ sbx_signals_pending_in (const sigset_t *set)
   if (sigpending (&pending) < 0)
     return 0;
   for (int s = 1; s < NSIG; s++)
-    {
-      struct sigaction now;
-      if (sigismember (set, s) == 1 && sigismember (&pending, s) == 1
-          && sigaction (s, NULL, &now) == 0 && now.sa_handler != SIG_IGN)
-        return s;
-    }
+    if (sigismember (set, s) == 1 && sigismember (&pending, s) == 1
+        && !sbx_signal_ignored (s))
+      return s;
   return 0;
 }
 

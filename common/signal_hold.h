@@ -8,6 +8,7 @@
 #define SBX_SIGNAL_HOLD_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -22,6 +23,10 @@ void sbx_signals_hold (sigset_t *old);
 /* Put the mask back as it was: a signal that came meanwhile is acted on
    now.  */
 void sbx_signals_release (const sigset_t *old);
+
+/* Whether the process ignores S (SIG_IGN): held, the kernel queues it
+   all the same, yet the release drops it.  */
+bool sbx_signal_ignored (int s);
 
 /* The first signal of SET that came while held and waits for the
    release, or 0: a step that is to end then undoes what it made instead.

@@ -30,6 +30,16 @@ sbx_outcome_exit_status (const struct sbx_outcome *o)
 }
 
 void
+sbx_outcome_stopped_before_start (struct sbx_outcome *o, int signal)
+{
+  o->kind = SBX_OUTCOME_SIGNALED;
+  o->signal = signal;
+  o->signal_certain = true;
+  snprintf (o->reason, sizeof o->reason,
+            "stopped by signal %d before the command started", signal);
+}
+
+void
 sbx_outcome_from_runner (struct sbx_outcome *o, bool have_code, int code,
                          int runner_status, int delivered)
 {

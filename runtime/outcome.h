@@ -79,6 +79,9 @@ int sbx_outcome_exit_status (const struct sbx_outcome *o);
 void sbx_outcome_from_runner (struct sbx_outcome *o, bool have_code, int code,
                               int runner_status, int delivered);
 
+/* Asked to stop by SIGNAL before the command ran: stopped, not failed.  */
+void sbx_outcome_stopped_before_start (struct sbx_outcome *o, int signal);
+
 const char *sbx_outcome_kind_name (enum sbx_outcome_kind kind);
 const char *sbx_limit_name (enum sbx_limit_kind limit);
 

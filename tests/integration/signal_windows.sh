@@ -13,6 +13,9 @@
 #   (its members were left frozen, unkillable);
 # - `create` while it plans and while it waits for the sandbox to be held
 #   (after it claimed the id): no container and no sandbox is left;
+# - `create` blocked connecting to a console socket that never accepts,
+#   or waiting on a runner that hangs, and `run` waiting on such a runner
+#   in its probe: it ends at once, and leaves no container;
 # - `exec --detach` once it started the process: the process is ended;
 # - a foreground `exec` whose process ignores SIGTERM: killed after the
 #   grace;
@@ -235,6 +238,166 @@ setup_window () {
   sbx delete --force "$id" > /dev/null 2>&1
 }
 
+# listen_full SOCK: a console socket at SOCK whose listener never
+# accepts, its backlog full, so that a connect to it blocks (as a stuck
+# conmon's would); sets LISTENER.
+listen_full () {
+  rm -f "$1" "$1.full"
+  python3 - "$1" <<'PY' &
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o777)
+s.listen(0)
+held = []
+while True:
+    c = socket.socket(socket.AF_UNIX)
+    c.setblocking(False)
+    try:
+        c.connect(sys.argv[1])
+    except BlockingIOError:
+        break
+    held.append(c)
+open(sys.argv[1] + ".full", "w").close()
+time.sleep(120)
+PY
+  LISTENER=$!
+  for _ in $(seq 100); do [ -e "$1.full" ] && break; sleep 0.05; done
+}
+
+# blocked_in PID WCHAN...: PID sleeps in the kernel at one of WCHAN...
+# (globs), seen there twice in a row, 0.2 s apart (looked at for up to
+# 10 s); sets WAITED to where it was last seen.
+blocked_in () {
+  local pid=$1 w at seen=0
+  shift
+  for _ in $(seq 50); do
+    WAITED=$(cat "/proc/$pid/wchan" 2>/dev/null)
+    at=no
+    for w in "$@"; do case $WAITED in $w) at=yes ;; esac; done
+    [ "$at" = yes ] && seen=$((seen + 1)) || seen=0
+    [ "$seen" = 2 ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# stopped_soon PID: PID, sent SIGTERM, ends within 5 s; sets RC once
+# it ended (whenever that was: the caller unblocks it after).
+stopped_soon () {
+  kill -TERM "$1"
+  for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+  return 1
+}
+
+# `create` SIGTERMed while it connects to a console socket whose
+# listener never accepts (a stuck conmon): it ends at once, exits 143
+# and leaves no container.  It waited until the listener let go, as it
+# holds the signals from its claim on: a caller's SIGKILL was the only
+# way out.
+console_create () {
+  local b=$WORK/$MODE-console id=sw-console-$RUN sock=$SCRATCH/console.sock
+  local pid ended seen
+  bundle "$b" sleep 600
+  python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))
+c["process"]["terminal"] = True
+json.dump(c, open(sys.argv[1], "w"))' "$b/config.json"
+  listen_full "$sock"
+  $AS env -i "$SBX" --root "$ROOT" create --console-socket "$sock" \
+    --bundle "$b" "$id" < /dev/null > /dev/null 2> "$SCRATCH/create.err" &
+  pid=$!
+  # Blocked in connect, or polling while it is asked again.
+  blocked_in "$pid" unix_wait_for_peer "poll_schedule_timeout*" && seen=yes || seen=no
+  check "create: blocked connecting to a console socket that never accepts ($WAITED$(head -c 200 "$SCRATCH/create.err"))" \
+    [ "$seen" = yes ]
+  stopped_soon "$pid" && ended=yes || ended=no
+  kill "$LISTENER"
+  wait "$pid"
+  RC=$?
+  check "create SIGTERMed as it connects to the console: ends at once (ended within 5 s: $ended, exit $RC)" \
+    [ "$ended" = yes -a "$RC" -eq 143 ]
+  check "and no container is left ($(sbx state "$id" 2>&1 | tr -d '\n' | head -c 80))" \
+    eval '! sbx state "$id" > /dev/null 2>&1'
+  sbx delete --force "$id" > /dev/null 2>&1
+}
+
+# hanging_runner FILE MARK: FILE, a runner that execs `sleep MARK` but
+# for its --help (bwrap's), unless $SCRATCH/hang-probe exists.
+hanging_runner () {
+  printf '#!/bin/sh\n[ "$1" = --help ] && [ ! -e %s/hang-probe ] && exec %s "$@"\nexec sleep %s\n' \
+    "$SCRATCH" "$(command -v bwrap)" "$2" > "$1"
+  chmod 755 "$1"
+}
+
+# The same, and its runner gone, while it waits on a runner that hangs
+# (--runner, trusted as named): one that never reports the sandbox's
+# pid, then one whose probe (its --help, asked once a state root) never
+# answers.
+blocked_create () {
+  local b=$WORK/$MODE-blocked runner=$SCRATCH/runner.sh pid ended seen left
+  local id mark=6$RANDOM
+  # A console needs a devpts instance of the container's own, which only
+  # root may mount here.
+  [ "$MODE" = root ] && console_create
+  bundle "$b" sleep 600
+  hanging_runner "$runner" "$mark"
+  for at in launch probe; do
+    id=sw-runner-$at-$RUN
+    rm -f "$SCRATCH/hang-probe"
+    [ "$at" = probe ] && touch "$SCRATCH/hang-probe"
+    rm -rf "$ROOT-$at" && mkdir "$ROOT-$at" && { [ -z "$AS" ] || chown 65534:65534 "$ROOT-$at"; }
+    $AS env -i "$SBX" --root "$ROOT-$at" --runner "$runner" create --bundle "$b" "$id" \
+      < /dev/null > /dev/null 2> "$SCRATCH/create.err" &
+    pid=$!
+    # Once the runner hangs (the probe reads a pipe before, from bwrap),
+    # in a pipe's read (anon_pipe_read since Linux 6.15, pipe_read
+    # before) or polling it.
+    for _ in $(seq 200); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.05; done
+    blocked_in "$pid" "*pipe_read" "poll_schedule_timeout*" && seen=yes || seen=no
+    check "create: waits on a runner that hangs in its $at ($WAITED$(head -c 200 "$SCRATCH/create.err"))" \
+      [ "$seen" = yes ]
+    stopped_soon "$pid" && ended=yes || ended=no
+    sleep 0.2
+    left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
+    pkill -KILL -f "^sleep $mark\$"
+    wait "$pid"
+    RC=$?
+    check "create SIGTERMed as its runner hangs in its $at: ends at once (ended within 5 s: $ended, exit $RC)" \
+      [ "$ended" = yes -a "$RC" -eq 143 ]
+    check "and no container is left" \
+      eval '! $AS env -i "$SBX" --root "$ROOT-$at" state "$id" > /dev/null 2>&1'
+    check "and its runner is gone (${left:-none})" [ -z "$left" ]
+    rm -rf "$ROOT-$at"
+  done
+}
+
+# `run` SIGTERMed while its probe waits on a runner that hangs: stopped
+# before the command started (143, outcome "signaled"), the runner gone;
+# it waited for good, as it holds the signals its supervision takes.
+blocked_run () {
+  local b=$WORK/$MODE-blocked runner=$SCRATCH/runner.sh r=$ROOT-run pid ended
+  local left mark=6$RANDOM
+  hanging_runner "$runner" "$mark"
+  touch "$SCRATCH/hang-probe"
+  rm -rf "$r" "$SCRATCH/run.json" && mkdir "$r" && { [ -z "$AS" ] || chown 65534:65534 "$r"; }
+  $AS env -i "$SBX" --root "$r" --runner "$runner" run --outcome "$SCRATCH/run.json" \
+    --bundle "$b" sw-run-$RUN < /dev/null > /dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 200); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.05; done
+  stopped_soon "$pid" && ended=yes || ended=no
+  sleep 0.2
+  left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
+  pkill -KILL -f "^sleep $mark\$"
+  wait "$pid"
+  RC=$?
+  check "run SIGTERMed as its runner hangs in the probe: ends at once (ended within 5 s: $ended, exit $RC)" \
+    [ "$ended" = yes -a "$RC" -eq 143 ]
+  check "and its outcome says it was stopped ($(head -c 160 "$SCRATCH/run.json" 2>&1))" \
+    grep -q '"outcome":"signaled"' "$SCRATCH/run.json"
+  check "and its runner is gone (${left:-none})" [ -z "$left" ]
+  rm -rf "$r" "$SCRATCH/hang-probe"
+}
+
 # `exec --detach` SIGTERMed once it started the process, before it
 # returned: it exits 143 and the process does not run on (it exited 143
 # and left the process running, started for a caller told it failed).
@@ -339,6 +502,8 @@ suite () {
   sigpipe_create
   hook_window
   setup_window
+  blocked_create
+  blocked_run
   detach_window
   exec_grace
   other_signal

@@ -1,6 +1,7 @@
 /* Console: a real pty pair, a real --console-socket listener, and a forked
    child that takes the slave as its controlling terminal.  */
 #include "common/error.h"
+#include "common/signal_hold.h"
 #include "runtime/linux/container/console.h"
 #include "tests/unit/tap.h"
 
@@ -8,12 +9,14 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/sbx-test-console-XXXXXX";
@@ -101,6 +104,45 @@ test_create (int master, int slave)
           "slave output reaches the master with default termios (onlcr)");
 }
 
+/* A listener that never accepts, its backlog full: the connect waits
+   for room, until a held signal stops it.  */
+static void
+test_send_stopped (int master)
+{
+  struct sbx_error err = { 0 };
+  char path[PATH_MAX];
+  snprintf (path, sizeof path, "%s/full.sock", tmpdir);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  snprintf (addr.sun_path, sizeof addr.sun_path, "%s", path);
+  int listener = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (bind (listener, (struct sockaddr *) &addr, sizeof addr) < 0
+      || listen (listener, 0) < 0)
+    abort ();
+  int held[4], n = 0;
+  for (; n < 4; n++)
+    {
+      held[n] = socket (AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+      if (connect (held[n], (struct sockaddr *) &addr, sizeof addr) < 0)
+        break;
+    }
+  tap_ok (n < 4, "the listener's backlog is full after %d connections", n);
+  sigset_t old;
+  sbx_signals_hold (&old);
+  raise (SIGTERM);
+  int r = sbx_console_send (path, master, &err);
+  tap_ok (r == -EINTR, "a held SIGTERM stops the wait for room (got %d: %s)",
+          r, err.msg);
+  sigset_t term;
+  sigemptyset (&term);
+  sigaddset (&term, SIGTERM);
+  sigtimedwait (&term, NULL, &(struct timespec){ 0, 0 });
+  sbx_signals_release (&old);
+  for (int i = 0; i <= n && i < 4; i++)
+    close (held[i]);
+  close (listener);
+  unlink (path);
+}
+
 static void
 test_send (int master, int slave)
 {
@@ -140,6 +182,7 @@ test_send (int master, int slave)
             path);
   tap_ok (r == -ENOENT, "missing socket gives -ENOENT (got %d)", r);
   tap_streq (err.msg, want, "missing socket message names the path");
+  test_send_stopped (master);
 }
 
 /* In the child: each failed check sets one bit of the exit status.  With

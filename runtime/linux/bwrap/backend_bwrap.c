@@ -436,6 +436,22 @@ run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
   return r < 0 ? r : f;
 }
 
+/* A stop that ended the planning (the probe's wait on a runner that
+   hangs: stop_wait.h) is the run's outcome, as one during the set-up is
+   (sbx_bwrap_supervise): 0, the outcome filled, or -EINTR.  */
+static int
+stopped_in_planning (struct sbx_outcome *out, struct sbx_error *err)
+{
+  sigset_t held;
+  sbx_bwrap_supervise_signals (&held);
+  int s = sbx_signals_pending_in (&held);
+  if (s == 0)
+    return -EINTR;
+  sbx_error_clear (err);
+  sbx_outcome_stopped_before_start (out, s);
+  return 0;
+}
+
 /* bwrap started while `run` plans (prestart.h), where it may fit: the
    operator named no runner (one that reads its own arguments would get
    only --args) and the kernel has Landlock (the helper is the command it
@@ -474,7 +490,9 @@ sbx_backend_run (const struct sbx_context *g,
   prestart (g, req, &ps);
   struct sbx_sandbox sb;
   int r = sbx_sandbox_prepare_source (g, &req->source, &sb, err);
-  if (r == 0 && req->dry_run)
+  if (r == -EINTR && !req->dry_run)
+    r = stopped_in_planning (&res->outcome, err);
+  else if (r == 0 && req->dry_run)
     r = dry_run (&sb, req->seccomp_dir, err);
   else if (r == 0)
     r = run_limited (g, &sb, req, &ps, &res->outcome, err);

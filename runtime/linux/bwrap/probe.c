@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +19,11 @@
 #include "common/host_root.h"
 #include "common/file_io.h"
 #include "common/path.h"
+#include "common/signal_hold.h"
 #include "runtime/linux/bwrap/setup_retry.h"
 #include "runtime/host_paths.h"
 #include "runtime/linux/real_path.h"
+#include "runtime/linux/stop_wait.h"
 #include "runtime/linux/state/state_dir.h"
 #include "runtime/linux/confine/landlock_abi.h"
 #include "runtime/state_root.h"
@@ -34,7 +38,8 @@ static const char *const runner_places[] = {
 };
 
 /* Run the runner with ARGS, output discarded (or captured into OUT), and
-   return its exit status, or a negative errno when it could not start.  */
+   return its exit status, or a negative errno when it could not start or
+   a held signal stopped it (-EINTR).  */
 static int
 run_runner (const char *const *args, char *out, size_t out_len)
 {
@@ -58,16 +63,18 @@ run_runner (const char *const *args, char *out, size_t out_len)
     }
   size_t n = 0;
   ssize_t got;
+  /* A stop ends the read, and (still pending) the reap, which kills.  */
   while (out && n + 1 < out_len
+         && sbx_wait_unless_stopped (pipefd[0], POLLIN, -1) > 0
          && (got = read (pipefd[0], out + n, out_len - n - 1)) > 0)
     n += (size_t) got;
   if (out)
     out[n] = '\0';
   close (pipefd[0]);
   int status;
-  while (waitpid (pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return -errno;
+  r = sbx_reap_unless_stopped (pid, &status);
+  if (r < 0)
+    return r;
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
 
@@ -83,8 +90,9 @@ sandbox_runs (const char *const *args, bool *unsettled)
   cleanup_close int watch = sbx_mounts_watch ();
   for (int attempt = 1;; attempt++)
     {
-      if (run_runner (args, NULL, 0) == 0)
-        return true;
+      int r = run_runner (args, NULL, 0);
+      if (r == 0 || r == -EINTR) /* stopped: sbx_probe_host says so */
+        return r == 0;
       bool changed = sbx_mounts_changed (&watch);
       if (attempt == SBX_SETUP_ATTEMPTS || !changed)
         {
@@ -433,6 +441,13 @@ sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
   bool unsettled = false;
   if (!out->facts.runner_named)
     probe_runner (out, &unsettled);
+  /* Stopped (run_runner): what the runner answered is not all there is,
+     and must not be kept.  */
+  sigset_t held;
+  sbx_signals_held_set (&held);
+  int stop = sbx_signals_pending_in (&held);
+  if (stop)
+    return sbx_fail (err, -EINTR, "sbx-oci was sent signal %d", stop);
   if (keyed && !unsettled)
     store_cache (cache_fd, key, &out->facts);
   out->facts.no_namespaces = no_namespaces (&out->facts);

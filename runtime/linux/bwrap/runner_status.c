@@ -1,9 +1,12 @@
 #include "runtime/linux/bwrap/runner_status.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "runtime/linux/stop_wait.h"
 
 static bool
 number_after (const char *line, const char *key, long *out)
@@ -70,7 +73,8 @@ sbx_runner_status_wait_child (struct sbx_runner_status *st, int fd)
 {
   while (st->child_pid == 0 && !st->eof)
     {
-      int r = sbx_runner_status_read (st, fd);
+      int r = sbx_wait_unless_stopped (fd, POLLIN, -1);
+      r = r < 0 ? r : sbx_runner_status_read (st, fd);
       if (r < 0)
         return r;
     }

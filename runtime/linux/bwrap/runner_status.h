@@ -20,7 +20,8 @@ struct sbx_runner_status
    complete lines.  Returns 0, or -errno on a read error.  */
 int sbx_runner_status_read (struct sbx_runner_status *st, int fd);
 
-/* Block until the child pid is known or the channel closes.  */
+/* Wait until the child pid is known or the channel closes, unless a
+   held signal stops the wait first (-EINTR: stop_wait.h).  */
 int sbx_runner_status_wait_child (struct sbx_runner_status *st, int fd);
 
 #endif

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "runtime/linux/stop_wait.h"
 
 #ifndef SYS_openat2
 #define SYS_openat2 437
@@ -91,7 +93,9 @@ sbx_console_give (int slave_fd, const int64_t owner[2], struct sbx_error *err)
                          (long long) owner[0], (long long) owner[1]);
 }
 
-/* One message: the payload runc sends, with FD attached as SCM_RIGHTS.  */
+/* One message: the payload runc sends, with FD attached as SCM_RIGHTS;
+   SOCK is non-blocking, and a full one is waited for unless a held
+   signal stops the wait (-EINTR).  */
 static int
 send_fd (int sock, int fd)
 {
@@ -113,11 +117,39 @@ send_fd (int sock, int fd)
   cmsg->cmsg_len = CMSG_LEN (sizeof (int));
   memcpy (CMSG_DATA (cmsg), &fd, sizeof fd);
 
-  ssize_t n;
-  do
-    n = sendmsg (sock, &msg, MSG_NOSIGNAL); /* EPIPE, never SIGPIPE */
-  while (n < 0 && errno == EINTR);
-  return n < 0 ? -errno : 0;
+  for (;;)
+    {
+      if (sendmsg (sock, &msg, MSG_NOSIGNAL) >= 0) /* EPIPE, never SIGPIPE */
+        return 0;
+      int e = errno, w = 0;
+      if (e == EAGAIN)
+        w = sbx_wait_unless_stopped (sock, POLLOUT, -1);
+      else if (e != EINTR)
+        return -e;
+      if (w < 0)
+        return w;
+    }
+}
+
+/* Connect SOCK (non-blocking) to ADDR, however long its listener takes
+   to make room, unless a held signal stops it (-EINTR).  A Unix socket's
+   full backlog fails such a connect with EAGAIN and cannot be polled
+   for: it is asked again every 10 ms.  */
+static int
+connect_unless_stopped (int sock, const struct sockaddr_un *addr)
+{
+  for (;;)
+    {
+      if (connect (sock, (const struct sockaddr *) addr, sizeof *addr) == 0)
+        return 0;
+      int e = errno, w = 0;
+      if (e == EAGAIN)
+        w = sbx_wait_unless_stopped (-1, 0, 10);
+      else if (e != EINTR)
+        return -e;
+      if (w < 0)
+        return w;
+    }
 }
 
 int
@@ -132,16 +164,23 @@ sbx_console_send (const char *socket_path, int master_fd,
                      socket_path, sizeof addr.sun_path - 1);
   strcpy (addr.sun_path, socket_path);
 
-  cleanup_close int sock = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  cleanup_close int sock
+      = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (sock < 0)
     return sbx_fail_errno (err, -errno,
                            "console socket %s: cannot create a "
                            "socket",
                            socket_path);
-  if (connect (sock, (struct sockaddr *) &addr, sizeof addr) < 0)
-    return sbx_fail_errno (err, -errno, "console socket %s: cannot connect",
+  int r = connect_unless_stopped (sock, &addr);
+  if (r == -EINTR)
+    return sbx_fail (err, r,
+                     "console socket %s: sbx-oci was sent a signal while it "
+                     "waited for the listener",
+                     socket_path);
+  if (r < 0)
+    return sbx_fail_errno (err, r, "console socket %s: cannot connect",
                            socket_path);
-  int r = send_fd (sock, master_fd);
+  r = send_fd (sock, master_fd);
   if (r < 0)
     return sbx_fail_errno (
         err, r, "console socket %s: cannot send the console", socket_path);

@@ -31,6 +31,7 @@
 #include "runtime/linux/supervise/host_ports.h"
 #include "runtime/linux/container/create_console.h"
 #include "runtime/linux/pidfd.h"
+#include "runtime/linux/stop_wait.h"
 #include "runtime/linux/bwrap/runner_status.h"
 #include "runtime/linux/bwrap/setup_retry.h"
 #include "runtime/linux/bwrap/spawn.h"
@@ -88,21 +89,6 @@ init_report (int report_fd, char *msg, size_t size)
   return msg[0] == '\0' ? 1 : -1;
 }
 
-/* The sandbox ended before it was held: wait for the runner, and say why
-   in sbx-oci-init's words when it left a report, else in the runner's.  */
-static int
-ended_in_setup (const struct sbx_sandbox *sb, pid_t *runner, int report_fd,
-                struct sbx_error *err)
-{
-  int status = 0;
-  while (waitpid (*runner, &status, 0) < 0 && errno == EINTR)
-    ;
-  *runner = 0;
-  char msg[512] = "";
-  init_report (report_fd, msg, sizeof msg);
-  return init_failed (sb, msg, status, err);
-}
-
 /* -EINTR when a signal that would end sbx-oci came (held since the
    claim: sbx_container_create): the create is to be undone, then ended
    by it.  */
@@ -113,6 +99,30 @@ stop_requested (struct sbx_error *err)
   sbx_signals_held_set (&held);
   int s = sbx_signals_pending_in (&held);
   return s ? sbx_fail (err, -EINTR, "sbx-oci was sent signal %d", s) : 0;
+}
+
+/* -EINTR for a stop that ended a wait (stop_wait.h), in its words.  */
+static int
+stopped (struct sbx_error *err)
+{
+  int r = stop_requested (err);
+  return r < 0 ? r : sbx_fail (err, -EINTR, "sbx-oci was sent a signal");
+}
+
+/* The sandbox ended before it was held: wait for the runner, and say why
+   in sbx-oci-init's words when it left a report, else in the runner's.  */
+static int
+ended_in_setup (const struct sbx_sandbox *sb, pid_t *runner, int report_fd,
+                struct sbx_error *err)
+{
+  int status = 0;
+  int r = sbx_reap_unless_stopped (*runner, &status);
+  *runner = 0;
+  if (r == -EINTR)
+    return stopped (err);
+  char msg[512] = "";
+  init_report (report_fd, msg, sizeof msg);
+  return init_failed (sb, msg, status, err);
 }
 
 /* PATH (/proc/PID/syscall) shows a read of WANT's fd, or cannot be
@@ -170,6 +180,29 @@ wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
   return sbx_fail (err, -ETIMEDOUT, "the sandbox was not set up within %d s",
                    HOLD_WAIT_MS / 1000);
 }
+/* A stop came before the runner reported the sandbox's pid (a runner
+   that hangs): the runner is killed, and a pid it reported meanwhile is
+   kept in C, for kill_recorded.  -EINTR, the stop's.  */
+static int
+stopped_unreported (pid_t *runner, struct sbx_runner_status *st, int status_fd,
+                    struct sbx_container *c, struct sbx_error *err)
+{
+  kill (*runner, SIGKILL);
+  while (waitpid (*runner, NULL, 0) < 0 && errno == EINTR)
+    ;
+  *runner = 0;
+  /* All the runner wrote is there; a sandbox it made may hold the pipe
+     open, so what is there is all that is read.  */
+  if (fcntl (status_fd, F_SETFL, O_NONBLOCK) == 0)
+    sbx_runner_status_read (st, status_fd);
+  if (st->child_pid > 0)
+    {
+      c->pid = st->child_pid;
+      c->start_time = sbx_pid_start_time (c->pid);
+    }
+  return stopped (err);
+}
+
 /* Spawn bwrap held on the FIFO and learn the sandbox's pid.  */
 static int
 spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
@@ -208,7 +241,11 @@ spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   cleanup_close int report_fd = sp.init_report_fd;
   struct sbx_runner_status st = { 0 };
   r = sbx_runner_status_wait_child (&st, sp.status_fd);
+  if (r == -EINTR)
+    r = stopped_unreported (runner, &st, sp.status_fd, c, err);
   close (sp.status_fd);
+  if (r == -EINTR)
+    return r;
   if (r < 0)
     return sbx_fail_errno (err, r, "cannot read the runner's status");
   if (st.child_pid <= 0)

@@ -464,14 +464,7 @@ sbx_bwrap_supervise (struct sbx_spawned *sp, const struct sbx_plan *plan,
         && m.delivered == 0 && m.breach == SBX_LIMIT_NONE && m.abandoned == 0;
   int stopped = stopped_in_setup (&m);
   if (stopped && m.breach == SBX_LIMIT_NONE)
-    {
-      /* Asked to stop before the command ran: stopped, not failed.  */
-      out->kind = SBX_OUTCOME_SIGNALED;
-      out->signal = stopped;
-      out->signal_certain = true;
-      snprintf (out->reason, sizeof out->reason,
-                "stopped by signal %d before the command started", stopped);
-    }
+    sbx_outcome_stopped_before_start (out, stopped);
   else if (m.grace_over && m.breach == SBX_LIMIT_NONE)
     {
       /* Stopped as asked, if not in time: the command (or its set-up) is
