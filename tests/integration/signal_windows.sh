@@ -16,7 +16,8 @@
 # - `create` blocked connecting to a console socket that never accepts,
 #   or waiting on a runner that hangs, and `run` waiting on such a runner
 #   in its probe: it ends at once, and leaves no container;
-# - `exec --detach` once it started the process: the process is ended;
+# - `exec --detach` once it started the process: the process is ended,
+#   and a process that took its pid meanwhile is not;
 # - a foreground `exec` whose process ignores SIGTERM: killed after the
 #   grace;
 # and `create` whose warning meets a stderr nobody reads any more still
@@ -435,6 +436,48 @@ detach_window () {
   sbx delete --force "$id"
 }
 
+# `exec --detach` SIGTERMed as it writes its pid file, its process gone
+# meanwhile and its pid taken by another process (root: ns_last_pid):
+# that process is not killed.  exec killed by the raw pid; its
+# intermediate child exits at once, so the process is reaped by the
+# container's init (here a pid 1 that ignores SIGCHLD) and its pid freed.
+reuse_window () {
+  [ "$MODE" = root ] && [ -w /proc/sys/kernel/ns_last_pid ] || return 0
+  local b=$WORK/$MODE-reuse id=sw-reuse-$RUN tmp pid victim=
+  bundle "$b" sh -c "trap '' CHLD; exec sleep 600"
+  sbx create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 && sbx start "$id"
+  rm -f "$SCRATCH"/reuse.pid "$SCRATCH"/.reuse.pid.tmp.*
+  traced fsync 1 env -i "$TRACED_ENV" "$SBX" --root "$ROOT" exec \
+    --detach --pid-file "$SCRATCH/reuse.pid" "$id" sh -c :
+  # The pid, from the pid file's temporary copy (held at its fsync).
+  for _ in $(seq 200); do
+    tmp=$(ls "$SCRATCH"/.reuse.pid.tmp.* 2>/dev/null | head -1)
+    [ -n "$tmp" ] && [ -s "$tmp" ] && break
+    sleep 0.05
+  done
+  pid=$(cat "$tmp" 2>/dev/null)
+  for _ in $(seq 100); do [ -n "$pid" ] && [ ! -e "/proc/$pid" ] && break; sleep 0.05; done
+  if [ -n "$pid" ] && [ ! -e "/proc/$pid" ]; then
+    for _ in 1 2 3; do
+      echo $((pid - 1)) > /proc/sys/kernel/ns_last_pid
+      sleep 300 &
+      victim=$!
+      [ "$victim" = "$pid" ] && break
+      kill "$victim"
+      victim=
+    done
+  fi
+  check "exec --detach: its process's pid is taken by another ($pid, ${victim:-not taken})" \
+    [ -n "$victim" ]
+  signal_traced TERM
+  sleep 0.2
+  check "exec --detach SIGTERMed as it wrote its pid file: exits 143 (got $RC)" [ "$RC" -eq 143 ]
+  check "and the process that took the pid is not killed" \
+    eval '[ -n "$victim" ] && kill -0 "$victim" 2> /dev/null'
+  [ -n "$victim" ] && kill "$victim" 2> /dev/null
+  sbx delete --force "$id"
+}
+
 # A foreground `exec` SIGTERMed whose process ignores SIGTERM: the
 # process is killed once the grace `run` gives is over (10 s), and exec
 # ends; it waited for good, and a caller's SIGKILL of it then left the
@@ -505,6 +548,7 @@ suite () {
   blocked_create
   blocked_run
   detach_window
+  reuse_window
   exec_grace
   other_signal
 }

@@ -320,10 +320,12 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
 }
 
 /* The intermediate child: join, fork into the pid namespace, report the
-   new pid, and wait for it unless detached.  */
+   new pid, and wait for it; detached, only until sbx-oci has a pidfd of
+   it (GO_R's end): until then the process, even ended, is this one's
+   unreaped child, so its pid is nobody else's.  */
 static __attribute__ ((noreturn)) void
 enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
-       int report_w, int pid_w)
+       int report_w, int pid_w, int go_r)
 {
   /* Before any namespace is entered: a non-dumpable process's /proc/PID
      files are out of reach of the sandbox's processes (they would need
@@ -347,8 +349,15 @@ enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
       become (p, envp, cwd, report_w);
     }
   close (report_w);
-  if (write (pid_w, &pid, sizeof pid) < 0 || detach)
+  if (write (pid_w, &pid, sizeof pid) < 0)
     _exit (0);
+  if (detach)
+    {
+      char c;
+      while (read (go_r, &c, 1) < 0 && errno == EINTR)
+        ;
+      _exit (0);
+    }
   close (pid_w);
   int status;
   while (waitpid (pid, &status, 0) < 0)
@@ -417,8 +426,9 @@ oom:
 
 /* While sbx-oci exec waits, the signals a caller ends it with go to the
    process it started, as `run` forwards them: a caller's SIGTERM ends
-   the command, not only its waiter.  */
-static volatile sig_atomic_t forward_to, grace_armed;
+   the command, not only its waiter: through its pidfd, so that once
+   it ended and was reaped, none goes to what took its pid.  */
+static volatile sig_atomic_t forward_to, forward_fd = -1, grace_armed;
 
 /* The signals `run` forwards (supervise.c): the ones a caller ends or
    tells a command with.  */
@@ -433,7 +443,7 @@ forward_signal (int sig)
 {
   if (forward_to <= 0)
     return;
-  kill ((pid_t) forward_to, sig);
+  sbx_pidfd_signal (forward_fd, sig);
   if (sbx_signal_stops (sig) && !grace_armed)
     {
       grace_armed = 1;
@@ -443,7 +453,8 @@ forward_signal (int sig)
 
 /* The grace's alarm (the kernel's, once armed) kills the process and
    its group (it leads one: become's setsid), so that a child of it that
-   ignores the signal too ends with it.  A SIGALRM sent by anyone else,
+   ignores the signal too ends with it; the group only while the process
+   is there to own its number.  A SIGALRM sent by anyone else,
    or an alarm the caller left running, is forwarded as the others are.  */
 static void
 grace_over (int sig, siginfo_t *si, void *uc)
@@ -456,12 +467,14 @@ grace_over (int sig, siginfo_t *si, void *uc)
       forward_signal (sig);
       return;
     }
-  kill (-(pid_t) forward_to, SIGKILL);
-  kill ((pid_t) forward_to, SIGKILL);
+  if (sbx_pidfd_signal (forward_fd, 0) == 0)
+    kill (-(pid_t) forward_to, SIGKILL);
+  sbx_pidfd_signal (forward_fd, SIGKILL);
 }
 
+/* Forward to PID (its pidfd PIDFD), or no more (ON false).  */
 static void
-forward_signals (pid_t pid, bool on)
+forward_signals (pid_t pid, int pidfd, bool on)
 {
   struct sigaction sa = { .sa_handler = on ? forward_signal : SIG_DFL };
   struct sigaction alrm = { .sa_flags = on ? SA_SIGINFO : 0 };
@@ -470,6 +483,7 @@ forward_signals (pid_t pid, bool on)
   else
     alrm.sa_handler = SIG_DFL;
   forward_to = on ? pid : 0;
+  forward_fd = on ? pidfd : -1;
   grace_armed = 0;
   if (!on)
     alarm (0);
@@ -483,8 +497,9 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
         char **envp, struct sbx_error *err)
 {
   const char *cwd = o->cwd ? o->cwd : p->spec->process.cwd;
-  int rep[2], pp[2];
-  if (pipe2 (rep, O_CLOEXEC) < 0 || pipe2 (pp, O_CLOEXEC) < 0)
+  int rep[2], pp[2], go[2];
+  if (pipe2 (rep, O_CLOEXEC) < 0 || pipe2 (pp, O_CLOEXEC) < 0
+      || pipe2 (go, O_CLOEXEC) < 0)
     return sbx_fail_errno (err, -errno, "cannot create a pipe");
   /* Held from before the fork until the pid is known: a signal in
      between is delivered then, not lost with sbx-oci.  */
@@ -505,16 +520,22 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
       sigprocmask (SIG_SETMASK, &old, NULL);
       close (rep[0]);
       close (pp[0]);
-      enter (p, envp, cwd, o->detach, rep[1], pp[1]);
+      close (go[1]);
+      enter (p, envp, cwd, o->detach, rep[1], pp[1], go[0]);
     }
   close (rep[1]);
   close (pp[1]);
+  close (go[0]);
   pid_t pid = 0;
   struct sbx_child_step f;
   ssize_t np = read (pp[0], &pid, sizeof pid);
   bool failed = sbx_child_step_read (rep[0], STEP_EXEC, &f);
   close (pp[0]);
   close (rep[0]);
+  /* The process's own handle, taken while its pid cannot be another's
+     (enter): a stop below ends it, never what took the pid after.  */
+  int pidfd = np == (ssize_t) sizeof pid ? sbx_pidfd_open (pid) : -1;
+  close (go[1]);
   int r = 0;
   if (failed)
     r = report_failure (&f, p, cwd, err);
@@ -533,18 +554,21 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
      forwarded to it.  */
   if (r == 0 && o->detach && sbx_signals_pending_in (&held))
     {
-      sbx_pidfd_kill (pid, SIGKILL);
+      if (pidfd >= 0)
+        sbx_pidfd_signal (pidfd, SIGKILL);
       if (o->pid_file.path)
         unlinkat (o->pid_file.dirfd, o->pid_file.name, 0);
       r = sbx_fail (err, -EINTR, "exec: sbx-oci was sent a signal");
     }
-  if (r == 0 && !o->detach && np == (ssize_t) sizeof pid)
-    forward_signals (pid, true);
+  if (r == 0 && !o->detach && pidfd >= 0)
+    forward_signals (pid, pidfd, true);
   sigprocmask (SIG_SETMASK, &old, NULL);
   int status;
   while (waitpid (a, &status, 0) < 0 && errno == EINTR)
     ;
-  forward_signals (0, false);
+  forward_signals (0, -1, false);
+  if (pidfd >= 0)
+    close (pidfd);
   if (r < 0 || o->detach)
     return r;
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
