@@ -298,6 +298,11 @@ run_one (const struct sbx_hook *hook, const char *label, const char *state,
   sigset_t stopping, old;
   sbx_signals_held_set (&stopping);
   sigdelset (&stopping, SIGPIPE); /* feeding a hook that has gone */
+  /* One ignored (nohup's SIGHUP) ends nothing: held, it is queued all
+     the same, and a signalfd of it would end the hook.  */
+  for (int s = 1; s < NSIG; s++)
+    if (sigismember (&stopping, s) == 1 && sbx_signal_ignored (s))
+      sigdelset (&stopping, s);
   sbx_signals_hold (&old);
   cleanup_close int signal_fd
       = signalfd (-1, &stopping, SFD_CLOEXEC | SFD_NONBLOCK);

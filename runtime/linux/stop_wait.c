@@ -5,36 +5,78 @@
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/signal_hold.h"
 #include "runtime/linux/pidfd.h"
 
 int
+sbx_stop_pending (void)
+{
+  sigset_t held;
+  sbx_signals_held_set (&held);
+  return sbx_signals_pending_in (&held);
+}
+
+int
+sbx_stop_requested (struct sbx_error *err)
+{
+  int s = sbx_stop_pending ();
+  return s ? sbx_fail (err, -EINTR, "sbx-oci was sent signal %d", s) : 0;
+}
+
+/* Take the held signals that are pending but ignored: the release would
+   drop them, and pending they keep a signalfd of them readable.  */
+static void
+drop_ignored (const sigset_t *held)
+{
+  sigset_t pending;
+  if (sigpending (&pending) < 0)
+    return;
+  for (int s = 1; s < NSIG; s++)
+    if (sigismember (held, s) == 1 && sigismember (&pending, s) == 1
+        && sbx_signal_ignored (s))
+      {
+        sigset_t one;
+        sigemptyset (&one);
+        sigaddset (&one, s);
+        sigtimedwait (&one, NULL, &(struct timespec){ 0, 0 });
+      }
+}
+
+int
 sbx_wait_unless_stopped (int fd, short events, int timeout_ms)
 {
-  sigset_t stops;
-  sbx_signals_held_set (&stops);
-  for (int s = 1; s < NSIG; s++)
-    if (sigismember (&stops, s) == 1 && sbx_signal_ignored (s))
-      sigdelset (&stops, s);
+  sigset_t held;
+  sbx_signals_held_set (&held);
   /* Readable while one is pending; polled, never read, so it stays.  */
-  int sfd = signalfd (-1, &stops, SFD_CLOEXEC | SFD_NONBLOCK);
+  int sfd = signalfd (-1, &held, SFD_CLOEXEC | SFD_NONBLOCK);
   if (sfd < 0)
     return -errno;
   struct pollfd p[2]
       = { { .fd = sfd, .events = POLLIN }, { .fd = fd, .events = events } };
-  int n;
-  do
-    n = poll (p, 2, timeout_ms);
-  while (n < 0 && errno == EINTR);
-  int e = errno;
+  int r;
+  for (;;)
+    {
+      int n = poll (p, 2, timeout_ms);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        r = -errno;
+      else if (!(p[0].revents & POLLIN))
+        r = n > 0;
+      else if (sbx_stop_pending ())
+        r = -EINTR;
+      else
+        {
+          drop_ignored (&held);
+          continue;
+        }
+      break;
+    }
   close (sfd);
-  if (n < 0)
-    return -e;
-  if (p[0].revents & POLLIN)
-    return -EINTR;
-  return n > 0;
+  return r;
 }
 
 int
@@ -44,10 +86,11 @@ sbx_reap_unless_stopped (pid_t pid, int *status)
   int stopped = pfd >= 0 ? sbx_wait_unless_stopped (pfd, POLLIN, -1) : 0;
   if (pfd >= 0)
     close (pfd);
-  if (stopped < 0)
+  /* Any other end of the wait (no signalfd) leaves the plain wait.  */
+  if (stopped == -EINTR)
     kill (pid, SIGKILL);
   while (waitpid (pid, status, 0) < 0)
     if (errno != EINTR)
       return -errno;
-  return stopped < 0 ? stopped : 0;
+  return stopped == -EINTR ? stopped : 0;
 }

@@ -201,6 +201,19 @@ json.dump(c, open(sys.argv[1], "w"))' "$b/config.json" "$hook"
     eval '! sbx state "$id" > /dev/null 2>&1' 
   [ -z "$left" ] || { ps -o pid,ppid,pgid,cmd -p "$left" | sed "s/^/# /"; kill -KILL "$left"; }
   sbx delete --force "$id" 2> /dev/null
+  # Under nohup, SIGHUP is ignored: the hook runs on to its end and the
+  # create succeeds (the hook was ended, and the create failed).
+  printf '#!/bin/sh\ncat > /dev/null\n: > %s/hook.ran\nsleep 1\n' "$SCRATCH" > "$hook"
+  rm -f "$SCRATCH/hook.ran"
+  $AS nohup env -i "$SBX" --root "$ROOT" create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do [ -e "$SCRATCH/hook.ran" ] && break; sleep 0.05; done
+  kill -HUP "$pid"
+  wait "$pid"
+  RC=$?
+  check "create under nohup sent SIGHUP in its hook: creates all the same (exit $RC)" \
+    eval '[ "$RC" -eq 0 ] && sbx state "$id" 2>/dev/null | grep -q "\"created\""'
+  sbx delete --force "$id" 2> /dev/null
 }
 
 # `create` SIGTERMed during its set-up, after it claimed the id and
@@ -283,10 +296,9 @@ blocked_in () {
   return 1
 }
 
-# stopped_soon PID: PID, sent SIGTERM, ends within 5 s; sets RC once
-# it ended (whenever that was: the caller unblocks it after).
+# stopped_soon PID [SIGNAL]: PID, sent SIGNAL (TERM), ends within 5 s.
 stopped_soon () {
-  kill -TERM "$1"
+  kill -"${2:-TERM}" "$1"
   for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
   return 1
 }
@@ -332,8 +344,9 @@ hanging_runner () {
 
 # The same, and its runner gone, while it waits on a runner that hangs
 # (--runner, trusted as named): one that never reports the sandbox's
-# pid, then one whose probe (its --help, asked once a state root) never
-# answers.
+# pid, one whose probe (its --help, asked once a state root) never
+# answers, and one that never reports it where a user namespace's maps
+# wait for it.
 blocked_create () {
   local b=$WORK/$MODE-blocked runner=$SCRATCH/runner.sh pid ended seen left
   local id mark=6$RANDOM
@@ -342,10 +355,18 @@ blocked_create () {
   [ "$MODE" = root ] && console_create
   bundle "$b" sleep 600
   hanging_runner "$runner" "$mark"
-  for at in launch probe; do
+  # A user namespace whose maps sbx-oci writes (root's, of no mappings)
+  # has the runner report the sandbox's pid on another channel first.
+  cp "$b/config.json" "$b/plain.json"
+  python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))
+c["linux"]["namespaces"].append({"type": "user"})
+json.dump(c, open(sys.argv[2], "w"))' "$b/config.json" "$b/userns.json"
+  for at in launch probe userns; do
     id=sw-runner-$at-$RUN
     rm -f "$SCRATCH/hang-probe"
     [ "$at" = probe ] && touch "$SCRATCH/hang-probe"
+    cp "$b/plain.json" "$b/config.json"
+    [ "$at" = userns ] && cp "$b/userns.json" "$b/config.json"
     rm -rf "$ROOT-$at" && mkdir "$ROOT-$at" && { [ -z "$AS" ] || chown 65534:65534 "$ROOT-$at"; }
     $AS env -i "$SBX" --root "$ROOT-$at" --runner "$runner" create --bundle "$b" "$id" \
       < /dev/null > /dev/null 2> "$SCRATCH/create.err" &
@@ -372,12 +393,14 @@ blocked_create () {
   done
 }
 
-# `run` SIGTERMed while its probe waits on a runner that hangs: stopped
-# before the command started (143, outcome "signaled"), the runner gone;
-# it waited for good, as it holds the signals its supervision takes.
+# `run` sent SIGXCPU while its probe waits on a runner that hangs:
+# stopped before the command started (152, outcome "signaled" by 24, not
+# by the SIGCHLD of the runner killed), the runner gone; it waited for
+# good, as it holds the signals its supervision takes.
 blocked_run () {
-  local b=$WORK/$MODE-blocked runner=$SCRATCH/runner.sh r=$ROOT-run pid ended
-  local left mark=6$RANDOM
+  local b=$WORK/$MODE-blocked-run runner=$SCRATCH/runner.sh r=$ROOT-run pid
+  local ended left mark=6$RANDOM
+  bundle "$b" sleep 600
   hanging_runner "$runner" "$mark"
   touch "$SCRATCH/hang-probe"
   rm -rf "$r" "$SCRATCH/run.json" && mkdir "$r" && { [ -z "$AS" ] || chown 65534:65534 "$r"; }
@@ -385,16 +408,16 @@ blocked_run () {
     --bundle "$b" sw-run-$RUN < /dev/null > /dev/null 2>&1 &
   pid=$!
   for _ in $(seq 200); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.05; done
-  stopped_soon "$pid" && ended=yes || ended=no
+  stopped_soon "$pid" XCPU && ended=yes || ended=no
   sleep 0.2
   left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
   pkill -KILL -f "^sleep $mark\$"
   wait "$pid"
   RC=$?
-  check "run SIGTERMed as its runner hangs in the probe: ends at once (ended within 5 s: $ended, exit $RC)" \
-    [ "$ended" = yes -a "$RC" -eq 143 ]
-  check "and its outcome says it was stopped ($(head -c 160 "$SCRATCH/run.json" 2>&1))" \
-    grep -q '"outcome":"signaled"' "$SCRATCH/run.json"
+  check "run sent SIGXCPU as its runner hangs in the probe: ends at once (ended within 5 s: $ended, exit $RC)" \
+    [ "$ended" = yes -a "$RC" -eq 152 ]
+  check "and its outcome says it was stopped by it ($(head -c 160 "$SCRATCH/run.json" 2>&1))" \
+    grep -q '"outcome":"signaled","signal":24,' "$SCRATCH/run.json"
   check "and its runner is gone (${left:-none})" [ -z "$left" ]
   rm -rf "$r" "$SCRATCH/hang-probe"
 }

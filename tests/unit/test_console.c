@@ -121,7 +121,8 @@ test_send_stopped (int master)
   int held[4], n = 0;
   for (; n < 4; n++)
     {
-      held[n] = socket (AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+      held[n]
+          = socket (AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
       if (connect (held[n], (struct sockaddr *) &addr, sizeof addr) < 0)
         break;
     }

@@ -32,6 +32,7 @@
 #include "runtime/linux/container/sandbox.h"
 #include "runtime/linux/confine/landlock_helper_fd.h"
 #include "runtime/linux/confine/landlock_rules.h"
+#include "runtime/linux/stop_wait.h"
 #include "runtime/shell_quote.h"
 #include "runtime/state_root.h"
 
@@ -436,15 +437,14 @@ run_limited (const struct sbx_context *g, struct sbx_sandbox *sb,
   return r < 0 ? r : f;
 }
 
-/* A stop that ended the planning (the probe's wait on a runner that
-   hangs: stop_wait.h) is the run's outcome, as one during the set-up is
-   (sbx_bwrap_supervise): 0, the outcome filled, or -EINTR.  */
+/* A stop that ended a wait before the command started (stop_wait.h: a
+   runner that hangs in the probe, or before it reports the sandbox) is
+   the run's outcome, as one the supervision takes is: 0, the outcome
+   filled, or -EINTR.  */
 static int
-stopped_in_planning (struct sbx_outcome *out, struct sbx_error *err)
+stopped_before_start (struct sbx_outcome *out, struct sbx_error *err)
 {
-  sigset_t held;
-  sbx_bwrap_supervise_signals (&held);
-  int s = sbx_signals_pending_in (&held);
+  int s = sbx_stop_pending ();
   if (s == 0)
     return -EINTR;
   sbx_error_clear (err);
@@ -490,12 +490,12 @@ sbx_backend_run (const struct sbx_context *g,
   prestart (g, req, &ps);
   struct sbx_sandbox sb;
   int r = sbx_sandbox_prepare_source (g, &req->source, &sb, err);
-  if (r == -EINTR && !req->dry_run)
-    r = stopped_in_planning (&res->outcome, err);
-  else if (r == 0 && req->dry_run)
+  if (r == 0 && req->dry_run)
     r = dry_run (&sb, req->seccomp_dir, err);
   else if (r == 0)
     r = run_limited (g, &sb, req, &ps, &res->outcome, err);
+  if (r == -EINTR && !req->dry_run)
+    r = stopped_before_start (&res->outcome, err);
   sbx_prestart_release (&ps);
   res->exec_status = sb.exec_status;
   if (sb.spec)

@@ -19,7 +19,6 @@
 #include "common/host_root.h"
 #include "common/file_io.h"
 #include "common/path.h"
-#include "common/signal_hold.h"
 #include "runtime/linux/bwrap/setup_retry.h"
 #include "runtime/host_paths.h"
 #include "runtime/linux/real_path.h"
@@ -78,25 +77,44 @@ run_runner (const char *const *args, char *out, size_t out_len)
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
 
+/* What the probe's runs of the runner came to: a sandbox's set-up
+   that failed while the host's mounts changed (sandbox_runs), a stop
+   (stop_wait.h), after which the runner is run no more.  */
+struct probe_run
+{
+  bool unsettled, stopped;
+};
+
+/* run_runner, unless stopped (PR).  */
+static int
+ask (struct probe_run *pr, const char *const *args, char *out, size_t out_len)
+{
+  if (pr->stopped)
+    return -EINTR;
+  int r = run_runner (args, out, out_len);
+  pr->stopped = r == -EINTR;
+  return r;
+}
+
 /* Whether the runner's test sandbox ARGS runs.  Its recursive bind of /
    fails while the host's mounts change (setup_retry.h): such a failure
    is tried again, after the same pauses as a sandbox's set-up.  One that
-   failed every time with the mounts still changing sets *UNSETTLED: the
-   cache would keep "no namespaces" for this state root until bwrap or
+   failed every time with the mounts still changing sets PR->unsettled:
+   the cache would keep "no namespaces" for this state root until bwrap or
    the kernel changed.  */
 static bool
-sandbox_runs (const char *const *args, bool *unsettled)
+sandbox_runs (const char *const *args, struct probe_run *pr)
 {
   cleanup_close int watch = sbx_mounts_watch ();
   for (int attempt = 1;; attempt++)
     {
-      int r = run_runner (args, NULL, 0);
-      if (r == 0 || r == -EINTR) /* stopped: sbx_probe_host says so */
+      int r = ask (pr, args, NULL, 0);
+      if (r == 0 || r == -EINTR)
         return r == 0;
       bool changed = sbx_mounts_changed (&watch);
       if (attempt == SBX_SETUP_ATTEMPTS || !changed)
         {
-          *unsettled |= changed;
+          pr->unsettled |= changed;
           return false;
         }
       sbx_setup_pause (attempt);
@@ -105,34 +123,34 @@ sandbox_runs (const char *const *args, bool *unsettled)
 
 /* Whether the runner takes --bind-fd: its --help lists every option.  */
 static bool
-runner_has_bind_fd (const char *runner)
+runner_has_bind_fd (const char *runner, struct probe_run *pr)
 {
   char help[16384];
   const char *args[] = { runner, "--help", NULL };
-  return run_runner (args, help, sizeof help) == 0
+  return ask (pr, args, help, sizeof help) == 0
          && strstr (help, "--bind-fd ") != NULL;
 }
 
 static void
-probe_runner (struct sbx_probe *p, bool *unsettled)
+probe_runner (struct sbx_probe *p, struct probe_run *pr)
 {
   struct sbx_host_facts *f = &p->facts;
   char out[256];
   const char *version[] = { p->runner_path, "--version", NULL };
-  if (run_runner (version, out, sizeof out) == 0)
+  if (ask (pr, version, out, sizeof out) == 0)
     sscanf (out, "bubblewrap %d.%d.%d", &f->runner_version[0],
             &f->runner_version[1], &f->runner_version[2]);
   const char *userns[] = {
     p->runner_path, "--unshare-user", "--ro-bind", "/", "/", "true", NULL
   };
-  f->userns_ok = sandbox_runs (userns, unsettled);
+  f->userns_ok = sandbox_runs (userns, pr);
   /* Root's sandboxes make their namespaces without a user namespace,
      which needs CAP_SYS_ADMIN: root in a container of default settings
      (podman, docker) lacks it, while a user namespace may still work
      there.  Probed in the shape root's launches take.  */
   const char *root_shape[]
       = { p->runner_path, "--ro-bind", "/", "/", "true", NULL };
-  f->root_ns_ok = f->is_root && sandbox_runs (root_shape, unsettled);
+  f->root_ns_ok = f->is_root && sandbox_runs (root_shape, pr);
   const char *proc[] = { p->runner_path,
                          f->is_root ? "--unshare-pid" : "--unshare-user",
                          "--unshare-pid",
@@ -143,8 +161,8 @@ probe_runner (struct sbx_probe *p, bool *unsettled)
                          "/proc",
                          "true",
                          NULL };
-  f->private_proc_ok = sandbox_runs (proc, unsettled);
-  f->runner_bind_fd = runner_has_bind_fd (p->runner_path);
+  f->private_proc_ok = sandbox_runs (proc, pr);
+  f->runner_bind_fd = runner_has_bind_fd (p->runner_path, pr);
 }
 
 /* What would change the probe's answer: the runner, the kernel, and who
@@ -430,25 +448,22 @@ sbx_probe_host (const char *runner, int cache_fd, struct sbx_probe *out,
       out->facts.no_namespaces = no_namespaces (&out->facts);
       return 0;
     }
+  struct probe_run pr = { 0 };
   if (out->facts.runner_named)
     {
       /* Trusted as named: no sandbox is launched to test it; its --help
          says which options it takes, once, then the cache does.  */
       out->facts.userns_ok = out->facts.private_proc_ok = true;
       out->facts.root_ns_ok = out->facts.is_root;
-      out->facts.runner_bind_fd = runner_has_bind_fd (out->runner_path);
+      out->facts.runner_bind_fd = runner_has_bind_fd (out->runner_path, &pr);
     }
-  bool unsettled = false;
   if (!out->facts.runner_named)
-    probe_runner (out, &unsettled);
-  /* Stopped (run_runner): what the runner answered is not all there is,
-     and must not be kept.  */
-  sigset_t held;
-  sbx_signals_held_set (&held);
-  int stop = sbx_signals_pending_in (&held);
-  if (stop)
-    return sbx_fail (err, -EINTR, "sbx-oci was sent signal %d", stop);
-  if (keyed && !unsettled)
+    probe_runner (out, &pr);
+  /* What the runner answered is not all there is: nothing is kept.  */
+  if (pr.stopped)
+    return sbx_fail (err, -EINTR, "probing %s: sbx-oci was sent signal %d",
+                     out->runner_path, sbx_stop_pending ());
+  if (keyed && !pr.unsettled)
     store_cache (cache_fd, key, &out->facts);
   out->facts.no_namespaces = no_namespaces (&out->facts);
   return 0;

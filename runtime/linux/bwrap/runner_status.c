@@ -1,11 +1,13 @@
 #include "runtime/linux/bwrap/runner_status.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "runtime/linux/stop_wait.h"
 
 static bool
@@ -79,4 +81,19 @@ sbx_runner_status_wait_child (struct sbx_runner_status *st, int fd)
         return r;
     }
   return 0;
+}
+
+void
+sbx_runner_status_wait_child_for (struct sbx_runner_status *st, int fd,
+                                  int timeout_ms)
+{
+  uint64_t until = sbx_now_ms () + (uint64_t) timeout_ms;
+  while (st->child_pid == 0 && !st->eof)
+    {
+      uint64_t now = sbx_now_ms ();
+      struct pollfd p = { .fd = fd, .events = POLLIN };
+      if (now >= until || poll (&p, 1, (int) (until - now)) <= 0
+          || sbx_runner_status_read (st, fd) < 0)
+        return;
+    }
 }

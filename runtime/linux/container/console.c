@@ -174,9 +174,9 @@ sbx_console_send (const char *socket_path, int master_fd,
   int r = connect_unless_stopped (sock, &addr);
   if (r == -EINTR)
     return sbx_fail (err, r,
-                     "console socket %s: sbx-oci was sent a signal while it "
+                     "console socket %s: sbx-oci was sent signal %d while it "
                      "waited for the listener",
-                     socket_path);
+                     socket_path, sbx_stop_pending ());
   if (r < 0)
     return sbx_fail_errno (err, r, "console socket %s: cannot connect",
                            socket_path);

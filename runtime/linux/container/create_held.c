@@ -89,23 +89,11 @@ init_report (int report_fd, char *msg, size_t size)
   return msg[0] == '\0' ? 1 : -1;
 }
 
-/* -EINTR when a signal that would end sbx-oci came (held since the
-   claim: sbx_container_create): the create is to be undone, then ended
-   by it.  */
-static int
-stop_requested (struct sbx_error *err)
-{
-  sigset_t held;
-  sbx_signals_held_set (&held);
-  int s = sbx_signals_pending_in (&held);
-  return s ? sbx_fail (err, -EINTR, "sbx-oci was sent signal %d", s) : 0;
-}
-
 /* -EINTR for a stop that ended a wait (stop_wait.h), in its words.  */
 static int
 stopped (struct sbx_error *err)
 {
-  int r = stop_requested (err);
+  int r = sbx_stop_requested (err);
   return r < 0 ? r : sbx_fail (err, -EINTR, "sbx-oci was sent a signal");
 }
 
@@ -170,7 +158,7 @@ wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
         }
       if (said == 0 && report_fd < 0 && held_now (path, want, wlen))
         return 0;
-      int stop = stop_requested (err);
+      int stop = sbx_stop_requested (err);
       if (stop < 0)
         return stop;
       int step = ms < 100 ? 1 : 10;
@@ -180,20 +168,21 @@ wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
   return sbx_fail (err, -ETIMEDOUT, "the sandbox was not set up within %d s",
                    HOLD_WAIT_MS / 1000);
 }
-/* A stop came before the runner reported the sandbox's pid (a runner
-   that hangs): the runner is killed, and a pid it reported meanwhile is
+/* A stop came before the runner reported the sandbox's pid: the runner
+   is killed, and a pid it reported, in the grace or before it died, is
    kept in C, for kill_recorded.  -EINTR, the stop's.  */
 static int
 stopped_unreported (pid_t *runner, struct sbx_runner_status *st, int status_fd,
                     struct sbx_container *c, struct sbx_error *err)
 {
+  sbx_runner_status_wait_child_for (st, status_fd, SBX_RUNNER_REPORT_GRACE_MS);
   kill (*runner, SIGKILL);
   while (waitpid (*runner, NULL, 0) < 0 && errno == EINTR)
     ;
   *runner = 0;
-  /* All the runner wrote is there; a sandbox it made may hold the pipe
+  /* All the runner wrote is there now; the sandbox may hold the pipe
      open, so what is there is all that is read.  */
-  if (fcntl (status_fd, F_SETFL, O_NONBLOCK) == 0)
+  if (st->child_pid == 0 && fcntl (status_fd, F_SETFL, O_NONBLOCK) == 0)
     sbx_runner_status_read (st, status_fd);
   if (st->child_pid > 0)
     {
@@ -230,7 +219,11 @@ spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
     .init_report = true,
   };
   struct sbx_spawned sp;
-  int r = con->slave >= 0 ? sbx_create_console_swap_in (con) : 0;
+  /* Not started at all once stopped.  */
+  int r = sbx_stop_requested (err);
+  if (r < 0)
+    return r;
+  r = con->slave >= 0 ? sbx_create_console_swap_in (con) : 0;
   if (r < 0)
     return sbx_fail_errno (err, r, "cannot give the terminal to the runner");
   r = sbx_bwrap_spawn (&req, &sp, err);
@@ -408,7 +401,7 @@ launch (const struct sbx_context *g, struct sbx_sandbox *sb,
      create once it is undone, asked last: one that ended a createRuntime
      hook left the container "created", its hook never done (the hooks
      see it, hooks.c, and fail).  */
-  r = r ?: stop_requested (err);
+  r = r ?: sbx_stop_requested (err);
   if (r < 0)
     kill_recorded (c);
   return r;
@@ -476,7 +469,7 @@ sbx_container_create (const struct sbx_context *g,
     r = sbx_fail (err, -ENOTSUP,
                   "hooks.startContainer: bubblewrap cannot run a hook "
                   "inside the sandbox before the command starts");
-  r = r ?: stop_requested (err);
+  r = r ?: sbx_stop_requested (err);
   r = r ?: launch_limited (g, &sb, o, &c, err);
   sbx_sandbox_release (&sb);
   if (r < 0)
