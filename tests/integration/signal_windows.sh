@@ -303,6 +303,18 @@ stopped_soon () {
   return 1
 }
 
+# stop_hung PID MARK [SIGNAL]: stopped_soon PID, whose runner hangs in
+# `sleep MARK`: sets ENDED (yes or no), LEFT (that runner, if it
+# outlived PID's end), then ends both and sets RC (PID's status).
+stop_hung () {
+  stopped_soon "$1" "${3:-TERM}" && ENDED=yes || ENDED=no
+  sleep 0.2
+  LEFT=$(pgrep -f "^sleep $2\$" | tr '\n' ' ')
+  pkill -KILL -f "^sleep $2\$"
+  wait "$1"
+  RC=$?
+}
+
 # `create` SIGTERMed while it connects to a console socket whose
 # listener never accepts (a stuck conmon): it ends at once, exits 143
 # and leaves no container.  It waited until the listener let go, as it
@@ -348,8 +360,8 @@ hanging_runner () {
 # answers, and one that never reports it where a user namespace's maps
 # wait for it.
 blocked_create () {
-  local b=$WORK/$MODE-blocked runner=$SCRATCH/runner.sh pid ended seen left
-  local id mark=6$RANDOM
+  local b=$WORK/$MODE-blocked runner=$SCRATCH/runner.sh pid seen id
+  local mark=6$RANDOM
   # A console needs a devpts instance of the container's own, which only
   # root may mount here.
   [ "$MODE" = root ] && console_create
@@ -378,17 +390,12 @@ json.dump(c, open(sys.argv[2], "w"))' "$b/config.json" "$b/userns.json"
     blocked_in "$pid" "*pipe_read" "poll_schedule_timeout*" && seen=yes || seen=no
     check "create: waits on a runner that hangs in its $at ($WAITED$(head -c 200 "$SCRATCH/create.err"))" \
       [ "$seen" = yes ]
-    stopped_soon "$pid" && ended=yes || ended=no
-    sleep 0.2
-    left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
-    pkill -KILL -f "^sleep $mark\$"
-    wait "$pid"
-    RC=$?
-    check "create SIGTERMed as its runner hangs in its $at: ends at once (ended within 5 s: $ended, exit $RC)" \
-      [ "$ended" = yes -a "$RC" -eq 143 ]
+    stop_hung "$pid" "$mark"
+    check "create SIGTERMed as its runner hangs in its $at: ends at once (ended within 5 s: $ENDED, exit $RC)" \
+      [ "$ENDED" = yes -a "$RC" -eq 143 ]
     check "and no container is left" \
       eval '! $AS env -i "$SBX" --root "$ROOT-$at" state "$id" > /dev/null 2>&1'
-    check "and its runner is gone (${left:-none})" [ -z "$left" ]
+    check "and its runner is gone (${LEFT:-none})" [ -z "$LEFT" ]
     rm -rf "$ROOT-$at"
   done
 }
@@ -399,7 +406,7 @@ json.dump(c, open(sys.argv[2], "w"))' "$b/config.json" "$b/userns.json"
 # good, as it holds the signals its supervision takes.
 blocked_run () {
   local b=$WORK/$MODE-blocked-run runner=$SCRATCH/runner.sh r=$ROOT-run pid
-  local ended left mark=6$RANDOM
+  local mark=6$RANDOM
   bundle "$b" sleep 600
   hanging_runner "$runner" "$mark"
   touch "$SCRATCH/hang-probe"
@@ -408,17 +415,12 @@ blocked_run () {
     --bundle "$b" sw-run-$RUN < /dev/null > /dev/null 2>&1 &
   pid=$!
   for _ in $(seq 200); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.05; done
-  stopped_soon "$pid" XCPU && ended=yes || ended=no
-  sleep 0.2
-  left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
-  pkill -KILL -f "^sleep $mark\$"
-  wait "$pid"
-  RC=$?
-  check "run sent SIGXCPU as its runner hangs in the probe: ends at once (ended within 5 s: $ended, exit $RC)" \
-    [ "$ended" = yes -a "$RC" -eq 152 ]
+  stop_hung "$pid" "$mark" XCPU
+  check "run sent SIGXCPU as its runner hangs in the probe: ends at once (ended within 5 s: $ENDED, exit $RC)" \
+    [ "$ENDED" = yes -a "$RC" -eq 152 ]
   check "and its outcome says it was stopped by it ($(head -c 160 "$SCRATCH/run.json" 2>&1))" \
     grep -q '"outcome":"signaled","signal":24,' "$SCRATCH/run.json"
-  check "and its runner is gone (${left:-none})" [ -z "$left" ]
+  check "and its runner is gone (${LEFT:-none})" [ -z "$LEFT" ]
   rm -rf "$r" "$SCRATCH/hang-probe"
 }
 

@@ -104,6 +104,19 @@ test_create (int master, int slave)
           "slave output reaches the master with default termios (onlcr)");
 }
 
+/* A socket listening at PATH with BACKLOG, its address in *ADDR.  */
+static int
+listen_at (const char *path, int backlog, struct sockaddr_un *addr)
+{
+  *addr = (struct sockaddr_un){ .sun_family = AF_UNIX };
+  snprintf (addr->sun_path, sizeof addr->sun_path, "%s", path);
+  int listener = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (bind (listener, (struct sockaddr *) addr, sizeof *addr) < 0
+      || listen (listener, backlog) < 0)
+    abort ();
+  return listener;
+}
+
 /* A listener that never accepts, its backlog full: the connect waits
    for room, until a held signal stops it.  */
 static void
@@ -112,12 +125,8 @@ test_send_stopped (int master)
   struct sbx_error err = { 0 };
   char path[PATH_MAX];
   snprintf (path, sizeof path, "%s/full.sock", tmpdir);
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  snprintf (addr.sun_path, sizeof addr.sun_path, "%s", path);
-  int listener = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (bind (listener, (struct sockaddr *) &addr, sizeof addr) < 0
-      || listen (listener, 0) < 0)
-    abort ();
+  struct sockaddr_un addr;
+  int listener = listen_at (path, 0, &addr);
   int held[4], n = 0;
   for (; n < 4; n++)
     {
@@ -150,12 +159,8 @@ test_send (int master, int slave)
   struct sbx_error err = { 0 };
   char path[PATH_MAX], payload[64], name[PATH_MAX], got_name[PATH_MAX];
   snprintf (path, sizeof path, "%s/console.sock", tmpdir);
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  snprintf (addr.sun_path, sizeof addr.sun_path, "%s", path);
-  int listener = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (bind (listener, (struct sockaddr *) &addr, sizeof addr) < 0
-      || listen (listener, 1) < 0)
-    abort ();
+  struct sockaddr_un addr;
+  int listener = listen_at (path, 1, &addr);
 
   /* The listen backlog accepts the connection before accept() runs.  */
   int r = sbx_console_send (path, master, &err);
