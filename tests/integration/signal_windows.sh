@@ -461,15 +461,16 @@ detach_window () {
   sbx delete --force "$id"
 }
 
-# `exec --detach` SIGTERMed as it writes its pid file, its process gone
-# meanwhile and its pid taken by another process (root: ns_last_pid):
-# that process is not killed.  exec killed by the raw pid; its
-# intermediate child exits at once, so the process is reaped by the
-# container's init (here a pid 1 that ignores SIGCHLD) and its pid freed.
+# `exec --detach` SIGTERMed as it writes its pid file (held there 3 s),
+# its process ended meanwhile: its pid stays its own (an unreaped child
+# of exec's intermediate) until exec lets go, or, where it was freed, the
+# process that took it (root: ns_last_pid) is not killed.  exec killed
+# by the raw pid; its intermediate child exited at once, so the process,
+# reparented to the host's reaper, was reaped and its pid freed.
 reuse_window () {
   [ "$MODE" = root ] && [ -w /proc/sys/kernel/ns_last_pid ] || return 0
-  local b=$WORK/$MODE-reuse id=sw-reuse-$RUN tmp pid victim=
-  bundle "$b" sh -c "trap '' CHLD; exec sleep 600"
+  local b=$WORK/$MODE-reuse id=sw-reuse-$RUN tmp pid victim= state
+  bundle "$b" sleep 600
   sbx create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 && sbx start "$id"
   rm -f "$SCRATCH"/reuse.pid "$SCRATCH"/.reuse.pid.tmp.*
   traced fsync 1 env -i "$TRACED_ENV" "$SBX" --root "$ROOT" exec \
@@ -481,8 +482,9 @@ reuse_window () {
     sleep 0.05
   done
   pid=$(cat "$tmp" 2>/dev/null)
-  for _ in $(seq 100); do [ -n "$pid" ] && [ ! -e "/proc/$pid" ] && break; sleep 0.05; done
-  if [ -n "$pid" ] && [ ! -e "/proc/$pid" ]; then
+  for _ in $(seq 30); do [ -n "$pid" ] && [ ! -e "/proc/$pid" ] && break; sleep 0.05; done
+  state=$(awk '/^State:/ {print $2}' "/proc/${pid:-0}/status" 2>/dev/null)
+  if [ -n "$pid" ] && [ -z "$state" ]; then
     for _ in 1 2 3; do
       echo $((pid - 1)) > /proc/sys/kernel/ns_last_pid
       sleep 300 &
@@ -492,14 +494,70 @@ reuse_window () {
       victim=
     done
   fi
-  check "exec --detach: its process's pid is taken by another ($pid, ${victim:-not taken})" \
-    [ -n "$victim" ]
+  check "exec --detach: its process ended, its pid ${pid:-?} is still its own (${state:-freed}${victim:+, taken by $victim})" \
+    [ "$state" = Z ]
   signal_traced TERM
   sleep 0.2
   check "exec --detach SIGTERMed as it wrote its pid file: exits 143 (got $RC)" [ "$RC" -eq 143 ]
-  check "and the process that took the pid is not killed" \
-    eval '[ -n "$victim" ] && kill -0 "$victim" 2> /dev/null'
+  check "and no process that took the pid is killed" \
+    eval '[ -z "$victim" ] || kill -0 "$victim" 2> /dev/null'
   [ -n "$victim" ] && kill "$victim" 2> /dev/null
+  sbx delete --force "$id"
+}
+
+# A foreground `exec`'s process, ended before exec holds its pidfd, is
+# not reaped until then (held at the pidfd_open): its pid cannot be
+# another's by the time signals are forwarded through it.  Its
+# intermediate child reaped it at once, and a SIGTERM to exec meanwhile
+# went to whatever took the pid.
+pidfd_window () {
+  local b=$WORK/$MODE-pidfd id=sw-pidfd-$RUN exec_pid mid kids
+  bundle "$b" sleep 600
+  sbx create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 && sbx start "$id"
+  $AS strace -o /dev/null -e trace=pidfd_open \
+    -e inject=pidfd_open:delay_enter=3000000:when=1 \
+    env -i "$TRACED_ENV" "$SBX" --root "$ROOT" exec "$id" sh -c 'exit 7' &
+  TRACER=$!
+  for _ in $(seq 100); do
+    exec_pid=$(pgrep -P "$TRACER")
+    mid=$(pgrep -P "${exec_pid:-1}" | head -1)
+    [ -n "$mid" ] && [ "$(awk '/^State:/ {print $2}' "/proc/$exec_pid/status" 2>/dev/null)" = t ] && break
+    sleep 0.1
+  done
+  sleep 0.5
+  kids=$(ps -o stat= --ppid "${mid:-1}" 2>/dev/null | tr -d ' \n')
+  check "exec: its process, ended before exec took its pidfd, is not reaped yet (${kids:-reaped})" \
+    [ "${kids#Z}" != "$kids" ]
+  wait "$TRACER"
+  RC=$?
+  check "and exec ends with its status (7, got $RC)" [ "$RC" -eq 7 ]
+  sbx delete --force "$id"
+}
+
+# A foreground `exec` whose process group is signalled (Ctrl-C, a
+# terminal's hangup, timeout(1)): its intermediate child, which holds the
+# process, is not killed by it; exec forwards, and the grace ends a
+# process that ignores it.  The intermediate died at once, exec returned
+# 143, and the process ran on, orphaned.
+group_signal () {
+  local b=$WORK/$MODE-group id=sw-group-$RUN mark=9$RANDOM pid left
+  bundle "$b" sleep 600
+  sbx create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 && sbx start "$id"
+  setsid $AS env -i "$SBX" --root "$ROOT" exec "$id" sh -c "trap '' TERM; sleep $mark; true" \
+    < /dev/null > /dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.05; done
+  kill -TERM -- "-$(ps -o pgid= -p "$pid" | tr -d ' ')"
+  for _ in $(seq 250); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2> /dev/null
+  wait "$pid"
+  RC=$?
+  sleep 0.2
+  left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
+  check "exec's process group SIGTERMed, its process ignoring it: killed after the grace (exit $RC)" \
+    [ "$RC" -eq 137 ]
+  check "and nothing it started runs on (${left:-none})" [ -z "$left" ]
+  [ -z "$left" ] || pkill -f "^sleep $mark\$"
   sbx delete --force "$id"
 }
 
@@ -574,6 +632,8 @@ suite () {
   blocked_run
   detach_window
   reuse_window
+  pidfd_window
+  group_signal
   exec_grace
   other_signal
 }

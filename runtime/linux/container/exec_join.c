@@ -320,12 +320,16 @@ become (const struct exec_plan *p, char **envp, const char *cwd, int report_w)
 }
 
 /* The intermediate child: join, fork into the pid namespace, report the
-   new pid, and wait for it; detached, only until sbx-oci has a pidfd of
-   it (GO_R's end): until then the process, even ended, is this one's
-   unreaped child, so its pid is nobody else's.  */
+   new pid, wait for sbx-oci's word (GO_R's end: it has a pidfd of the
+   process, and has signalled it if it was to), then wait for the process
+   unless detached.  Until that word the process, even ended, is this
+   one's unreaped child, so its pid is nobody else's.  The signals exec
+   forwards stay held here (the caller's mask, OLD, is the process's):
+   sent to exec's process group (Ctrl-C, timeout(1)), they would end this
+   child, and with it exec's wait, the process running on.  */
 static __attribute__ ((noreturn)) void
 enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
-       int report_w, int pid_w, int go_r)
+       const sigset_t *old, int report_w, int pid_w, int go_r)
 {
   /* Before any namespace is entered: a non-dumpable process's /proc/PID
      files are out of reach of the sandbox's processes (they would need
@@ -346,19 +350,19 @@ enter (const struct exec_plan *p, char **envp, const char *cwd, bool detach,
   if (pid == 0)
     {
       close (pid_w);
+      close (go_r);
+      sigprocmask (SIG_SETMASK, old, NULL);
       become (p, envp, cwd, report_w);
     }
   close (report_w);
   if (write (pid_w, &pid, sizeof pid) < 0)
     _exit (0);
-  if (detach)
-    {
-      char c;
-      while (read (go_r, &c, 1) < 0 && errno == EINTR)
-        ;
-      _exit (0);
-    }
   close (pid_w);
+  char c;
+  while (read (go_r, &c, 1) < 0 && errno == EINTR)
+    ;
+  if (detach)
+    _exit (0);
   int status;
   while (waitpid (pid, &status, 0) < 0)
     if (errno != EINTR)
@@ -435,6 +439,15 @@ static volatile sig_atomic_t forward_to, forward_fd = -1, grace_armed;
 static const int forwarded[]
     = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 
+/* SIG to the process: through its pidfd, or by its pid where no pidfd
+   could be had (pidfd_open refused), as before pidfds.  */
+static int
+signal_process (int sig)
+{
+  return forward_fd >= 0 ? sbx_pidfd_signal (forward_fd, sig)
+                         : kill ((pid_t) forward_to, sig);
+}
+
 /* A stopping signal forwarded starts the grace (SIGALRM ends it): a
    process that ignores it is killed then, as under `run`; exec waited
    for good, and a caller's SIGKILL of exec left the process running.  */
@@ -443,12 +456,14 @@ forward_signal (int sig)
 {
   if (forward_to <= 0)
     return;
-  sbx_pidfd_signal (forward_fd, sig);
+  int saved = errno;
+  signal_process (sig);
   if (sbx_signal_stops (sig) && !grace_armed)
     {
       grace_armed = 1;
       alarm (SBX_STOP_GRACE_MS / 1000);
     }
+  errno = saved;
 }
 
 /* The grace's alarm (the kernel's, once armed) kills the process and
@@ -467,9 +482,11 @@ grace_over (int sig, siginfo_t *si, void *uc)
       forward_signal (sig);
       return;
     }
-  if (sbx_pidfd_signal (forward_fd, 0) == 0)
+  int saved = errno;
+  if (signal_process (0) == 0)
     kill (-(pid_t) forward_to, SIGKILL);
-  sbx_pidfd_signal (forward_fd, SIGKILL);
+  signal_process (SIGKILL);
+  errno = saved;
 }
 
 /* Forward to PID (its pidfd PIDFD), or no more (ON false).  */
@@ -482,8 +499,8 @@ forward_signals (pid_t pid, int pidfd, bool on)
     alrm.sa_sigaction = grace_over;
   else
     alrm.sa_handler = SIG_DFL;
+  forward_fd = on ? pidfd : -1; /* before forward_to, which arms them */
   forward_to = on ? pid : 0;
-  forward_fd = on ? pidfd : -1;
   grace_armed = 0;
   if (!on)
     alarm (0);
@@ -492,15 +509,29 @@ forward_signals (pid_t pid, int pidfd, bool on)
     sigaction (forwarded[i], &sa, NULL);
 }
 
+/* Close FDS' N descriptors that are open (>= 0).  */
+static void
+close_all (const int *fds, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (fds[i] >= 0)
+      close (fds[i]);
+}
+
 static int
 launch (const struct exec_plan *p, const struct sbx_exec_request *o,
         char **envp, struct sbx_error *err)
 {
   const char *cwd = o->cwd ? o->cwd : p->spec->process.cwd;
-  int rep[2], pp[2], go[2];
+  int fds[6] = { -1, -1, -1, -1, -1, -1 };
+  int *rep = fds, *pp = fds + 2, *go = fds + 4;
   if (pipe2 (rep, O_CLOEXEC) < 0 || pipe2 (pp, O_CLOEXEC) < 0
       || pipe2 (go, O_CLOEXEC) < 0)
-    return sbx_fail_errno (err, -errno, "cannot create a pipe");
+    {
+      int e = errno;
+      close_all (fds, 6);
+      return sbx_fail_errno (err, -e, "cannot create a pipe");
+    }
   /* Held from before the fork until the pid is known: a signal in
      between is delivered then, not lost with sbx-oci.  */
   sigset_t held, old;
@@ -513,15 +544,15 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
     {
       int saved = errno;
       sigprocmask (SIG_SETMASK, &old, NULL);
+      close_all (fds, 6);
       return sbx_fail_errno (err, -saved, "cannot fork");
     }
   if (a == 0)
     {
-      sigprocmask (SIG_SETMASK, &old, NULL);
       close (rep[0]);
       close (pp[0]);
       close (go[1]);
-      enter (p, envp, cwd, o->detach, rep[1], pp[1], go[0]);
+      enter (p, envp, cwd, o->detach, &old, rep[1], pp[1], go[0]);
     }
   close (rep[1]);
   close (pp[1]);
@@ -532,10 +563,9 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
   bool failed = sbx_child_step_read (rep[0], STEP_EXEC, &f);
   close (pp[0]);
   close (rep[0]);
-  /* The process's own handle, taken while its pid cannot be another's
-     (enter): a stop below ends it, never what took the pid after.  */
+  /* Until go[1] closes, the process's pid is surely its (enter): its
+     pidfd is taken, and a stop below ends it, by that pid.  */
   int pidfd = np == (ssize_t) sizeof pid ? sbx_pidfd_open (pid) : -1;
-  close (go[1]);
   int r = 0;
   if (failed)
     r = report_failure (&f, p, cwd, err);
@@ -554,16 +584,16 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
      forwarded to it.  */
   if (r == 0 && o->detach && sbx_signals_pending_in (&held))
     {
-      if (pidfd >= 0)
-        sbx_pidfd_signal (pidfd, SIGKILL);
+      kill (pid, SIGKILL);
       if (o->pid_file.path)
         unlinkat (o->pid_file.dirfd, o->pid_file.name, 0);
       r = sbx_fail (err, -EINTR, "exec: sbx-oci was sent a signal");
     }
-  if (r == 0 && !o->detach && pidfd >= 0)
+  close (go[1]);
+  if (r == 0 && !o->detach && np == (ssize_t) sizeof pid)
     forward_signals (pid, pidfd, true);
   sigprocmask (SIG_SETMASK, &old, NULL);
-  int status;
+  int status = 0;
   while (waitpid (a, &status, 0) < 0 && errno == EINTR)
     ;
   forward_signals (0, -1, false);
