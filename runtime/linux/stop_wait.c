@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/signal_hold.h"
 #include "runtime/linux/pidfd.h"
 
@@ -56,10 +58,14 @@ sbx_wait_unless_stopped (int fd, short events, int timeout_ms)
     return -errno;
   struct pollfd p[2]
       = { { .fd = sfd, .events = POLLIN }, { .fd = fd, .events = events } };
+  /* One deadline, however often the wait is taken up again.  */
+  uint64_t until = timeout_ms < 0 ? 0 : sbx_now_ms () + (uint64_t) timeout_ms;
   int r;
   for (;;)
     {
-      int n = poll (p, 2, timeout_ms);
+      uint64_t now = timeout_ms < 0 ? 0 : sbx_now_ms ();
+      int left = timeout_ms < 0 ? -1 : now >= until ? 0 : (int) (until - now);
+      int n = poll (p, 2, left);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)

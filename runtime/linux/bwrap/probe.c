@@ -62,9 +62,10 @@ run_runner (const char *const *args, char *out, size_t out_len)
     }
   size_t n = 0;
   ssize_t got;
-  /* A stop ends the read, and (still pending) the reap, which kills.  */
+  /* A stop ends the read, and (still pending) the reap, which kills; a
+     wait that could not be made (no signalfd) leaves the plain read.  */
   while (out && n + 1 < out_len
-         && sbx_wait_unless_stopped (pipefd[0], POLLIN, -1) > 0
+         && sbx_wait_unless_stopped (pipefd[0], POLLIN, -1) != -EINTR
          && (got = read (pipefd[0], out + n, out_len - n - 1)) > 0)
     n += (size_t) got;
   if (out)

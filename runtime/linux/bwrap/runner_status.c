@@ -92,8 +92,12 @@ sbx_runner_status_wait_child_for (struct sbx_runner_status *st, int fd,
     {
       uint64_t now = sbx_now_ms ();
       struct pollfd p = { .fd = fd, .events = POLLIN };
-      if (now >= until || poll (&p, 1, (int) (until - now)) <= 0
-          || sbx_runner_status_read (st, fd) < 0)
+      if (now >= until)
+        return;
+      int n = poll (&p, 1, (int) (until - now));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0 || sbx_runner_status_read (st, fd) < 0)
         return;
     }
 }

@@ -176,6 +176,12 @@ stopped_unreported (pid_t *runner, struct sbx_runner_status *st, int status_fd,
                     struct sbx_container *c, struct sbx_error *err)
 {
   sbx_runner_status_wait_child_for (st, status_fd, SBX_RUNNER_REPORT_GRACE_MS);
+  /* Its start time while the runner, its parent, still holds it.  */
+  if (st->child_pid > 0)
+    {
+      c->pid = st->child_pid;
+      c->start_time = sbx_pid_start_time (c->pid);
+    }
   kill (*runner, SIGKILL);
   while (waitpid (*runner, NULL, 0) < 0 && errno == EINTR)
     ;
@@ -184,7 +190,7 @@ stopped_unreported (pid_t *runner, struct sbx_runner_status *st, int status_fd,
      open, so what is there is all that is read.  */
   if (st->child_pid == 0 && fcntl (status_fd, F_SETFL, O_NONBLOCK) == 0)
     sbx_runner_status_read (st, status_fd);
-  if (st->child_pid > 0)
+  if (st->child_pid > 0 && c->pid == 0)
     {
       c->pid = st->child_pid;
       c->start_time = sbx_pid_start_time (c->pid);
