@@ -534,60 +534,45 @@ pidfd_window () {
   sbx delete --force "$id"
 }
 
-# A foreground `exec` whose process group is signalled (Ctrl-C, a
-# terminal's hangup, timeout(1)): its intermediate child, which holds the
-# process, is not killed by it; exec forwards, and the grace ends a
-# process that ignores it.  The intermediate died at once, exec returned
-# 143, and the process ran on, orphaned.
-group_signal () {
-  local b=$WORK/$MODE-group id=sw-group-$RUN mark=9$RANDOM pid left
-  bundle "$b" sleep 600
-  sbx create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 && sbx start "$id"
-  setsid $AS env -i "$SBX" --root "$ROOT" exec "$id" sh -c "trap '' TERM; sleep $mark; true" \
-    < /dev/null > /dev/null 2>&1 &
-  pid=$!
-  for _ in $(seq 100); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.05; done
-  kill -TERM -- "-$(ps -o pgid= -p "$pid" | tr -d ' ')"
-  for _ in $(seq 250); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
-  kill -KILL "$pid" 2> /dev/null
-  wait "$pid"
-  RC=$?
-  sleep 0.2
-  left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
-  check "exec's process group SIGTERMed, its process ignoring it: killed after the grace (exit $RC)" \
-    [ "$RC" -eq 137 ]
-  check "and nothing it started runs on (${left:-none})" [ -z "$left" ]
-  [ -z "$left" ] || pkill -f "^sleep $mark\$"
-  sbx delete --force "$id"
-}
-
 # A foreground `exec` SIGTERMed whose process ignores SIGTERM: the
 # process is killed once the grace `run` gives is over (10 s), and exec
 # ends; it waited for good, and a caller's SIGKILL of it then left the
-# process running in the container.
+# process running in the container.  The same when the signal goes to
+# exec's whole process group (Ctrl-C, a terminal's hangup, timeout(1)):
+# it ended exec's intermediate child, which holds the process, and with
+# it exec's wait: exec returned 143 and the process ran on, orphaned.
 exec_grace () {
-  local b=$WORK/$MODE-grace id=sw-grace-$RUN mark=8$RANDOM pid t0 t1 left
+  local b=$WORK/$MODE-grace id=sw-grace-$RUN mark pid t0 t1 left to whom
   bundle "$b" sleep 600
   sbx create --bundle "$b" "$id" < /dev/null > /dev/null 2>&1 && sbx start "$id"
-  # The shell forks sleep (a command follows it), which ignores TERM too.
-  $AS env -i "$SBX" --root "$ROOT" exec "$id" sh -c "trap '' TERM; sleep $mark; true" \
-    < /dev/null > /dev/null 2>&1 &
-  pid=$!
-  for _ in $(seq 100); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.05; done
-  t0=$(date +%s)
-  kill -TERM "$pid"
-  # Bounded: on a build without the grace it waits for good.
-  for _ in $(seq 250); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
-  t1=$(date +%s)
-  kill -KILL "$pid" 2> /dev/null
-  wait "$pid"
-  RC=$?
-  sleep 0.2
-  left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
-  check "exec SIGTERMed, its process ignoring it: ends after the grace, killed (exit $RC after $((t1 - t0)) s)" \
-    [ "$RC" -eq 137 -a $((t1 - t0)) -ge 9 -a $((t1 - t0)) -le 20 ]
-  check "and nothing it started runs on (${left:-none})" [ -z "$left" ]
-  [ -z "$left" ] || pkill -f "^sleep $mark\$"
+  for to in exec group; do
+    mark=8$RANDOM
+    # The shell forks sleep (a command follows it), which ignores TERM too.
+    setsid $AS env -i "$SBX" --root "$ROOT" exec "$id" sh -c "trap '' TERM; sleep $mark; true" \
+      < /dev/null > /dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 100); do pgrep -f "^sleep $mark\$" > /dev/null && break; sleep 0.05; done
+    t0=$(date +%s)
+    if [ "$to" = group ]; then
+      whom="exec's process group"
+      kill -TERM -- "-$(ps -o pgid= -p "$pid" | tr -d ' ')"
+    else
+      whom=exec
+      kill -TERM "$pid"
+    fi
+    # Bounded: on a build without the grace it waits for good.
+    for _ in $(seq 250); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+    t1=$(date +%s)
+    kill -KILL "$pid" 2> /dev/null
+    wait "$pid"
+    RC=$?
+    sleep 0.2
+    left=$(pgrep -f "^sleep $mark\$" | tr '\n' ' ')
+    check "$whom SIGTERMed, its process ignoring it: ends after the grace, killed (exit $RC after $((t1 - t0)) s)" \
+      [ "$RC" -eq 137 -a $((t1 - t0)) -ge 9 -a $((t1 - t0)) -le 20 ]
+    check "and nothing it started runs on (${left:-none})" [ -z "$left" ]
+    [ -z "$left" ] || pkill -f "^sleep $mark\$"
+  done
   sbx delete --force "$id"
 }
 
@@ -633,7 +618,6 @@ suite () {
   detach_window
   reuse_window
   pidfd_window
-  group_signal
   exec_grace
   other_signal
 }
