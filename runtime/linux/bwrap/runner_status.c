@@ -70,22 +70,14 @@ sbx_runner_status_read (struct sbx_runner_status *st, int fd)
   return 0;
 }
 
-int
-sbx_runner_status_wait_child (struct sbx_runner_status *st, int fd)
-{
-  while (st->child_pid == 0 && !st->eof)
-    {
-      int r = sbx_wait_unless_stopped (fd, POLLIN, -1);
-      r = r < 0 ? r : sbx_runner_status_read (st, fd);
-      if (r < 0)
-        return r;
-    }
-  return 0;
-}
+/* After a stop, how long a runner that is not hung has to report the
+   sandbox it made.  */
+#define REPORT_GRACE_MS 1000
 
-void
-sbx_runner_status_wait_child_for (struct sbx_runner_status *st, int fd,
-                                  int timeout_ms)
+/* Wait up to TIMEOUT_MS for the child pid or the channel's end, whatever
+   signal is pending.  */
+static void
+wait_child_for (struct sbx_runner_status *st, int fd, int timeout_ms)
 {
   uint64_t until = sbx_now_ms () + (uint64_t) timeout_ms;
   while (st->child_pid == 0 && !st->eof)
@@ -100,4 +92,20 @@ sbx_runner_status_wait_child_for (struct sbx_runner_status *st, int fd,
       if (n <= 0 || sbx_runner_status_read (st, fd) < 0)
         return;
     }
+}
+
+int
+sbx_runner_status_wait_child (struct sbx_runner_status *st, int fd,
+                              bool to_end)
+{
+  while (!st->eof && (to_end || st->child_pid == 0))
+    {
+      int r = sbx_wait_unless_stopped (fd, POLLIN, -1);
+      if (r == -EINTR)
+        wait_child_for (st, fd, REPORT_GRACE_MS);
+      r = r < 0 ? r : sbx_runner_status_read (st, fd);
+      if (r < 0)
+        return r;
+    }
+  return 0;
 }

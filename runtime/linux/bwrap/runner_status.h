@@ -20,18 +20,13 @@ struct sbx_runner_status
    complete lines.  Returns 0, or -errno on a read error.  */
 int sbx_runner_status_read (struct sbx_runner_status *st, int fd);
 
-/* Wait until the child pid is known or the channel closes, unless a
-   held signal stops the wait first (-EINTR: stop_wait.h).  */
-int sbx_runner_status_wait_child (struct sbx_runner_status *st, int fd);
-
-/* After such a stop, how long a runner that is not hung has to report a
-   sandbox it made a moment ago, so that the sandbox is known and killed
-   with it: killed unknown, it would run on, recorded nowhere.  */
-#define SBX_RUNNER_REPORT_GRACE_MS 1000
-
-/* Wait up to TIMEOUT_MS for the child pid or the channel's end, whatever
-   signal is pending.  */
-void sbx_runner_status_wait_child_for (struct sbx_runner_status *st, int fd,
-                                       int timeout_ms);
+/* Wait until the child pid is known (TO_END: and the channel closed) or
+   the channel closes, unless a held signal stops the wait (-EINTR:
+   stop_wait.h).  Stopped, the runner has a second more to report a
+   sandbox it made a moment ago, so that ST->child_pid knows it and it is
+   killed with the runner: killed unknown, it would run on, recorded
+   nowhere.  0, or -errno.  */
+int sbx_runner_status_wait_child (struct sbx_runner_status *st, int fd,
+                                  bool to_end);
 
 #endif

@@ -1,7 +1,6 @@
 #include "runtime/linux/bwrap/spawn.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -137,22 +136,15 @@ write_proc (pid_t pid, const char *file, const char *text)
 /* The sandbox's pid, from --info-fd.  Read to the end: bwrap closes the
    info channel only after writing all of it, and closing our end early
    would kill it with SIGPIPE.  A stop ends the wait (stop_wait.h), *PID
-   then the sandbox's if bwrap reports it in the grace, for the caller to
-   kill first.  */
+   then the sandbox's if bwrap reported it, for the caller to kill
+   first.  */
 static int
 read_sandbox_pid (struct spawn_pipes *p, pid_t *pid, struct sbx_error *err)
 {
   struct sbx_runner_status st = { 0 };
-  int r = 0;
-  while (!st.eof && r == 0)
-    {
-      r = sbx_wait_unless_stopped (p->info_r, POLLIN, -1);
-      r = r < 0 ? r : sbx_runner_status_read (&st, p->info_r);
-    }
+  int r = sbx_runner_status_wait_child (&st, p->info_r, true);
   if (r == -EINTR)
     {
-      sbx_runner_status_wait_child_for (&st, p->info_r,
-                                        SBX_RUNNER_REPORT_GRACE_MS);
       *pid = st.child_pid;
       return sbx_stop_requested (err) ?: r;
     }

@@ -168,20 +168,26 @@ wait_until_held (const struct sbx_sandbox *sb, pid_t *runner, pid_t child,
   return sbx_fail (err, -ETIMEDOUT, "the sandbox was not set up within %d s",
                    HOLD_WAIT_MS / 1000);
 }
-/* A stop came before the runner reported the sandbox's pid: the runner
-   is killed, and a pid it reported, in the grace or before it died, is
-   kept in C, for kill_recorded.  -EINTR, the stop's.  */
-static int
-stopped_unreported (pid_t *runner, struct sbx_runner_status *st, int status_fd,
-                    struct sbx_container *c, struct sbx_error *err)
+/* The sandbox ST reports, kept in C for kill_recorded (once).  */
+static void
+keep_reported (const struct sbx_runner_status *st, struct sbx_container *c)
 {
-  sbx_runner_status_wait_child_for (st, status_fd, SBX_RUNNER_REPORT_GRACE_MS);
-  /* Its start time while the runner, its parent, still holds it.  */
-  if (st->child_pid > 0)
+  if (st->child_pid > 0 && c->pid == 0)
     {
       c->pid = st->child_pid;
       c->start_time = sbx_pid_start_time (c->pid);
     }
+}
+
+/* A stop came before the runner reported the sandbox's pid: the runner
+   is killed, and a sandbox it reported, in the grace or before it died,
+   is kept in C.  -EINTR, the stop's.  */
+static int
+stopped_unreported (pid_t *runner, struct sbx_runner_status *st, int status_fd,
+                    struct sbx_container *c, struct sbx_error *err)
+{
+  /* Its start time while the runner, its parent, still holds it.  */
+  keep_reported (st, c);
   kill (*runner, SIGKILL);
   while (waitpid (*runner, NULL, 0) < 0 && errno == EINTR)
     ;
@@ -190,11 +196,7 @@ stopped_unreported (pid_t *runner, struct sbx_runner_status *st, int status_fd,
      open, so what is there is all that is read.  */
   if (st->child_pid == 0 && fcntl (status_fd, F_SETFL, O_NONBLOCK) == 0)
     sbx_runner_status_read (st, status_fd);
-  if (st->child_pid > 0 && c->pid == 0)
-    {
-      c->pid = st->child_pid;
-      c->start_time = sbx_pid_start_time (c->pid);
-    }
+  keep_reported (st, c);
   return stopped (err);
 }
 
@@ -239,7 +241,7 @@ spawn_held (struct sbx_sandbox *sb, const struct sbx_create_request *o,
   *runner = sp.runner_pid;
   cleanup_close int report_fd = sp.init_report_fd;
   struct sbx_runner_status st = { 0 };
-  r = sbx_runner_status_wait_child (&st, sp.status_fd);
+  r = sbx_runner_status_wait_child (&st, sp.status_fd, false);
   if (r == -EINTR)
     r = stopped_unreported (runner, &st, sp.status_fd, c, err);
   close (sp.status_fd);

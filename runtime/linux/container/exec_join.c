@@ -563,9 +563,11 @@ launch (const struct exec_plan *p, const struct sbx_exec_request *o,
   bool failed = sbx_child_step_read (rep[0], STEP_EXEC, &f);
   close (pp[0]);
   close (rep[0]);
-  /* Until go[1] closes, the process's pid is surely its (enter): its
-     pidfd is taken, and a stop below ends it, by that pid.  */
-  int pidfd = np == (ssize_t) sizeof pid ? sbx_pidfd_open (pid) : -1;
+  /* Until go[1] closes, the process's pid is surely its (enter): a stop
+     below ends it by that pid, and a foreground exec takes the pidfd it
+     forwards through, for after.  */
+  int pidfd
+      = !o->detach && np == (ssize_t) sizeof pid ? sbx_pidfd_open (pid) : -1;
   int r = 0;
   if (failed)
     r = report_failure (&f, p, cwd, err);
